@@ -1,0 +1,5 @@
+//! The `fulcrum` command line tool.
+
+fn main() {
+    println!("fulcrum {}", env!("CARGO_PKG_VERSION"));
+}

@@ -1,0 +1,1 @@
+//! Broad phase: which collider pairs may touch.

@@ -1,0 +1,147 @@
+//! Contact manifolds: up to four points sharing one normal, each with its own depth and a
+//! feature id that stays the same while the same features touch (warm starting matches on it).
+
+use crate::math::Vec3;
+
+/// Most points a manifold holds.
+pub const MAX_MANIFOLD_POINTS: usize = 4;
+
+/// One contact point of a manifold.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ContactPoint {
+    /// World position, midway between the two surfaces.
+    pub position: Vec3,
+    /// Signed distance between the surfaces along the normal: negative when penetrating,
+    /// positive for a speculative point that is not yet touching (metres).
+    pub separation: f32,
+    /// Feature id: which features of the two shapes made this point. Stable across steps.
+    pub id: u32,
+}
+
+/// Contact points between two shapes with a shared normal.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Manifold {
+    /// Unit normal in world space, pointing from shape A towards shape B.
+    pub normal: Vec3,
+    /// The points; only the first `count` are valid.
+    pub points: [ContactPoint; MAX_MANIFOLD_POINTS],
+    /// Number of valid points.
+    pub count: usize,
+}
+
+impl Manifold {
+    /// An empty manifold.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The valid points.
+    #[inline]
+    pub fn points(&self) -> &[ContactPoint] {
+        &self.points[..self.count]
+    }
+
+    /// Appends a point; ignored when full.
+    #[inline]
+    pub fn push(&mut self, position: Vec3, separation: f32, id: u32) {
+        if self.count < MAX_MANIFOLD_POINTS {
+            self.points[self.count] = ContactPoint { position, separation, id };
+            self.count += 1;
+        }
+    }
+
+    /// Removes every point.
+    #[inline]
+    pub fn clear(&mut self) {
+        self.count = 0;
+    }
+
+    /// True when there are no points.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Reverses the roles of A and B (the normal flips; points and ids stay).
+    #[inline]
+    pub fn flip(&mut self) {
+        self.normal = -self.normal;
+    }
+
+    /// The smallest separation among the points (`f32::INFINITY` when empty).
+    pub fn min_separation(&self) -> f32 {
+        self.points().iter().map(|p| p.separation).fold(f32::INFINITY, f32::min)
+    }
+}
+
+/// Chooses at most four of `candidates` that keep the deepest point and span the largest area
+/// in the plane of `normal`, and writes them to `out` (which keeps its normal).
+///
+/// 1. the deepest point; 2. the point furthest from it; 3. the point making the triangle of
+/// largest area with those two; 4. the point furthest outside that triangle. Ties go to the
+/// earlier candidate, so the choice is deterministic.
+pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifold) {
+    out.clear();
+    if candidates.len() <= MAX_MANIFOLD_POINTS {
+        for c in candidates {
+            out.push(c.position, c.separation, c.id);
+        }
+        return;
+    }
+    let deepest = argmax(candidates, |c| -c.separation);
+    let p1 = candidates[deepest].position;
+    let far = argmax(candidates, |c| (c.position - p1).length_squared());
+    let p2 = candidates[far].position;
+    let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).dot(normal);
+    let third = argmax(candidates, |c| area(p1, p2, c.position).abs());
+    let p3 = candidates[third].position;
+    // Orient the triangle counter-clockwise about the normal.
+    let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
+    let fourth = argmax(candidates, |c| {
+        let q = c.position;
+        -(sign * area(p1, p2, q)).min(sign * area(p2, p3, q)).min(sign * area(p3, p1, q))
+    });
+    for index in [deepest, far, third, fourth] {
+        let c = candidates[index];
+        if !out.points().iter().any(|p| p.id == c.id && p.position == c.position) {
+            out.push(c.position, c.separation, c.id);
+        }
+    }
+}
+
+fn argmax(candidates: &[ContactPoint], score: impl Fn(&ContactPoint) -> f32) -> usize {
+    let mut best = 0;
+    let mut best_score = f32::NEG_INFINITY;
+    for (i, c) in candidates.iter().enumerate() {
+        let s = score(c);
+        if s > best_score {
+            best_score = s;
+            best = i;
+        }
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reduction_keeps_deepest_and_spans_area() {
+        let mut pts = Vec::new();
+        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)]
+            .iter()
+            .enumerate()
+        {
+            let sep = if i == 4 { -0.1 } else { -0.01 };
+            pts.push(ContactPoint { position: Vec3::new(*x, 0.0, *z), separation: sep, id: i as u32 });
+        }
+        let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
+        reduce_points(&pts, Vec3::Y, &mut m);
+        assert_eq!(m.count, 4);
+        assert!(m.points().iter().any(|p| p.id == 4), "deepest point kept");
+        // Three of the square's corners are kept with the deepest point.
+        let corners = m.points().iter().filter(|p| p.id < 4).count();
+        assert_eq!(corners, 3);
+    }
+}

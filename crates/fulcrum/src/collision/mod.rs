@@ -1,0 +1,8 @@
+//! Collision detection: broad phase (which pairs may touch), narrow phase (contact manifolds
+//! for a pair of shapes) and the manifold type they share.
+
+pub mod broad_phase;
+pub mod manifold;
+pub mod narrow_phase;
+
+pub use manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};

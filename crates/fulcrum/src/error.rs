@@ -1,0 +1,110 @@
+//! The error type of every fallible public call.
+
+use std::fmt;
+
+/// What went wrong, and where: `field` names the offending value (an argument name such as
+/// `half_extents.y`, or a JSON path such as `bodies[3].colliders[0].shape.radius`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The value that was refused: an argument or a JSON path.
+    pub field: String,
+    /// Why it was refused, in words.
+    pub reason: String,
+}
+
+impl Error {
+    /// An error about `field` for `reason`.
+    pub fn new(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        Self { field: field.into(), reason: reason.into() }
+    }
+
+    /// Prefixes the field path, e.g. `shape` + `.radius` -> `shape.radius`.
+    pub fn within(mut self, prefix: &str) -> Self {
+        if self.field.is_empty() {
+            self.field = prefix.to_string();
+        } else if self.field.starts_with('[') {
+            self.field = format!("{prefix}{}", self.field);
+        } else {
+            self.field = format!("{prefix}.{}", self.field);
+        }
+        self
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.field.is_empty() {
+            write!(f, "{}", self.reason)
+        } else {
+            write!(f, "{}: {}", self.field, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Result with the engine's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// Checks that `value` is finite.
+pub fn check_finite(field: &str, value: f32) -> Result<()> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::new(field, format!("must be a finite number, got {value}")))
+    }
+}
+
+/// Checks that `value` is finite and strictly positive.
+pub fn check_positive(field: &str, value: f32) -> Result<()> {
+    check_finite(field, value)?;
+    if value > 0.0 {
+        Ok(())
+    } else {
+        Err(Error::new(field, format!("must be greater than zero, got {value}")))
+    }
+}
+
+/// Checks that `value` is finite and not negative.
+pub fn check_non_negative(field: &str, value: f32) -> Result<()> {
+    check_finite(field, value)?;
+    if value >= 0.0 {
+        Ok(())
+    } else {
+        Err(Error::new(field, format!("must not be negative, got {value}")))
+    }
+}
+
+/// Checks that every component of `v` is finite.
+pub fn check_vec3(field: &str, v: glam::Vec3) -> Result<()> {
+    for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {
+        if !value.is_finite() {
+            return Err(Error::new(
+                format!("{field}.{axis}"),
+                format!("must be a finite number, got {value}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Checks that every component of `v` is finite and strictly positive.
+pub fn check_positive_vec3(field: &str, v: glam::Vec3) -> Result<()> {
+    for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {
+        check_positive(&format!("{field}.{axis}"), value)?;
+    }
+    Ok(())
+}
+
+/// Checks that `q` is finite and close enough to unit length to be normalised (0.9..1.1), and
+/// returns it normalised.
+pub fn check_rotation(field: &str, q: glam::Quat) -> Result<glam::Quat> {
+    if !q.is_finite() {
+        return Err(Error::new(field, "must be a finite quaternion"));
+    }
+    let len = q.length();
+    if !(0.9..=1.1).contains(&len) {
+        return Err(Error::new(field, format!("must be a unit quaternion, its length is {len}")));
+    }
+    Ok(q.normalize())
+}

@@ -1,0 +1,92 @@
+//! Box centred at the local origin, aligned with the local axes.
+
+use super::MassProperties;
+use crate::error::{check_positive_vec3, Result};
+use crate::geometry::{Aabb, Ray, RayHit};
+use crate::math::{Pose, Vec3};
+
+/// A box with `half_extents` (metres) along the local x, y and z axes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Cuboid {
+    /// Half the side lengths, metres.
+    pub half_extents: Vec3,
+}
+
+impl Cuboid {
+    /// A box; every half extent must be finite and positive.
+    pub fn new(half_extents: Vec3) -> Result<Self> {
+        check_positive_vec3("half_extents", half_extents)?;
+        Ok(Self { half_extents })
+    }
+
+    /// World bounds at `pose` (exact).
+    pub fn aabb(&self, pose: &Pose) -> Aabb {
+        Aabb::of_oriented_box(pose, self.half_extents)
+    }
+
+    /// The corner furthest along `dir` (local frame).
+    #[inline]
+    pub fn support(&self, dir: Vec3) -> Vec3 {
+        let h = self.half_extents;
+        Vec3::new(h.x.copysign(dir.x), h.y.copysign(dir.y), h.z.copysign(dir.z))
+    }
+
+    /// Solid box: m = 8 hx hy hz ρ, Ixx = m/3 (hy² + hz²), and so on.
+    pub fn mass_properties(&self, density: f32) -> MassProperties {
+        let h = self.half_extents;
+        let mass = density * 8.0 * h.x * h.y * h.z;
+        let h2 = h * h;
+        let inertia = Vec3::new(h2.y + h2.z, h2.x + h2.z, h2.x + h2.y) * (mass / 3.0);
+        MassProperties::new(mass, Vec3::ZERO, inertia)
+    }
+
+    /// Ray cast in the local frame (slab test).
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
+        let h = self.half_extents;
+        let (o, d) = (ray.origin, ray.direction);
+        if o.abs().cmple(h).all() {
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
+        }
+        let mut t_enter = 0.0f32;
+        let mut t_exit = max_t;
+        let mut normal = Vec3::ZERO;
+        for axis in 0..3 {
+            if d[axis].abs() < 1e-12 {
+                if o[axis].abs() > h[axis] {
+                    return None;
+                }
+                continue;
+            }
+            let inv = 1.0 / d[axis];
+            let (mut t1, mut t2) = ((-h[axis] - o[axis]) * inv, (h[axis] - o[axis]) * inv);
+            let mut sign = -1.0;
+            if t1 > t2 {
+                std::mem::swap(&mut t1, &mut t2);
+                sign = 1.0;
+            }
+            if t1 > t_enter {
+                t_enter = t1;
+                normal = Vec3::ZERO;
+                normal[axis] = sign;
+            }
+            t_exit = t_exit.min(t2);
+            if t_enter > t_exit {
+                return None;
+            }
+        }
+        (normal != Vec3::ZERO).then_some(RayHit { t: t_enter, normal })
+    }
+
+    /// The 8 corners in local space; corner `i` has sign bits x = bit 0, y = bit 1, z = bit 2
+    /// (bit set = positive).
+    pub fn corners(&self) -> [Vec3; 8] {
+        let h = self.half_extents;
+        std::array::from_fn(|i| {
+            Vec3::new(
+                if i & 1 != 0 { h.x } else { -h.x },
+                if i & 2 != 0 { h.y } else { -h.y },
+                if i & 4 != 0 { h.z } else { -h.z },
+            )
+        })
+    }
+}

@@ -1,0 +1,66 @@
+//! Infinite plane, for static bodies only.
+
+use crate::error::{check_finite, check_vec3, Error, Result};
+use crate::geometry::{Aabb, Ray, RayHit};
+use crate::math::{Pose, Vec3};
+
+/// Half extent used for a plane's bounding box: planes are infinite, the broad phase is not.
+pub const PLANE_EXTENT: f32 = 1.0e5;
+
+/// The half space `n·p <= offset` in the collider's local frame is solid; points with
+/// `n·p >= offset` are outside.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Plane {
+    /// Unit outward normal (local frame).
+    pub normal: Vec3,
+    /// Signed distance of the plane from the local origin along `normal`, metres.
+    pub offset: f32,
+}
+
+impl Plane {
+    /// A plane from a (not necessarily unit) normal and an offset along the unit normal.
+    pub fn new(normal: Vec3, offset: f32) -> Result<Self> {
+        check_vec3("normal", normal)?;
+        check_finite("offset", offset)?;
+        let len = normal.length();
+        if !(len > 1e-6) {
+            return Err(Error::new("normal", "must not be the zero vector"));
+        }
+        Ok(Self { normal: normal / len, offset })
+    }
+
+    /// World bounds: a huge box, flat along an axis-aligned normal.
+    pub fn aabb(&self, pose: &Pose) -> Aabb {
+        let n = pose.rotation * self.normal;
+        let point = pose.transform_point(self.normal * self.offset);
+        let mut min = Vec3::splat(-PLANE_EXTENT);
+        let mut max = Vec3::splat(PLANE_EXTENT);
+        for axis in 0..3 {
+            if (n[axis].abs() - 1.0).abs() < 1e-6 {
+                // Axis-aligned plane: the solid side extends a finite depth below it.
+                if n[axis] > 0.0 {
+                    max[axis] = point[axis];
+                    min[axis] = point[axis] - PLANE_EXTENT;
+                } else {
+                    min[axis] = point[axis];
+                    max[axis] = point[axis] + PLANE_EXTENT;
+                }
+            }
+        }
+        Aabb::new(min, max)
+    }
+
+    /// Ray cast in the local frame against the solid half space.
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
+        let dist = self.normal.dot(ray.origin) - self.offset;
+        if dist <= 0.0 {
+            return Some(RayHit { t: 0.0, normal: -ray.direction.normalize_or(self.normal) });
+        }
+        let speed = self.normal.dot(ray.direction);
+        if speed >= 0.0 {
+            return None;
+        }
+        let t = -dist / speed;
+        (t <= max_t).then_some(RayHit { t, normal: self.normal })
+    }
+}
