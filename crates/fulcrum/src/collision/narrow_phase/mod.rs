@@ -6,7 +6,9 @@
 //! every other convex pair. Every routine writes a manifold whose normal points from A to B,
 //! with points down to `margin` apart (speculative contacts).
 
+pub mod box_box;
 pub mod clip;
+pub mod hull_hull;
 
 use crate::collision::manifold::Manifold;
 use crate::math::Pose;
