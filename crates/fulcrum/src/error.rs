@@ -79,10 +79,7 @@ pub fn check_non_negative(field: &str, value: f32) -> Result<()> {
 pub fn check_vec3(field: &str, v: glam::Vec3) -> Result<()> {
     for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {
         if !value.is_finite() {
-            return Err(Error::new(
-                format!("{field}.{axis}"),
-                format!("must be a finite number, got {value}"),
-            ));
+            return Err(Error::new(format!("{field}.{axis}"), format!("must be a finite number, got {value}")));
         }
     }
     Ok(())

@@ -93,14 +93,9 @@ impl Aabb {
         let t_max = t1.max(t2);
         // NaN (0 * inf) appears when the origin lies on a slab plane of a zero direction: treat
         // it as inside that slab.
-        let enter = [t_min.x, t_min.y, t_min.z, 0.0]
-            .into_iter()
-            .filter(|v| !v.is_nan())
-            .fold(f32::NEG_INFINITY, f32::max);
-        let exit = [t_max.x, t_max.y, t_max.z, max_t]
-            .into_iter()
-            .filter(|v| !v.is_nan())
-            .fold(f32::INFINITY, f32::min);
+        let enter =
+            [t_min.x, t_min.y, t_min.z, 0.0].into_iter().filter(|v| !v.is_nan()).fold(f32::NEG_INFINITY, f32::max);
+        let exit = [t_max.x, t_max.y, t_max.z, max_t].into_iter().filter(|v| !v.is_nan()).fold(f32::INFINITY, f32::min);
         (enter <= exit).then_some(enter)
     }
 }

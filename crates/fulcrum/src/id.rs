@@ -173,9 +173,7 @@ impl<T, I: From<RawId> + Into<RawId> + Copy> Arena<T, I> {
     /// Live objects in slot order (deterministic).
     pub fn iter(&self) -> impl Iterator<Item = (I, &T)> {
         self.slots.iter().enumerate().filter_map(|(i, s)| {
-            s.value
-                .as_ref()
-                .map(|v| (I::from(RawId { index: i as u32, generation: s.generation }), v))
+            s.value.as_ref().map(|v| (I::from(RawId { index: i as u32, generation: s.generation }), v))
         })
     }
 
@@ -183,9 +181,7 @@ impl<T, I: From<RawId> + Into<RawId> + Copy> Arena<T, I> {
     pub fn iter_mut(&mut self) -> impl Iterator<Item = (I, &mut T)> {
         self.slots.iter_mut().enumerate().filter_map(|(i, s)| {
             let generation = s.generation;
-            s.value
-                .as_mut()
-                .map(move |v| (I::from(RawId { index: i as u32, generation }), v))
+            s.value.as_mut().map(move |v| (I::from(RawId { index: i as u32, generation }), v))
         })
     }
 }

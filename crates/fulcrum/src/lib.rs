@@ -3,17 +3,46 @@
 //! A 3D rigid-body physics engine: rigid bodies with colliders, collision detection (broad
 //! phase, SAT, GJK/EPA, face clipping), contacts with friction and restitution, solved by
 //! sequential impulses with soft constraints and substepping.
+//!
+//! ```text
+//! World::step(dt)
+//!   broad phase   new pairs from the dynamic AABB trees
+//!   narrow phase  manifolds (≤ 4 points, feature ids), begin/end events, wake on touch
+//!   solve         soft_step: substeps of integrate → warm start → solve → integrate → relax,
+//!                 then restitution; or pgs: iterations + position correction
+//!   finalize      poses, bounds, non-finite bodies disabled
+//!   sleep         resting islands fall asleep
+//! ```
+//! Units are SI throughout: metres, kilograms, seconds, radians.
 #![warn(missing_docs)]
 
+pub mod body;
+pub mod collider;
 pub mod collision;
+pub mod dynamics;
 pub mod error;
 pub mod geometry;
 pub mod id;
 pub mod math;
 pub mod shape;
+pub mod world;
 
+pub use body::{Body, BodyDef, BodyKind};
+pub use collider::{Collider, ColliderDef};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
 pub use id::{BodyId, ColliderId, JointId};
 pub use math::{Mat3, Pose, Quat, Vec3};
 pub use shape::{MassProperties, Shape};
+pub use world::{
+    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, SolverMode, SolverSettings,
+    World, WorldSettings,
+};
+
+/// The types most programs need.
+pub mod prelude {
+    pub use crate::{
+        BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, Mat3, Pose, PositionCorrection, Quat, Shape, SolverMode,
+        SolverSettings, Vec3, World, WorldSettings,
+    };
+}

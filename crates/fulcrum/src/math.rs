@@ -70,20 +70,14 @@ impl Pose {
     /// Composition `self * other`: first `other`, then `self`.
     #[inline]
     pub fn mul_pose(&self, other: &Pose) -> Pose {
-        Pose {
-            position: self.transform_point(other.position),
-            rotation: (self.rotation * other.rotation).normalize(),
-        }
+        Pose { position: self.transform_point(other.position), rotation: (self.rotation * other.rotation).normalize() }
     }
 
     /// The pose of `other` expressed in this pose's frame: `self⁻¹ * other`.
     #[inline]
     pub fn inv_mul_pose(&self, other: &Pose) -> Pose {
         let inv = self.rotation.inverse();
-        Pose {
-            position: inv * (other.position - self.position),
-            rotation: (inv * other.rotation).normalize(),
-        }
+        Pose { position: inv * (other.position - self.position), rotation: (inv * other.rotation).normalize() }
     }
 
     /// True when every component is finite.
@@ -95,11 +89,7 @@ impl Pose {
 /// The cross-product matrix: `skew(a) * b == a.cross(b)`.
 #[inline]
 pub fn skew(a: Vec3) -> Mat3 {
-    Mat3::from_cols(
-        Vec3::new(0.0, a.z, -a.y),
-        Vec3::new(-a.z, 0.0, a.x),
-        Vec3::new(a.y, -a.x, 0.0),
-    )
+    Mat3::from_cols(Vec3::new(0.0, a.z, -a.y), Vec3::new(-a.z, 0.0, a.x), Vec3::new(a.y, -a.x, 0.0))
 }
 
 /// Two unit vectors that complete `n` (unit) into a right-handed orthonormal basis

@@ -129,10 +129,7 @@ mod tests {
     #[test]
     fn reduction_keeps_deepest_and_spans_area() {
         let mut pts = Vec::new();
-        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)]
-            .iter()
-            .enumerate()
-        {
+        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)].iter().enumerate() {
             let sep = if i == 4 { -0.1 } else { -0.01 };
             pts.push(ContactPoint { position: Vec3::new(*x, 0.0, *z), separation: sep, id: i as u32 });
         }

@@ -2,6 +2,7 @@
 //! for a pair of shapes) and the manifold type they share.
 
 pub mod broad_phase;
+pub(crate) mod contact;
 pub mod manifold;
 pub mod narrow_phase;
 

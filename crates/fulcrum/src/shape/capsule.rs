@@ -53,8 +53,7 @@ impl Capsule {
         let m_cyl = density * pi * r * r * 2.0 * h;
         let m_sph = density * 4.0 / 3.0 * pi * r * r * r;
         let axial = m_cyl * r * r * 0.5 + m_sph * 0.4 * r * r;
-        let transverse = m_cyl * (r * r * 0.25 + h * h / 3.0)
-            + m_sph * (0.4 * r * r + h * h + 0.75 * h * r);
+        let transverse = m_cyl * (r * r * 0.25 + h * h / 3.0) + m_sph * (0.4 * r * r + h * h + 0.75 * h * r);
         MassProperties::new(m_cyl + m_sph, Vec3::ZERO, Vec3::new(transverse, axial, transverse))
     }
 

@@ -89,14 +89,7 @@ impl ConvexHull {
             })
             .collect();
         // Faces as CCW vertex loops seen from outside: -x, +x, -y, +y, -z, +z.
-        let loops: [[u16; 4]; 6] = [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ];
+        let loops: [[u16; 4]; 6] = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
         Self::from_face_loops(vertices, &loops.iter().map(|l| l.to_vec()).collect::<Vec<_>>())
             .expect("box faces form a closed mesh")
     }
@@ -144,11 +137,8 @@ impl ConvexHull {
         if edges.iter().any(|e| e.face == u16::MAX || e.next == u16::MAX) {
             return Err(Error::new("faces", "the face loops do not form a closed surface"));
         }
-        let local_aabb = vertices
-            .iter()
-            .fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
-        let mut hull =
-            ConvexHull { vertices, edges, faces, planes, local_aabb, centroid: Vec3::ZERO };
+        let local_aabb = vertices.iter().fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
+        let mut hull = ConvexHull { vertices, edges, faces, planes, local_aabb, centroid: Vec3::ZERO };
         hull.centroid = hull.mass_properties(1.0).center;
         Ok(hull)
     }

@@ -27,14 +27,12 @@ impl Default for MassProperties {
 #[inline]
 pub fn point_mass_inertia(mass: f32, d: Vec3) -> Mat3 {
     let d2 = d.length_squared();
-    Mat3::from_diagonal(Vec3::splat(mass * d2))
-        - Mat3::from_cols(d * d.x, d * d.y, d * d.z) * mass
+    Mat3::from_diagonal(Vec3::splat(mass * d2)) - Mat3::from_cols(d * d.x, d * d.y, d * d.z) * mass
 }
 
 impl MassProperties {
     /// No mass at all.
-    pub const ZERO: MassProperties =
-        MassProperties { mass: 0.0, center: Vec3::ZERO, inertia: Mat3::ZERO };
+    pub const ZERO: MassProperties = MassProperties { mass: 0.0, center: Vec3::ZERO, inertia: Mat3::ZERO };
 
     /// Properties with a diagonal inertia at `center`.
     pub fn new(mass: f32, center: Vec3, principal_inertia: Vec3) -> Self {
@@ -63,9 +61,7 @@ impl MassProperties {
             return MassProperties::ZERO;
         }
         let center = parts.iter().map(|p| p.center * p.mass).sum::<Vec3>() / mass;
-        let inertia = parts
-            .iter()
-            .fold(Mat3::ZERO, |acc, p| acc + p.inertia_about(center));
+        let inertia = parts.iter().fold(Mat3::ZERO, |acc, p| acc + p.inertia_about(center));
         MassProperties { mass, center, inertia }
     }
 

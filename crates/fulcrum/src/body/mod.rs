@@ -1,0 +1,370 @@
+//! Rigid bodies: their definition ([`BodyDef`]), their stored state ([`Body`]) and how mass
+//! properties come from colliders ([`mass`]).
+
+pub(crate) mod mass;
+
+use crate::error::{check_finite, check_non_negative, check_positive, check_rotation, check_vec3, Result};
+use crate::id::ColliderId;
+use crate::math::{Mat3, Pose, Quat, Vec3};
+
+/// How a body moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BodyKind {
+    /// Never moves; infinite mass.
+    Static,
+    /// Moved by forces, gravity and contacts.
+    #[default]
+    Dynamic,
+    /// Moved only by its velocity (set by the user); pushes dynamic bodies, infinite mass.
+    Kinematic,
+}
+
+/// Everything needed to create a body. Start from `BodyDef::default()` (a dynamic body at
+/// the origin) and set what differs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BodyDef {
+    /// A name for scene files, events and debugging (may be empty).
+    pub name: String,
+    /// Static, dynamic or kinematic.
+    pub kind: BodyKind,
+    /// World position of the body origin, metres.
+    pub position: Vec3,
+    /// World rotation (unit quaternion).
+    pub rotation: Quat,
+    /// Velocity of the centre of mass, m/s.
+    pub linear_velocity: Vec3,
+    /// Angular velocity, rad/s, world axes.
+    pub angular_velocity: Vec3,
+    /// Linear damping, 1/s: the velocity decays as `v / (1 + h·damping)` per step of `h` s.
+    pub linear_damping: f32,
+    /// Angular damping, 1/s.
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body.
+    pub gravity_scale: f32,
+    /// Total mass override in kg; the inertia is scaled by the same factor and the centre of
+    /// mass stays where the colliders put it. `None`: computed from collider densities.
+    pub mass: Option<f32>,
+    /// May this body fall asleep when it rests?
+    pub can_sleep: bool,
+    /// Continuous collision against dynamic bodies too (fast projectiles).
+    pub bullet: bool,
+    /// Created awake (true) or asleep.
+    pub awake: bool,
+}
+
+impl Default for BodyDef {
+    fn default() -> Self {
+        Self {
+            name: String::new(),
+            kind: BodyKind::Dynamic,
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            linear_velocity: Vec3::ZERO,
+            angular_velocity: Vec3::ZERO,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            mass: None,
+            can_sleep: true,
+            bullet: false,
+            awake: true,
+        }
+    }
+}
+
+impl BodyDef {
+    /// A body of `kind` at `position`.
+    pub fn new(kind: BodyKind, position: Vec3) -> Self {
+        Self { kind, position, ..Default::default() }
+    }
+
+    /// A dynamic body at `position`.
+    pub fn dynamic(position: Vec3) -> Self {
+        Self::new(BodyKind::Dynamic, position)
+    }
+
+    /// A static body at `position`.
+    pub fn fixed(position: Vec3) -> Self {
+        Self::new(BodyKind::Static, position)
+    }
+
+    /// A kinematic body at `position`.
+    pub fn kinematic(position: Vec3) -> Self {
+        Self::new(BodyKind::Kinematic, position)
+    }
+
+    /// Sets the rotation.
+    pub fn with_rotation(mut self, rotation: Quat) -> Self {
+        self.rotation = rotation;
+        self
+    }
+
+    /// Sets the linear velocity.
+    pub fn with_linear_velocity(mut self, v: Vec3) -> Self {
+        self.linear_velocity = v;
+        self
+    }
+
+    /// Sets the angular velocity.
+    pub fn with_angular_velocity(mut self, w: Vec3) -> Self {
+        self.angular_velocity = w;
+        self
+    }
+
+    /// Sets the name.
+    pub fn with_name(mut self, name: impl Into<String>) -> Self {
+        self.name = name.into();
+        self
+    }
+
+    /// Checks every field; returns the definition with its rotation normalised.
+    pub(crate) fn validated(&self) -> Result<BodyDef> {
+        let mut def = self.clone();
+        check_vec3("position", def.position)?;
+        def.rotation = check_rotation("rotation", def.rotation)?;
+        check_vec3("linear_velocity", def.linear_velocity)?;
+        check_vec3("angular_velocity", def.angular_velocity)?;
+        check_non_negative("linear_damping", def.linear_damping)?;
+        check_non_negative("angular_damping", def.angular_damping)?;
+        check_finite("gravity_scale", def.gravity_scale)?;
+        if let Some(mass) = def.mass {
+            check_positive("mass", mass)?;
+        }
+        if def.kind == BodyKind::Static {
+            def.linear_velocity = Vec3::ZERO;
+            def.angular_velocity = Vec3::ZERO;
+        }
+        Ok(def)
+    }
+}
+
+/// A rigid body as the world stores it. Read it through [`World::body`](crate::World::body);
+/// change it through the world's setters so that sleeping, contacts and the broad phase stay
+/// consistent.
+#[derive(Clone, Debug)]
+pub struct Body {
+    pub(crate) name: String,
+    pub(crate) kind: BodyKind,
+    /// Pose of the body origin.
+    pub(crate) pose: Pose,
+    /// World position of the centre of mass.
+    pub(crate) center: Vec3,
+    /// Centre of mass in the body frame.
+    pub(crate) local_center: Vec3,
+    pub(crate) linear_velocity: Vec3,
+    pub(crate) angular_velocity: Vec3,
+    pub(crate) force: Vec3,
+    pub(crate) torque: Vec3,
+    pub(crate) mass: f32,
+    pub(crate) inv_mass: f32,
+    /// Inertia about the centre of mass, body axes.
+    pub(crate) inertia_local: Mat3,
+    pub(crate) inv_inertia_local: Mat3,
+    pub(crate) linear_damping: f32,
+    pub(crate) angular_damping: f32,
+    pub(crate) gravity_scale: f32,
+    pub(crate) mass_override: Option<f32>,
+    pub(crate) can_sleep: bool,
+    pub(crate) bullet: bool,
+    pub(crate) awake: bool,
+    /// Seconds this body has been slow enough to sleep.
+    pub(crate) sleep_time: f32,
+    /// False once the body was taken out of the simulation (non-finite state).
+    pub(crate) enabled: bool,
+    pub(crate) colliders: Vec<ColliderId>,
+    /// Index into the solver's body arrays this step (0 = not simulated).
+    pub(crate) solver_index: u32,
+    /// Which sleeping island the body belongs to while asleep.
+    pub(crate) sleeping_island: u32,
+    /// Largest distance from the centre of mass to any collider surface (for sleep speed).
+    pub(crate) max_extent: f32,
+}
+
+impl Body {
+    pub(crate) fn from_def(def: &BodyDef) -> Body {
+        let pose = Pose::new(def.position, def.rotation);
+        Body {
+            name: def.name.clone(),
+            kind: def.kind,
+            pose,
+            center: pose.position,
+            local_center: Vec3::ZERO,
+            linear_velocity: def.linear_velocity,
+            angular_velocity: def.angular_velocity,
+            force: Vec3::ZERO,
+            torque: Vec3::ZERO,
+            mass: 0.0,
+            inv_mass: 0.0,
+            inertia_local: Mat3::ZERO,
+            inv_inertia_local: Mat3::ZERO,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            gravity_scale: def.gravity_scale,
+            mass_override: def.mass,
+            can_sleep: def.can_sleep,
+            bullet: def.bullet,
+            awake: def.awake || def.kind == BodyKind::Static,
+            sleep_time: 0.0,
+            enabled: true,
+            colliders: Vec::new(),
+            solver_index: 0,
+            sleeping_island: u32::MAX,
+            max_extent: 0.0,
+        }
+    }
+
+    /// The body's name (may be empty).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Static, dynamic or kinematic.
+    pub fn kind(&self) -> BodyKind {
+        self.kind
+    }
+
+    /// Pose of the body origin.
+    pub fn pose(&self) -> Pose {
+        self.pose
+    }
+
+    /// World position of the body origin, metres.
+    pub fn position(&self) -> Vec3 {
+        self.pose.position
+    }
+
+    /// World rotation.
+    pub fn rotation(&self) -> Quat {
+        self.pose.rotation
+    }
+
+    /// World position of the centre of mass, metres.
+    pub fn center_of_mass(&self) -> Vec3 {
+        self.center
+    }
+
+    /// Centre of mass in the body frame, metres.
+    pub fn local_center_of_mass(&self) -> Vec3 {
+        self.local_center
+    }
+
+    /// Velocity of the centre of mass, m/s.
+    pub fn linear_velocity(&self) -> Vec3 {
+        self.linear_velocity
+    }
+
+    /// Angular velocity, rad/s (world axes).
+    pub fn angular_velocity(&self) -> Vec3 {
+        self.angular_velocity
+    }
+
+    /// Velocity of the material point at world position `point`, m/s.
+    pub fn velocity_at_point(&self, point: Vec3) -> Vec3 {
+        self.linear_velocity + self.angular_velocity.cross(point - self.center)
+    }
+
+    /// Mass in kg (0 for static and kinematic bodies).
+    pub fn mass(&self) -> f32 {
+        self.mass
+    }
+
+    /// Inertia tensor about the centre of mass in body axes, kg·m².
+    pub fn inertia_local(&self) -> Mat3 {
+        self.inertia_local
+    }
+
+    /// Inertia tensor about the centre of mass in world axes, kg·m².
+    pub fn inertia_world(&self) -> Mat3 {
+        let r = Mat3::from_quat(self.pose.rotation);
+        r * self.inertia_local * r.transpose()
+    }
+
+    /// Inverse inertia in world axes (zero for static and kinematic bodies).
+    pub fn inv_inertia_world(&self) -> Mat3 {
+        let r = Mat3::from_quat(self.pose.rotation);
+        r * self.inv_inertia_local * r.transpose()
+    }
+
+    /// Kinetic energy ½ m v² + ½ ωᵀ I ω, joules.
+    pub fn kinetic_energy(&self) -> f32 {
+        let w = self.angular_velocity;
+        0.5 * self.mass * self.linear_velocity.length_squared() + 0.5 * w.dot(self.inertia_world() * w)
+    }
+
+    /// Angular momentum about the centre of mass, I ω, kg·m²/s.
+    pub fn angular_momentum(&self) -> Vec3 {
+        self.inertia_world() * self.angular_velocity
+    }
+
+    /// Linear damping, 1/s.
+    pub fn linear_damping(&self) -> f32 {
+        self.linear_damping
+    }
+
+    /// Angular damping, 1/s.
+    pub fn angular_damping(&self) -> f32 {
+        self.angular_damping
+    }
+
+    /// Gravity multiplier.
+    pub fn gravity_scale(&self) -> f32 {
+        self.gravity_scale
+    }
+
+    /// The mass override, if one was given.
+    pub fn mass_override(&self) -> Option<f32> {
+        self.mass_override
+    }
+
+    /// May the body sleep?
+    pub fn can_sleep(&self) -> bool {
+        self.can_sleep
+    }
+
+    /// Is continuous collision against dynamic bodies on?
+    pub fn is_bullet(&self) -> bool {
+        self.bullet
+    }
+
+    /// Is the body asleep?
+    pub fn is_sleeping(&self) -> bool {
+        !self.awake && self.kind != BodyKind::Static
+    }
+
+    /// False once the body was taken out of the simulation because its state became
+    /// non-finite.
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// The body's colliders.
+    pub fn colliders(&self) -> &[ColliderId] {
+        &self.colliders
+    }
+
+    /// Accumulated force for the next step, newtons.
+    pub fn force(&self) -> Vec3 {
+        self.force
+    }
+
+    /// Accumulated torque for the next step, N·m.
+    pub fn torque(&self) -> Vec3 {
+        self.torque
+    }
+
+    /// True for dynamic bodies.
+    pub fn is_dynamic(&self) -> bool {
+        self.kind == BodyKind::Dynamic
+    }
+
+    /// Keeps the origin pose consistent with the centre of mass after `center`/rotation moved.
+    pub(crate) fn sync_origin_from_center(&mut self) {
+        self.pose.position = self.center - self.pose.rotation * self.local_center;
+    }
+
+    /// Keeps the centre of mass consistent with the origin pose.
+    pub(crate) fn sync_center_from_origin(&mut self) {
+        self.center = self.pose.transform_point(self.local_center);
+    }
+}

@@ -1,0 +1,158 @@
+//! Colliders: a shape attached to a body at a local pose, with material properties.
+
+use crate::collision::broad_phase::ProxyId;
+use crate::error::{check_non_negative, check_positive, check_rotation, check_vec3, Result};
+use crate::geometry::Aabb;
+use crate::id::BodyId;
+use crate::math::{Pose, Quat, Vec3};
+use crate::shape::{MassProperties, Shape};
+
+/// Everything needed to attach a collider to a body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColliderDef {
+    /// The shape, in the collider's local frame.
+    pub shape: Shape,
+    /// Position of the collider frame in the body frame, metres.
+    pub position: Vec3,
+    /// Rotation of the collider frame in the body frame.
+    pub rotation: Quat,
+    /// Density in kg/m³ (default 1000, water).
+    pub density: f32,
+    /// Coulomb friction coefficient (pairs use the geometric mean).
+    pub friction: f32,
+    /// Restitution (pairs use the maximum): 0 = no bounce, 1 = elastic.
+    pub restitution: f32,
+    /// A sensor reports overlaps but makes no contact forces.
+    pub sensor: bool,
+}
+
+impl ColliderDef {
+    /// A collider with `shape` at the body origin and default material.
+    pub fn new(shape: Shape) -> Self {
+        Self {
+            shape,
+            position: Vec3::ZERO,
+            rotation: Quat::IDENTITY,
+            density: 1000.0,
+            friction: 0.6,
+            restitution: 0.0,
+            sensor: false,
+        }
+    }
+
+    /// Sets the density (kg/m³).
+    pub fn with_density(mut self, density: f32) -> Self {
+        self.density = density;
+        self
+    }
+
+    /// Sets the friction coefficient.
+    pub fn with_friction(mut self, friction: f32) -> Self {
+        self.friction = friction;
+        self
+    }
+
+    /// Sets the restitution.
+    pub fn with_restitution(mut self, restitution: f32) -> Self {
+        self.restitution = restitution;
+        self
+    }
+
+    /// Sets the local pose in the body frame.
+    pub fn with_pose(mut self, position: Vec3, rotation: Quat) -> Self {
+        self.position = position;
+        self.rotation = rotation;
+        self
+    }
+
+    /// Makes it a sensor.
+    pub fn with_sensor(mut self, sensor: bool) -> Self {
+        self.sensor = sensor;
+        self
+    }
+
+    pub(crate) fn validated(&self) -> Result<ColliderDef> {
+        let mut def = self.clone();
+        check_vec3("position", def.position)?;
+        def.rotation = check_rotation("rotation", def.rotation)?;
+        check_positive("density", def.density)?;
+        check_non_negative("friction", def.friction)?;
+        check_non_negative("restitution", def.restitution)?;
+        Ok(def)
+    }
+}
+
+/// A collider as the world stores it.
+#[derive(Clone, Debug)]
+pub struct Collider {
+    pub(crate) body: BodyId,
+    pub(crate) shape: Shape,
+    pub(crate) local_pose: Pose,
+    pub(crate) density: f32,
+    pub(crate) friction: f32,
+    pub(crate) restitution: f32,
+    pub(crate) sensor: bool,
+    /// World pose, refreshed whenever the body moves.
+    pub(crate) world_pose: Pose,
+    /// Tight world bounds at `world_pose`.
+    pub(crate) aabb: Aabb,
+    pub(crate) proxy: ProxyId,
+}
+
+impl Collider {
+    /// The body it is attached to.
+    pub fn body(&self) -> BodyId {
+        self.body
+    }
+
+    /// The shape.
+    pub fn shape(&self) -> &Shape {
+        &self.shape
+    }
+
+    /// Pose in the body frame.
+    pub fn local_pose(&self) -> Pose {
+        self.local_pose
+    }
+
+    /// Pose in the world.
+    pub fn world_pose(&self) -> Pose {
+        self.world_pose
+    }
+
+    /// Tight world bounds.
+    pub fn aabb(&self) -> Aabb {
+        self.aabb
+    }
+
+    /// Density, kg/m³.
+    pub fn density(&self) -> f32 {
+        self.density
+    }
+
+    /// Friction coefficient.
+    pub fn friction(&self) -> f32 {
+        self.friction
+    }
+
+    /// Restitution coefficient.
+    pub fn restitution(&self) -> f32 {
+        self.restitution
+    }
+
+    /// Is it a sensor?
+    pub fn is_sensor(&self) -> bool {
+        self.sensor
+    }
+
+    /// Mass properties in the body frame.
+    pub(crate) fn mass_properties(&self) -> MassProperties {
+        self.shape.mass_properties(self.density).transformed(&self.local_pose)
+    }
+
+    /// Refreshes the world pose and bounds from the body's pose.
+    pub(crate) fn update_world_pose(&mut self, body_pose: &Pose) {
+        self.world_pose = body_pose.mul_pose(&self.local_pose);
+        self.aabb = self.shape.aabb(&self.world_pose);
+    }
+}

@@ -1,0 +1,90 @@
+//! The solver's view of a body: the hot state every constraint reads and writes, in one
+//! contiguous array indexed by a dense solver index. Index 0 is a shared static body (zero
+//! inverse mass, zero velocity) that static colliders' constraints read.
+
+use crate::math::{Mat3, Quat, Vec3};
+
+/// Hot per-body solver state.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBody {
+    /// Rotation accumulated since the start of the step.
+    pub delta_rotation: Quat,
+    /// Velocity of the centre of mass, m/s.
+    pub linear_velocity: Vec3,
+    /// Angular velocity, rad/s.
+    pub angular_velocity: Vec3,
+    /// Displacement of the centre of mass since the start of the step, m.
+    pub delta_position: Vec3,
+    /// 1/mass (0 for static and kinematic bodies).
+    pub inv_mass: f32,
+    /// Inverse inertia in world axes at the start of the step.
+    pub inv_inertia: Mat3,
+}
+
+impl SolverBody {
+    /// The shared static body.
+    pub const STATIC: SolverBody = SolverBody {
+        delta_rotation: Quat::IDENTITY,
+        linear_velocity: Vec3::ZERO,
+        angular_velocity: Vec3::ZERO,
+        delta_position: Vec3::ZERO,
+        inv_mass: 0.0,
+        inv_inertia: Mat3::ZERO,
+    };
+
+    /// Velocity of the material point at offset `r` from the centre of mass.
+    #[inline(always)]
+    pub fn velocity_at(&self, r: Vec3) -> Vec3 {
+        self.linear_velocity + self.angular_velocity.cross(r)
+    }
+
+    /// Applies the impulse `p` at offset `r` from the centre of mass:
+    /// v += p/m, ω += I⁻¹ (r × p).
+    #[inline(always)]
+    pub fn apply_impulse(&mut self, r: Vec3, p: Vec3) {
+        self.linear_velocity += self.inv_mass * p;
+        self.angular_velocity += self.inv_inertia * r.cross(p);
+    }
+
+    /// Current offset of a material point that was at `r` from the centre of mass at the
+    /// start of the step, plus the centre's displacement: `Δp + Δq·r`.
+    #[inline(always)]
+    pub fn moved_anchor(&self, r: Vec3) -> Vec3 {
+        self.delta_position + self.delta_rotation * r
+    }
+}
+
+/// Cold per-body data the integrator needs (same indices as the solver bodies).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SolverBodyParams {
+    /// Centre of mass at the start of the step.
+    pub center: Vec3,
+    /// Rotation at the start of the step.
+    pub rotation: Quat,
+    /// Constant acceleration from gravity and applied force: g·scale + F/m, m/s².
+    pub linear_acceleration: Vec3,
+    /// Angular acceleration from applied torque, I⁻¹ τ, rad/s².
+    pub angular_acceleration: Vec3,
+    /// Linear damping, 1/s.
+    pub linear_damping: f32,
+    /// Angular damping, 1/s.
+    pub angular_damping: f32,
+    /// Inertia in world axes at the start of the step (gyroscopic term).
+    pub inertia: Mat3,
+    /// False for kinematic bodies (no forces, no gyroscopic term).
+    pub dynamic: bool,
+}
+
+impl SolverBodyParams {
+    /// Parameters of the shared static body.
+    pub const STATIC: SolverBodyParams = SolverBodyParams {
+        center: Vec3::ZERO,
+        rotation: Quat::IDENTITY,
+        linear_acceleration: Vec3::ZERO,
+        angular_acceleration: Vec3::ZERO,
+        linear_damping: 0.0,
+        angular_damping: 0.0,
+        inertia: Mat3::ZERO,
+        dynamic: false,
+    };
+}

@@ -1,0 +1,172 @@
+//! Contact pairs: created from the broad phase's new pairs, updated by the narrow phase every
+//! step, destroyed when their fat bounds stop overlapping or a collider goes away. Begin and
+//! end events are emitted here, and touching wakes sleeping bodies.
+
+use super::World;
+use crate::body::BodyKind;
+use crate::collision::contact::{Contact, PointImpulse};
+use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
+use crate::collision::narrow_phase::{self, PairCache};
+use crate::id::{BodyId, ColliderId};
+use crate::world::events::ContactEvent;
+
+/// What `update_contact` decided for one pair.
+enum PairUpdate {
+    Keep,
+    Destroy,
+}
+
+impl World {
+    /// Broad phase: turns the new overlapping proxy pairs into contact pairs.
+    pub(crate) fn find_new_pairs(&mut self) {
+        let mut pairs = std::mem::take(&mut self.new_pairs);
+        self.broad_phase.update_pairs(&mut pairs);
+        for &(user_a, user_b) in &pairs {
+            self.try_create_contact(user_a, user_b);
+        }
+        self.new_pairs = pairs;
+    }
+
+    fn try_create_contact(&mut self, user_a: u32, user_b: u32) {
+        let (Some(id_a), Some(id_b)) = (self.colliders.id_at(user_a as usize), self.colliders.id_at(user_b as usize))
+        else {
+            return;
+        };
+        let (id_a, id_b) = if id_a.0 <= id_b.0 { (id_a, id_b) } else { (id_b, id_a) };
+        if self.pair_map.contains_key(&(id_a, id_b)) {
+            return;
+        }
+        let (Some(a), Some(b)) = (self.colliders.get(id_a), self.colliders.get(id_b)) else { return };
+        if a.body == b.body {
+            return;
+        }
+        let (Some(body_a), Some(body_b)) = (self.bodies.get(a.body), self.bodies.get(b.body)) else { return };
+        let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
+        if !dynamic && !(a.sensor || b.sensor) {
+            return;
+        }
+        let contact = Contact {
+            collider_a: id_a,
+            collider_b: id_b,
+            body_a: a.body,
+            body_b: b.body,
+            cache: PairCache::default(),
+            manifold: Manifold::new(),
+            impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
+            friction: (a.friction * b.friction).sqrt(),
+            restitution: a.restitution.max(b.restitution),
+            sensor: a.sensor || b.sensor,
+            touching: false,
+        };
+        self.pair_map.insert((id_a, id_b), self.contacts.len() as u32);
+        self.contacts.push(contact);
+    }
+
+    /// Narrow phase: new manifolds for every pair with an awake body; events; waking.
+    pub(crate) fn update_contacts(&mut self) {
+        let mut to_wake: Vec<BodyId> = std::mem::take(&mut self.moved_static);
+        let moved_static = to_wake.clone();
+        let margin = self.settings.solver.speculative_distance;
+        let mut i = 0;
+        while i < self.contacts.len() {
+            match self.update_contact(i, margin, &moved_static, &mut to_wake) {
+                PairUpdate::Keep => i += 1,
+                PairUpdate::Destroy => self.destroy_contact(i),
+            }
+        }
+        for id in to_wake {
+            if self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static) {
+                self.wake_body_island(id);
+            }
+        }
+    }
+
+    fn update_contact(
+        &mut self,
+        i: usize,
+        margin: f32,
+        moved_static: &[BodyId],
+        to_wake: &mut Vec<BodyId>,
+    ) -> PairUpdate {
+        let contact = &self.contacts[i];
+        let (Some(col_a), Some(col_b)) =
+            (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
+        else {
+            to_wake.extend([contact.body_a, contact.body_b]);
+            return PairUpdate::Destroy;
+        };
+        let (Some(body_a), Some(body_b)) = (self.bodies.get(contact.body_a), self.bodies.get(contact.body_b)) else {
+            to_wake.extend([contact.body_a, contact.body_b]);
+            return PairUpdate::Destroy;
+        };
+        if !body_a.enabled || !body_b.enabled {
+            return PairUpdate::Destroy;
+        }
+        let active = |b: &crate::body::Body| b.awake && b.kind != BodyKind::Static;
+        if !active(body_a) && !active(body_b) {
+            if moved_static.contains(&contact.body_a) || moved_static.contains(&contact.body_b) {
+                to_wake.extend([contact.body_a, contact.body_b]);
+            }
+            return PairUpdate::Keep;
+        }
+        if !self.broad_phase.fat_aabbs_overlap(col_a.proxy, col_b.proxy) {
+            return PairUpdate::Destroy;
+        }
+        let mut manifold = Manifold::new();
+        let mut cache = contact.cache;
+        narrow_phase::collide(
+            &col_a.shape,
+            &col_a.world_pose,
+            &col_b.shape,
+            &col_b.world_pose,
+            margin,
+            &mut cache,
+            &mut manifold,
+        );
+        let sleeping = [(body_a.awake, contact.body_a), (body_b.awake, contact.body_b)];
+        let contact = &mut self.contacts[i];
+        contact.cache = cache;
+        contact.set_manifold(&manifold);
+        let touching = if contact.sensor { manifold.min_separation() < 0.0 } else { manifold.count > 0 };
+        if touching != contact.touching {
+            let event = ContactEvent::of(contact);
+            let list = match (contact.sensor, touching) {
+                (false, true) => &mut self.events.contact_begin,
+                (false, false) => &mut self.events.contact_end,
+                (true, true) => &mut self.events.sensor_begin,
+                (true, false) => &mut self.events.sensor_end,
+            };
+            list.push(event);
+            contact.touching = touching;
+        }
+        if touching && !contact.sensor {
+            to_wake.extend(sleeping.iter().filter(|(awake, _)| !awake).map(|(_, id)| *id));
+        }
+        PairUpdate::Keep
+    }
+
+    /// Removes pair `i` (swap-remove), reporting the end of touching.
+    pub(crate) fn destroy_contact(&mut self, i: usize) {
+        let contact = self.contacts.swap_remove(i);
+        self.pair_map.remove(&(contact.collider_a, contact.collider_b));
+        if contact.touching {
+            let event = ContactEvent::of(&contact);
+            if contact.sensor {
+                self.events.sensor_end.push(event);
+            } else {
+                self.events.contact_end.push(event);
+            }
+        }
+        if i < self.contacts.len() {
+            let moved = &self.contacts[i];
+            self.pair_map.insert((moved.collider_a, moved.collider_b), i as u32);
+        }
+    }
+
+    /// Pair index of two colliders, if they have a live pair.
+    #[allow(dead_code)]
+    pub(crate) fn pair_index(&self, a: ColliderId, b: ColliderId) -> Option<usize> {
+        let key = if a.0 <= b.0 { (a, b) } else { (b, a) };
+        self.pair_map.get(&key).map(|&i| i as usize)
+    }
+}

@@ -1,0 +1,203 @@
+//! The world: storage of bodies, colliders and contact pairs, the public create / destroy /
+//! get / set API, and the step (in `step.rs`).
+
+mod api;
+mod contacts;
+pub mod events;
+mod query;
+pub mod settings;
+mod sleep;
+mod solve;
+mod step;
+
+use std::collections::HashMap;
+
+use crate::body::Body;
+use crate::collider::Collider;
+use crate::collision::broad_phase::BroadPhase;
+use crate::collision::contact::Contact;
+use crate::dynamics::island::UnionFind;
+use crate::dynamics::solver::SolverData;
+use crate::error::Result;
+use crate::id::{Arena, BodyId, ColliderId};
+
+pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
+pub use query::RayCastHit;
+pub use settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
+pub use step::StepTimings;
+
+/// A physics world: bodies with colliders, stepped in time.
+///
+/// ```
+/// use fulcrum::prelude::*;
+/// let mut world = World::new(WorldSettings::default()).unwrap();
+/// let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -1.0, 0.0))).unwrap();
+/// world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(10.0, 1.0, 10.0)).unwrap())).unwrap();
+/// let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 2.0, 0.0))).unwrap();
+/// world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+/// for _ in 0..120 {
+///     world.step(1.0 / 60.0).unwrap();
+/// }
+/// let y = world.body(ball).unwrap().position().y;
+/// assert!((y - 0.5).abs() < 0.02);
+/// ```
+pub struct World {
+    pub(crate) settings: WorldSettings,
+    pub(crate) bodies: Arena<Body, BodyId>,
+    pub(crate) colliders: Arena<Collider, ColliderId>,
+    pub(crate) broad_phase: BroadPhase,
+    pub(crate) contacts: Vec<Contact>,
+    /// Live pairs by their colliders (lookup only; never iterated).
+    pub(crate) pair_map: HashMap<(ColliderId, ColliderId), u32>,
+    /// Bodies that fell asleep together, by sleeping-island index.
+    pub(crate) sleeping_islands: Vec<Vec<BodyId>>,
+    pub(crate) free_islands: Vec<u32>,
+    /// Static bodies moved through the API since the last step (their contacts wake others).
+    pub(crate) moved_static: Vec<BodyId>,
+    pub(crate) solver: SolverData,
+    pub(crate) events: Events,
+    pub(crate) new_pairs: Vec<(u32, u32)>,
+    pub(crate) union_find: UnionFind,
+    /// Awake non-static bodies of this step; solver index i + 1 is `awake_ids[i]`.
+    pub(crate) awake_ids: Vec<BodyId>,
+    pub(crate) island_min_sleep: Vec<f32>,
+    pub(crate) time: f64,
+    pub(crate) step_count: u64,
+    pub(crate) timings: StepTimings,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        Self::with_valid_settings(WorldSettings::default())
+    }
+}
+
+impl World {
+    /// An empty world; fails when a setting is out of range.
+    pub fn new(settings: WorldSettings) -> Result<World> {
+        settings.validate()?;
+        Ok(Self::with_valid_settings(settings))
+    }
+
+    fn with_valid_settings(settings: WorldSettings) -> World {
+        World {
+            settings,
+            bodies: Arena::new(),
+            colliders: Arena::new(),
+            broad_phase: BroadPhase::new(),
+            contacts: Vec::new(),
+            pair_map: HashMap::new(),
+            sleeping_islands: Vec::new(),
+            free_islands: Vec::new(),
+            moved_static: Vec::new(),
+            solver: SolverData::default(),
+            events: Events::default(),
+            new_pairs: Vec::new(),
+            union_find: UnionFind::default(),
+            awake_ids: Vec::new(),
+            island_min_sleep: Vec::new(),
+            time: 0.0,
+            step_count: 0,
+            timings: StepTimings::default(),
+        }
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings (takes effect at the next step); fails when one is out of range.
+    pub fn set_settings(&mut self, settings: WorldSettings) -> Result<()> {
+        settings.validate()?;
+        let sleep_turned_off = self.settings.sleep && !settings.sleep;
+        self.settings = settings;
+        if sleep_turned_off {
+            self.wake_all();
+        }
+        Ok(())
+    }
+
+    /// Simulated time so far, seconds.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Steps taken so far.
+    pub fn step_count(&self) -> u64 {
+        self.step_count
+    }
+
+    /// Events of the last step.
+    pub fn events(&self) -> &Events {
+        &self.events
+    }
+
+    /// Wall-clock time the last step spent in each stage.
+    pub fn timings(&self) -> &StepTimings {
+        &self.timings
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// Number of colliders.
+    pub fn collider_count(&self) -> usize {
+        self.colliders.len()
+    }
+
+    /// Number of awake, enabled, non-static bodies.
+    pub fn awake_body_count(&self) -> usize {
+        self.bodies.iter().filter(|(_, b)| b.awake && b.enabled && b.kind != crate::body::BodyKind::Static).count()
+    }
+
+    /// The body named by `id`, if it exists.
+    pub fn body(&self, id: BodyId) -> Option<&Body> {
+        self.bodies.get(id)
+    }
+
+    /// The collider named by `id`, if it exists.
+    pub fn collider(&self, id: ColliderId) -> Option<&Collider> {
+        self.colliders.get(id)
+    }
+
+    /// All bodies in creation-slot order.
+    pub fn bodies(&self) -> impl Iterator<Item = (BodyId, &Body)> {
+        self.bodies.iter()
+    }
+
+    /// All colliders in creation-slot order.
+    pub fn colliders(&self) -> impl Iterator<Item = (ColliderId, &Collider)> {
+        self.colliders.iter()
+    }
+
+    /// The first body with this name.
+    pub fn find_body(&self, name: &str) -> Option<BodyId> {
+        self.bodies.iter().find(|(_, b)| b.name == name).map(|(id, _)| id)
+    }
+
+    /// Touching contact pairs (non-sensor, at least one point) after the last step.
+    pub fn contacts(&self) -> impl Iterator<Item = ContactInfo> + '_ {
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).map(ContactInfo::of)
+    }
+
+    /// Number of points in touching contact pairs.
+    pub fn contact_point_count(&self) -> usize {
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).map(|c| c.manifold.count).sum()
+    }
+
+    /// Number of live pairs (touching or not).
+    pub fn pair_count(&self) -> usize {
+        self.contacts.len()
+    }
+
+    /// The touching contact between two colliders, if any (either order).
+    pub fn contact_between(&self, a: ColliderId, b: ColliderId) -> Option<ContactInfo> {
+        let key = if a.0 <= b.0 { (a, b) } else { (b, a) };
+        let index = *self.pair_map.get(&key)?;
+        let contact = &self.contacts[index as usize];
+        (contact.touching && !contact.sensor).then(|| ContactInfo::of(contact))
+    }
+}

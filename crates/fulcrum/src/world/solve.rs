@@ -1,0 +1,167 @@
+//! Glue between the world's storage and the solver arrays: gather awake bodies and touching
+//! contacts into contiguous solver data, run the solver, and write poses and velocities back.
+
+use super::api::NO_PROXY;
+use super::events::DisabledBody;
+use super::World;
+use crate::body::BodyKind;
+use crate::dynamics::contact_solver::{self, PrepareInput};
+use crate::dynamics::solver::{self, contact_softness, solver_step_length};
+use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
+use crate::id::BodyId;
+use crate::math::{rotate_inertia, Mat3};
+
+impl World {
+    /// Solves one step of `dt` seconds for every awake body.
+    pub(crate) fn solve_step(&mut self, dt: f32) {
+        self.gather_bodies();
+        self.gather_contacts(dt);
+        solver::solve(&mut self.solver, &self.settings.solver, dt);
+        let step_scale = match self.settings.solver.mode {
+            crate::world::SolverMode::SoftStep => self.settings.solver.substeps as f32,
+            crate::world::SolverMode::Pgs => 1.0,
+        };
+        contact_solver::store_impulses(&self.solver.contacts, &mut self.contacts, step_scale);
+        self.finalize_bodies();
+    }
+
+    /// Assigns dense solver indices (from 1; 0 is the shared static body) to awake,
+    /// non-static bodies in slot order, and fills their solver state.
+    fn gather_bodies(&mut self) {
+        let gravity = self.settings.gravity;
+        let data = &mut self.solver;
+        data.bodies.clear();
+        data.params.clear();
+        data.bodies.push(SolverBody::STATIC);
+        data.params.push(SolverBodyParams::STATIC);
+        self.awake_ids.clear();
+        for (id, body) in self.bodies.iter_mut() {
+            body.solver_index = 0;
+            if !body.awake || !body.enabled || body.kind == BodyKind::Static {
+                continue;
+            }
+            body.solver_index = data.bodies.len() as u32;
+            self.awake_ids.push(id);
+            let rotation = Mat3::from_quat(body.pose.rotation);
+            let dynamic = body.kind == BodyKind::Dynamic;
+            let (inv_mass, inv_inertia, inertia) = if dynamic {
+                (
+                    body.inv_mass,
+                    rotate_inertia(rotation, body.inv_inertia_local),
+                    rotate_inertia(rotation, body.inertia_local),
+                )
+            } else {
+                (0.0, Mat3::ZERO, Mat3::ZERO)
+            };
+            data.bodies.push(SolverBody {
+                delta_rotation: crate::math::Quat::IDENTITY,
+                linear_velocity: body.linear_velocity,
+                angular_velocity: body.angular_velocity,
+                delta_position: crate::math::Vec3::ZERO,
+                inv_mass,
+                inv_inertia,
+            });
+            data.params.push(SolverBodyParams {
+                center: body.center,
+                rotation: body.pose.rotation,
+                linear_acceleration: gravity * body.gravity_scale + inv_mass * body.force,
+                angular_acceleration: inv_inertia * body.torque,
+                linear_damping: body.linear_damping,
+                angular_damping: body.angular_damping,
+                inertia,
+                dynamic,
+            });
+        }
+    }
+
+    /// Builds a constraint for every touching, non-sensor pair with a simulated body.
+    fn gather_contacts(&mut self, dt: f32) {
+        let settings = self.settings.solver;
+        let h = solver_step_length(&settings, dt);
+        let (soft, static_soft) = contact_softness(&settings, h);
+        let warm_scale = match (settings.warm_start, settings.mode) {
+            (false, _) => 0.0,
+            (true, crate::world::SolverMode::SoftStep) => 1.0 / settings.substeps as f32,
+            (true, crate::world::SolverMode::Pgs) => 1.0,
+        };
+        let data = &mut self.solver;
+        data.contacts.clear();
+        for (index, contact) in self.contacts.iter().enumerate() {
+            if !contact.touching || contact.sensor {
+                continue;
+            }
+            let (Some(a), Some(b)) = (self.bodies.get(contact.body_a), self.bodies.get(contact.body_b)) else {
+                continue;
+            };
+            let (ia, ib) = (a.solver_index, b.solver_index);
+            if ia == 0 && ib == 0 {
+                continue;
+            }
+            let (sa, sb) = (&data.bodies[ia as usize], &data.bodies[ib as usize]);
+            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
+                continue;
+            }
+            let softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
+            let input = PrepareInput {
+                contact,
+                contact_index: index as u32,
+                body_a: ia,
+                body_b: ib,
+                center_a: a.center,
+                center_b: b.center,
+                softness,
+                warm_scale,
+            };
+            data.contacts.push(contact_solver::prepare(&input, &data.bodies));
+        }
+    }
+
+    /// Writes the solved motion back: centre of mass and rotation from the accumulated
+    /// displacement, velocities, collider poses and proxies. A body whose state is no longer
+    /// finite is taken out of the simulation and reported.
+    fn finalize_bodies(&mut self) {
+        for index in 0..self.awake_ids.len() {
+            let id = self.awake_ids[index];
+            let solved = self.solver.bodies[index + 1];
+            let Some(body) = self.bodies.get_mut(id) else { continue };
+            let center = body.center + solved.delta_position;
+            let rotation = (solved.delta_rotation * body.pose.rotation).normalize();
+            let finite = center.is_finite()
+                && rotation.is_finite()
+                && solved.linear_velocity.is_finite()
+                && solved.angular_velocity.is_finite();
+            body.force = crate::math::Vec3::ZERO;
+            body.torque = crate::math::Vec3::ZERO;
+            if !finite {
+                self.disable_body(id, "its position or velocity became non-finite");
+                continue;
+            }
+            body.center = center;
+            body.pose.rotation = rotation;
+            body.sync_origin_from_center();
+            body.linear_velocity = solved.linear_velocity;
+            body.angular_velocity = solved.angular_velocity;
+            self.refresh_collider_poses(id);
+        }
+    }
+
+    /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies
+    /// (so no pair involves it any more) and is reported in the events.
+    pub(crate) fn disable_body(&mut self, id: BodyId, reason: &str) {
+        let Some(body) = self.bodies.get_mut(id) else { return };
+        body.enabled = false;
+        body.linear_velocity = crate::math::Vec3::ZERO;
+        body.angular_velocity = crate::math::Vec3::ZERO;
+        let name = body.name.clone();
+        let colliders = body.colliders.clone();
+        for collider_id in colliders {
+            if let Some(collider) = self.colliders.get_mut(collider_id) {
+                if collider.proxy != NO_PROXY {
+                    self.broad_phase.destroy_proxy(collider.proxy);
+                    collider.proxy = NO_PROXY;
+                }
+            }
+        }
+        self.events.disabled_bodies.push(DisabledBody { body: id, name, reason: reason.to_string() });
+    }
+}

@@ -1,0 +1,60 @@
+//! The step. It reads like the stage list and does no math itself:
+//!
+//! ```text
+//! broad phase:  new overlapping proxy pairs -> contact pairs
+//! narrow phase: manifolds for pairs with an awake body; begin/end events; wake on touch
+//! solve:        gather awake bodies and touching contacts; substeps (or pgs iterations);
+//!               restitution; store impulses; write poses back; disable non-finite bodies;
+//!               refresh collider bounds and proxies
+//! sleep:        islands of resting bodies fall asleep
+//! ```
+
+use std::time::Instant;
+
+use super::World;
+use crate::error::{check_positive, Result};
+
+/// Wall-clock milliseconds the last step spent in each stage.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct StepTimings {
+    /// Finding new pairs.
+    pub broad_phase_ms: f64,
+    /// Manifolds, events.
+    pub narrow_phase_ms: f64,
+    /// Solver and pose write-back.
+    pub solve_ms: f64,
+    /// Islands and sleep.
+    pub sleep_ms: f64,
+    /// The whole step.
+    pub total_ms: f64,
+}
+
+fn ms_since(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+impl World {
+    /// Advances the world by `dt` seconds (must be finite and positive).
+    pub fn step(&mut self, dt: f32) -> Result<()> {
+        check_positive("dt", dt)?;
+        self.events.clear();
+        let start = Instant::now();
+        self.find_new_pairs();
+        let broad = Instant::now();
+        self.update_contacts();
+        let narrow = Instant::now();
+        self.solve_step(dt);
+        let solved = Instant::now();
+        self.update_sleep(dt);
+        self.timings = StepTimings {
+            broad_phase_ms: (broad - start).as_secs_f64() * 1e3,
+            narrow_phase_ms: (narrow - broad).as_secs_f64() * 1e3,
+            solve_ms: (solved - narrow).as_secs_f64() * 1e3,
+            sleep_ms: ms_since(solved),
+            total_ms: ms_since(start),
+        };
+        self.time += dt as f64;
+        self.step_count += 1;
+        Ok(())
+    }
+}
