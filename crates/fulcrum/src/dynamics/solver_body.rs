@@ -57,10 +57,6 @@ impl SolverBody {
 /// Cold per-body data the integrator needs (same indices as the solver bodies).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SolverBodyParams {
-    /// Centre of mass at the start of the step.
-    pub center: Vec3,
-    /// Rotation at the start of the step.
-    pub rotation: Quat,
     /// Constant acceleration from gravity and applied force: g·scale + F/m, m/s².
     pub linear_acceleration: Vec3,
     /// Angular acceleration from applied torque, I⁻¹ τ, rad/s².
@@ -78,8 +74,6 @@ pub(crate) struct SolverBodyParams {
 impl SolverBodyParams {
     /// Parameters of the shared static body.
     pub const STATIC: SolverBodyParams = SolverBodyParams {
-        center: Vec3::ZERO,
-        rotation: Quat::IDENTITY,
         linear_acceleration: Vec3::ZERO,
         angular_acceleration: Vec3::ZERO,
         linear_damping: 0.0,

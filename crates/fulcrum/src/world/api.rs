@@ -299,10 +299,13 @@ impl World {
         Ok(())
     }
 
-    /// Refreshes world poses, bounds and proxies of a body's colliders after it moved.
+    /// Refreshes world poses, bounds and proxies of a body's colliders after it moved. A moving
+    /// body's proxy covers its bounds swept over the next step, so pairs exist before contact.
     pub(crate) fn refresh_collider_poses(&mut self, id: BodyId) {
         let Some(body) = self.bodies.get(id) else { return };
         let pose = body.pose;
+        let sweep = body.linear_velocity * self.settings.timestep;
+        let spin = body.angular_velocity.length() * body.max_extent * self.settings.timestep;
         let is_static = body.kind == BodyKind::Static;
         if !body.enabled {
             return;
@@ -320,7 +323,9 @@ impl World {
                     collider_id.map_or(0, |c| c.0.index),
                 );
             } else {
-                self.broad_phase.move_proxy(collider.proxy, collider.aabb);
+                let moved = collider.aabb.expanded(spin);
+                let swept = moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep));
+                self.broad_phase.move_proxy(collider.proxy, swept);
             }
         }
     }

@@ -63,31 +63,28 @@ impl World {
     }
 
     /// Narrow phase: new manifolds for every pair with an awake body; events; waking.
-    pub(crate) fn update_contacts(&mut self) {
-        let mut to_wake: Vec<BodyId> = std::mem::take(&mut self.moved_static);
-        let moved_static = to_wake.clone();
-        let margin = self.settings.solver.speculative_distance;
+    pub(crate) fn update_contacts(&mut self, dt: f32) {
+        let mut to_wake = std::mem::take(&mut self.wake_buffer);
+        to_wake.clear();
+        let moved_static = std::mem::take(&mut self.moved_static);
         let mut i = 0;
         while i < self.contacts.len() {
-            match self.update_contact(i, margin, &moved_static, &mut to_wake) {
+            match self.update_contact(i, dt, &moved_static, &mut to_wake) {
                 PairUpdate::Keep => i += 1,
                 PairUpdate::Destroy => self.destroy_contact(i),
             }
         }
-        for id in to_wake {
+        for &id in to_wake.iter().chain(&moved_static) {
             if self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static) {
                 self.wake_body_island(id);
             }
         }
+        self.wake_buffer = to_wake;
+        self.moved_static = moved_static;
+        self.moved_static.clear();
     }
 
-    fn update_contact(
-        &mut self,
-        i: usize,
-        margin: f32,
-        moved_static: &[BodyId],
-        to_wake: &mut Vec<BodyId>,
-    ) -> PairUpdate {
+    fn update_contact(&mut self, i: usize, dt: f32, moved_static: &[BodyId], to_wake: &mut Vec<BodyId>) -> PairUpdate {
         let contact = &self.contacts[i];
         let (Some(col_a), Some(col_b)) =
             (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
@@ -112,6 +109,7 @@ impl World {
         if !self.broad_phase.fat_aabbs_overlap(col_a.proxy, col_b.proxy) {
             return PairUpdate::Destroy;
         }
+        let margin = self.settings.solver.speculative_distance + dt * closing_speed_bound(body_a, body_b);
         let mut manifold = Manifold::new();
         let mut cache = contact.cache;
         narrow_phase::collide(
@@ -170,3 +168,17 @@ impl World {
         self.pair_map.get(&key).map(|&i| i as usize)
     }
 }
+
+/// Largest speed at which any two points of the bodies can approach each other:
+/// |v_A − v_B| + |ω_A|·extent_A + |ω_B|·extent_B (m/s), capped so a wild body cannot make every
+/// pair speculative. Scaled by dt it widens the speculative margin, so a fast body meets a
+/// speculative point one step before it would reach the surface.
+fn closing_speed_bound(a: &crate::body::Body, b: &crate::body::Body) -> f32 {
+    let speed = (a.linear_velocity - b.linear_velocity).length()
+        + a.angular_velocity.length() * a.max_extent
+        + b.angular_velocity.length() * b.max_extent;
+    speed.min(MAX_SPECULATIVE_SPEED)
+}
+
+/// Cap of [`closing_speed_bound`], m/s.
+const MAX_SPECULATIVE_SPEED: f32 = 200.0;

@@ -61,6 +61,7 @@ pub struct World {
     /// Awake non-static bodies of this step; solver index i + 1 is `awake_ids[i]`.
     pub(crate) awake_ids: Vec<BodyId>,
     pub(crate) island_min_sleep: Vec<f32>,
+    pub(crate) wake_buffer: Vec<BodyId>,
     pub(crate) time: f64,
     pub(crate) step_count: u64,
     pub(crate) timings: StepTimings,
@@ -96,6 +97,7 @@ impl World {
             union_find: UnionFind::default(),
             awake_ids: Vec::new(),
             island_min_sleep: Vec::new(),
+            wake_buffer: Vec::new(),
             time: 0.0,
             step_count: 0,
             timings: StepTimings::default(),

@@ -62,8 +62,6 @@ impl World {
                 inv_inertia,
             });
             data.params.push(SolverBodyParams {
-                center: body.center,
-                rotation: body.pose.rotation,
                 linear_acceleration: gravity * body.gravity_scale + inv_mass * body.force,
                 angular_acceleration: inv_inertia * body.torque,
                 linear_damping: body.linear_damping,

@@ -41,7 +41,7 @@ impl World {
         let start = Instant::now();
         self.find_new_pairs();
         let broad = Instant::now();
-        self.update_contacts();
+        self.update_contacts(dt);
         let narrow = Instant::now();
         self.solve_step(dt);
         let solved = Instant::now();

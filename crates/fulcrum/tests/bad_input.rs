@@ -1,0 +1,167 @@
+//! Bad input never panics: every constructor and setter refuses it with an error naming the
+//! field and the reason, and a body whose state becomes non-finite is taken out of the
+//! simulation while the rest carries on.
+
+mod common;
+use common::*;
+use fulcrum::prelude::*;
+use fulcrum::Error;
+
+fn assert_err<T: std::fmt::Debug>(result: Result<T, Error>, field: &str, reason_part: &str) {
+    let err = result.expect_err("expected an error");
+    assert_eq!(err.field, field, "wrong field in {err}");
+    assert!(err.reason.contains(reason_part), "reason of {err} should mention {reason_part:?}");
+}
+
+#[test]
+fn shapes_refuse_bad_sizes() {
+    assert_err(Shape::sphere(0.0), "radius", "greater than zero");
+    assert_err(Shape::sphere(-1.0), "radius", "greater than zero");
+    assert_err(Shape::sphere(f32::NAN), "radius", "finite");
+    assert_err(Shape::cuboid(Vec3::new(1.0, 0.0, 1.0)), "half_extents.y", "greater than zero");
+    assert_err(Shape::cuboid(Vec3::new(1.0, 1.0, f32::INFINITY)), "half_extents.z", "finite");
+    assert_err(Shape::capsule(-0.1, 0.5), "half_height", "greater than zero");
+    assert_err(Shape::capsule(0.5, 0.0), "radius", "greater than zero");
+    assert_err(Shape::cylinder(0.5, f32::NAN), "radius", "finite");
+    assert_err(Shape::plane(Vec3::ZERO, 0.0), "normal", "zero vector");
+}
+
+#[test]
+fn degenerate_hulls_are_refused() {
+    let too_few = [Vec3::ZERO, Vec3::X, Vec3::Y];
+    assert!(Shape::convex_hull(&too_few).unwrap_err().field.starts_with("points"));
+    let coplanar = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0), Vec3::new(0.5, 0.2, 0.0)];
+    let err = Shape::convex_hull(&coplanar).unwrap_err();
+    assert!(err.field.starts_with("points") && err.reason.contains("coplanar"), "{err}");
+    let nan = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(0.0, 0.0, f32::NAN)];
+    assert!(Shape::convex_hull(&nan).unwrap_err().field.starts_with("points"));
+}
+
+#[test]
+fn bodies_refuse_bad_definitions() {
+    let mut world = World::default();
+    assert_err(world.create_body(&BodyDef::dynamic(Vec3::new(f32::NAN, 0.0, 0.0))), "position.x", "finite");
+    assert_err(
+        world.create_body(&BodyDef::dynamic(Vec3::ZERO).with_rotation(Quat::from_xyzw(0.0, 0.0, 0.0, 2.0))),
+        "rotation",
+        "unit quaternion",
+    );
+    assert_err(world.create_body(&BodyDef { mass: Some(0.0), ..Default::default() }), "mass", "greater than zero");
+    assert_err(world.create_body(&BodyDef { mass: Some(-5.0), ..Default::default() }), "mass", "greater than zero");
+    assert_err(
+        world.create_body(&BodyDef { linear_damping: -1.0, ..Default::default() }),
+        "linear_damping",
+        "negative",
+    );
+    assert_err(
+        world.create_body(&BodyDef { angular_velocity: Vec3::new(0.0, f32::INFINITY, 0.0), ..Default::default() }),
+        "angular_velocity.y",
+        "finite",
+    );
+    assert_eq!(world.body_count(), 0, "nothing half-created");
+}
+
+#[test]
+fn colliders_refuse_bad_definitions() {
+    let mut world = World::default();
+    let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    let sphere = Shape::sphere(0.5).unwrap();
+    assert_err(
+        world.create_collider(body, &ColliderDef::new(sphere.clone()).with_density(0.0)),
+        "density",
+        "greater than zero",
+    );
+    assert_err(
+        world.create_collider(body, &ColliderDef::new(sphere.clone()).with_friction(-0.1)),
+        "friction",
+        "negative",
+    );
+    assert_err(
+        world.create_collider(body, &ColliderDef::new(sphere.clone()).with_restitution(f32::NAN)),
+        "restitution",
+        "finite",
+    );
+    let plane = Shape::plane(Vec3::Y, 0.0).unwrap();
+    assert_err(world.create_collider(body, &ColliderDef::new(plane)), "shape", "static body");
+    assert_eq!(world.collider_count(), 0);
+}
+
+#[test]
+fn stale_and_unknown_ids_are_refused() {
+    let mut world = World::default();
+    let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    let collider = world.create_collider(body, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+    world.destroy_body(body).unwrap();
+    assert!(world.body(body).is_none());
+    assert_err(world.destroy_body(body), "body", "no body");
+    assert_err(world.destroy_collider(collider), "collider", "no collider");
+    assert_err(world.create_collider(body, &ColliderDef::new(Shape::sphere(0.5).unwrap())), "body", "no body");
+    assert_err(world.set_linear_velocity(body, Vec3::ONE), "body", "no body");
+    assert_err(world.apply_force(body, Vec3::ONE), "body", "no body");
+    // A new body may reuse the slot, but the old id still does not reach it.
+    let other = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    assert_eq!(other.index(), body.index());
+    assert!(world.body(body).is_none());
+}
+
+#[test]
+fn setters_refuse_non_finite_values() {
+    let mut world = World::default();
+    let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    assert_err(world.set_linear_velocity(body, Vec3::new(0.0, f32::NAN, 0.0)), "linear_velocity.y", "finite");
+    assert_err(world.apply_impulse_at_point(body, Vec3::X, Vec3::splat(f32::INFINITY)), "point.x", "finite");
+    assert_err(
+        world.set_body_pose(body, Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 0.0)),
+        "rotation",
+        "unit quaternion",
+    );
+    assert_err(world.set_mass(body, Some(-1.0)), "mass", "greater than zero");
+    assert_err(world.set_gravity(Vec3::new(0.0, f32::NEG_INFINITY, 0.0)), "gravity.y", "finite");
+    assert_err(world.step(0.0), "dt", "greater than zero");
+    assert_err(world.step(f32::NAN), "dt", "finite");
+}
+
+#[test]
+fn settings_are_validated() {
+    let solver = SolverSettings { substeps: 0, ..Default::default() };
+    let err = World::new(WorldSettings { solver, ..Default::default() }).err().unwrap();
+    assert_eq!(err.field, "solver.substeps");
+    let solver = SolverSettings { contact_hertz: -3.0, ..Default::default() };
+    let mut world = World::default();
+    assert_err(
+        world.set_settings(WorldSettings { solver, ..Default::default() }),
+        "solver.contact_hertz",
+        "greater than zero",
+    );
+    assert_eq!(
+        world.settings().solver.contact_hertz,
+        SolverSettings::default().contact_hertz,
+        "unchanged after refusal"
+    );
+}
+
+/// A force so large that the velocity overflows to infinity takes that body out of the
+/// simulation; it is reported and everything else keeps moving normally.
+#[test]
+fn a_body_that_blows_up_is_removed_and_reported() {
+    let mut world = World::default();
+    add_ground(&mut world, 0.6);
+    let doomed = add_box(&mut world, Vec3::new(5.0, 0.5, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.6);
+    let faller = world.create_body(&BodyDef::dynamic(Vec3::new(-5.0, 3.0, 0.0))).unwrap();
+    world.create_collider(faller, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+    // Each force is finite; their sum overflows to infinity inside the body.
+    world.apply_force(doomed, Vec3::new(f32::MAX, f32::MAX, 0.0)).unwrap();
+    world.apply_force(doomed, Vec3::new(f32::MAX, f32::MAX, 0.0)).unwrap();
+    world.step(DT).unwrap();
+    let disabled = &world.events().disabled_bodies;
+    assert_eq!(disabled.len(), 1);
+    assert_eq!(disabled[0].body, doomed);
+    assert!(disabled[0].reason.contains("non-finite"));
+    let body = world.body(doomed).unwrap();
+    assert!(!body.is_enabled() && body.position().is_finite());
+    run(&mut world, 59);
+    // The other body fell normally: y = 3 - g t²/2 to within the integration error.
+    let y = pos(&world, faller).y;
+    assert!((y - (3.0 - 0.5 * 9.81)).abs() < 0.1 || y > 0.4, "faller at {y}");
+    assert!(world.body(faller).unwrap().is_enabled());
+}

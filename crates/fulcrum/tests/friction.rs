@@ -1,0 +1,120 @@
+//! Friction, slopes, rolling and bouncing against analytic predictions.
+
+mod common;
+use common::*;
+use fulcrum::prelude::*;
+
+/// A box sliding at 5 m/s with μ = 0.5 stops after v²/(2μg) within 2%.
+#[test]
+fn sliding_box_stops_at_the_coulomb_distance() {
+    let mut world = world_with_solver(SolverSettings::default());
+    add_ground(&mut world, 0.5);
+    let b = add_box(&mut world, Vec3::new(0.0, 0.5, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.5);
+    run(&mut world, 30); // settle on the ground
+    let start = pos(&world, b).x;
+    world.set_linear_velocity(b, Vec3::new(5.0, 0.0, 0.0)).unwrap();
+    let mut steps = 0;
+    while vel(&world, b).x > 1e-3 && steps < 600 {
+        world.step(DT).unwrap();
+        steps += 1;
+    }
+    let distance = pos(&world, b).x - start;
+    let expected = 5.0f32 * 5.0 / (2.0 * 0.5 * 9.81);
+    eprintln!("sliding box: {distance:.4} m, expected {expected:.4} m");
+    assert!((distance / expected - 1.0).abs() < 0.02, "stopped after {distance} m, expected {expected} m");
+}
+
+/// Builds a static slope tilted by `angle` about z and a unit box resting on it.
+fn box_on_slope(angle: f32, friction: f32) -> (World, BodyId, Vec3) {
+    let mut world = world_with_solver(SolverSettings::default());
+    let tilt = Quat::from_rotation_z(angle);
+    let slope = world.create_body(&BodyDef::fixed(Vec3::ZERO).with_rotation(tilt)).unwrap();
+    world
+        .create_collider(
+            slope,
+            &ColliderDef::new(Shape::cuboid(Vec3::new(20.0, 0.5, 5.0)).unwrap()).with_friction(friction),
+        )
+        .unwrap();
+    let up = tilt * Vec3::Y;
+    let b = add_box(&mut world, up * 1.0, tilt, Vec3::splat(0.5), friction);
+    // Down the slope (the slope rises towards +x for a positive angle).
+    let down = tilt * -Vec3::X;
+    (world, b, down)
+}
+
+/// μ = 0.7 on a 30° slope holds a box: it moves less than 5 mm in 5 s.
+#[test]
+fn static_friction_holds_on_a_slope() {
+    let (mut world, b, _) = box_on_slope(30f32.to_radians(), 0.7);
+    run(&mut world, 10);
+    let start = pos(&world, b);
+    run(&mut world, 300);
+    let moved = (pos(&world, b) - start).length();
+    eprintln!("slope mu=0.7: moved {moved:e} m in 5 s");
+    assert!(moved < 0.005, "moved {moved} m");
+}
+
+/// μ = 0.3 on a 30° slope: a = g (sin 30° − 0.3 cos 30°) within 3%.
+#[test]
+fn kinetic_friction_on_a_slope() {
+    let angle = 30f32.to_radians();
+    let (mut world, b, down) = box_on_slope(angle, 0.3);
+    run(&mut world, 30);
+    let v1 = vel(&world, b).dot(down);
+    run(&mut world, 60);
+    let v2 = vel(&world, b).dot(down);
+    let a = (v2 - v1) / (60.0 * DT);
+    let expected = 9.81 * (angle.sin() - 0.3 * angle.cos());
+    eprintln!("slope mu=0.3: a = {a:.4}, expected {expected:.4}");
+    assert!((a / expected - 1.0).abs() < 0.03, "a = {a}, expected {expected}");
+}
+
+/// A solid sphere rolls down a 20° slope with a = 5/7 g sin 20° within 3%.
+#[test]
+fn sphere_rolls_with_five_sevenths_acceleration() {
+    let angle = 20f32.to_radians();
+    let mut world = world_with_solver(SolverSettings::default());
+    let tilt = Quat::from_rotation_z(angle);
+    let slope = world.create_body(&BodyDef::fixed(Vec3::ZERO).with_rotation(tilt)).unwrap();
+    world.create_collider(slope, &ColliderDef::new(Shape::cuboid(Vec3::new(40.0, 0.5, 5.0)).unwrap())).unwrap();
+    let ball = world.create_body(&BodyDef::dynamic(tilt * Vec3::new(10.0, 1.0, 0.0))).unwrap();
+    world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+    let down = tilt * -Vec3::X;
+    run(&mut world, 20);
+    let v1 = vel(&world, ball).dot(down);
+    run(&mut world, 90);
+    let v2 = vel(&world, ball).dot(down);
+    let a = (v2 - v1) / (90.0 * DT);
+    let expected = 5.0 / 7.0 * 9.81 * angle.sin();
+    eprintln!("rolling sphere: a = {a:.4}, expected {expected:.4}");
+    assert!((a / expected - 1.0).abs() < 0.03, "a = {a}, expected {expected}");
+}
+
+/// A ball with restitution 0.5 dropped from 1 m rebounds to e² · 1 m = 0.25 m within 10%.
+#[test]
+fn ball_rebounds_to_e_squared_height() {
+    let mut world = world_with_solver(SolverSettings::default());
+    let ground = add_ground(&mut world, 0.6);
+    let _ = ground;
+    let radius = 0.25;
+    let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, radius + 1.0, 0.0))).unwrap();
+    world.create_collider(ball, &ColliderDef::new(Shape::sphere(radius).unwrap()).with_restitution(0.5)).unwrap();
+    let mut bounced = false;
+    let mut peak = 0.0f32;
+    for _ in 0..240 {
+        world.step(DT).unwrap();
+        let v = vel(&world, ball).y;
+        if v > 0.0 {
+            bounced = true;
+        }
+        if bounced {
+            peak = peak.max(pos(&world, ball).y - radius);
+            if v < 0.0 {
+                break;
+            }
+        }
+    }
+    eprintln!("bounce: peak {peak:.4} m, expected 0.25 m");
+    assert!(bounced);
+    assert!((peak / 0.25 - 1.0).abs() < 0.10, "rebound peak {peak} m");
+}
