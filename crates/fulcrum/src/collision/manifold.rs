@@ -74,12 +74,21 @@ impl Manifold {
     }
 }
 
+/// Separations closer than this count as equally deep when picking the deepest point
+/// (metres), so resting contacts with equal depths keep picking the same point.
+const DEPTH_TIE: f32 = 1e-5;
+
+/// Relative tie margin for the distance and area scores of [`reduce_points`].
+const SCORE_TIE: f32 = 1e-3;
+
 /// Chooses at most four of `candidates` that keep the deepest point and span the largest area
 /// in the plane of `normal`, and writes them to `out` (which keeps its normal).
 ///
 /// 1. the deepest point; 2. the point furthest from it; 3. the point making the triangle of
-/// largest area with those two; 4. the point furthest outside that triangle. Ties go to the
-/// earlier candidate, so the choice is deterministic.
+/// largest area with those two; 4. the point furthest outside that triangle. Near ties
+/// (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to the
+/// earlier candidate, so the choice is deterministic and does not flip with rounding noise
+/// between steps of a resting contact.
 pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifold) {
     out.clear();
     if candidates.len() <= MAX_MANIFOLD_POINTS {
@@ -88,19 +97,21 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
         }
         return;
     }
-    let deepest = argmax(candidates, |c| -c.separation);
+    let deepest = first_near_max(candidates, |c| -c.separation, |_| DEPTH_TIE);
+    let relative = |best: f32| SCORE_TIE * best.abs();
     let p1 = candidates[deepest].position;
-    let far = argmax(candidates, |c| (c.position - p1).length_squared());
+    let far = first_near_max(candidates, |c| (c.position - p1).length_squared(), relative);
     let p2 = candidates[far].position;
     let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).dot(normal);
-    let third = argmax(candidates, |c| area(p1, p2, c.position).abs());
+    let third = first_near_max(candidates, |c| area(p1, p2, c.position).abs(), relative);
     let p3 = candidates[third].position;
     // Orient the triangle counter-clockwise about the normal.
     let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
-    let fourth = argmax(candidates, |c| {
+    let outside = |c: &ContactPoint| {
         let q = c.position;
         -(sign * area(p1, p2, q)).min(sign * area(p2, p3, q)).min(sign * area(p3, p1, q))
-    });
+    };
+    let fourth = first_near_max(candidates, outside, relative);
     for index in [deepest, far, third, fourth] {
         let c = candidates[index];
         if !out.points().iter().any(|p| p.id == c.id && p.position == c.position) {
@@ -109,17 +120,15 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
     }
 }
 
-fn argmax(candidates: &[ContactPoint], score: impl Fn(&ContactPoint) -> f32) -> usize {
-    let mut best = 0;
-    let mut best_score = f32::NEG_INFINITY;
-    for (i, c) in candidates.iter().enumerate() {
-        let s = score(c);
-        if s > best_score {
-            best_score = s;
-            best = i;
-        }
-    }
-    best
+/// The first candidate whose score is within `tie(best)` of the best score.
+fn first_near_max(
+    candidates: &[ContactPoint],
+    score: impl Fn(&ContactPoint) -> f32,
+    tie: impl Fn(f32) -> f32,
+) -> usize {
+    let best = candidates.iter().map(&score).fold(f32::NEG_INFINITY, f32::max);
+    let threshold = best - tie(best);
+    candidates.iter().position(|c| score(c) >= threshold).unwrap_or(0)
 }
 
 #[cfg(test)]

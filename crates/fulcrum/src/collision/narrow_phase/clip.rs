@@ -20,7 +20,11 @@ use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::math::Vec3;
 use crate::shape::hull::MAX_FACE_VERTICES;
 
+/// Room for the general case: clipping an n-gon by m half-planes adds at most m vertices.
 const CLIP_CAPACITY: usize = 2 * MAX_FACE_VERTICES + 4;
+
+/// Room for two quadrilaterals (box faces), the hot case: 4 + 4 vertices.
+const SMALL_CLIP_CAPACITY: usize = 8;
 
 #[derive(Clone, Copy, Default)]
 struct ClipVertex {
@@ -30,18 +34,19 @@ struct ClipVertex {
     edge_tag: u32,
 }
 
-struct Polygon {
-    vertices: [ClipVertex; CLIP_CAPACITY],
+/// A polygon on the stack with room for `N` vertices.
+struct Polygon<const N: usize> {
+    vertices: [ClipVertex; N],
     len: usize,
 }
 
-impl Polygon {
+impl<const N: usize> Polygon<N> {
     fn new() -> Self {
-        Self { vertices: [ClipVertex::default(); CLIP_CAPACITY], len: 0 }
+        Self { vertices: [ClipVertex::default(); N], len: 0 }
     }
 
     fn push(&mut self, v: ClipVertex) {
-        if self.len < CLIP_CAPACITY {
+        if self.len < N {
             self.vertices[self.len] = v;
             self.len += 1;
         }
@@ -56,13 +61,16 @@ pub fn feature_id(base: u32, local: u32) -> u32 {
 
 /// Clips `incident` against the side planes of `reference` and writes the manifold.
 ///
-/// - `reference`: world-space polygon, counter-clockwise about `reference_normal`;
+/// - `reference`: polygon, counter-clockwise about `reference_normal`;
 /// - `reference_normal`: unit outward normal of the reference face;
-/// - `incident`: world-space polygon of the other shape (any winding);
+/// - `incident`: polygon of the other shape (any winding), in the same frame;
 /// - `margin`: speculative distance; points separated by more are dropped;
 /// - `reference_is_a`: the reference face belongs to shape A (the manifold normal points from
 ///   A to B, so it is `reference_normal`, else `-reference_normal`);
 /// - `id_base`: identifies the face pair; mixed into every point's feature id.
+///
+/// Works in whatever frame the polygons are given (world space, or a body's local frame that
+/// the caller maps back). Uses fixed-size stack buffers, sized small for two quadrilaterals.
 pub fn clip_faces(
     reference: &[Vec3],
     reference_normal: Vec3,
@@ -72,36 +80,61 @@ pub fn clip_faces(
     id_base: u32,
     out: &mut Manifold,
 ) {
+    let faces = FacePair { reference, reference_normal, incident, margin, id_base };
     out.clear();
     out.normal = if reference_is_a { reference_normal } else { -reference_normal };
-    let mut current = Polygon::new();
-    for (k, &p) in incident.iter().take(MAX_FACE_VERTICES).enumerate() {
+    if reference.len() + incident.len() <= SMALL_CLIP_CAPACITY {
+        clip_with_capacity::<SMALL_CLIP_CAPACITY>(&faces, out);
+    } else {
+        clip_with_capacity::<CLIP_CAPACITY>(&faces, out);
+    }
+}
+
+/// The arguments of [`clip_faces`] that the clipping passes read.
+struct FacePair<'a> {
+    reference: &'a [Vec3],
+    reference_normal: Vec3,
+    incident: &'a [Vec3],
+    margin: f32,
+    id_base: u32,
+}
+
+fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
+    let mut current = Polygon::<N>::new();
+    for (k, &p) in faces.incident.iter().take(MAX_FACE_VERTICES).enumerate() {
         current.push(ClipVertex { position: p, id: k as u32, edge_tag: k as u32 });
     }
-    let mut next = Polygon::new();
-    let n = reference.len();
+    let mut next = Polygon::<N>::new();
+    let reference = faces.reference;
+    let n = reference.len().min(MAX_FACE_VERTICES);
     for j in 0..n {
         let v0 = reference[j];
-        let side = (reference[(j + 1) % n] - v0).cross(reference_normal);
+        let v1 = reference[if j + 1 == n { 0 } else { j + 1 }];
+        let side = (v1 - v0).cross(faces.reference_normal);
         clip_by_plane(&current, side, side.dot(v0), j as u32, &mut next);
         std::mem::swap(&mut current, &mut next);
         if current.len == 0 {
             return;
         }
     }
-    collect_points(&current, reference[0], reference_normal, margin, id_base, out);
+    if let Some(&origin) = reference.first() {
+        collect_points(&current, origin, faces, out);
+    }
 }
 
 /// One Sutherland–Hodgman pass: keeps the part of `input` with `side·p <= offset`.
-fn clip_by_plane(input: &Polygon, side: Vec3, offset: f32, plane: u32, output: &mut Polygon) {
+fn clip_by_plane<const N: usize>(
+    input: &Polygon<N>,
+    side: Vec3,
+    offset: f32,
+    plane: u32,
+    output: &mut Polygon<N>,
+) {
     output.len = 0;
     let len = input.len;
-    if len == 0 {
-        return;
-    }
     for i in 0..len {
         let a = input.vertices[i];
-        let b = input.vertices[(i + 1) % len];
+        let b = input.vertices[if i + 1 == len { 0 } else { i + 1 }];
         let da = side.dot(a.position) - offset;
         let db = side.dot(b.position) - offset;
         if da <= 0.0 {
@@ -119,30 +152,32 @@ fn clip_by_plane(input: &Polygon, side: Vec3, offset: f32, plane: u32, output: &
     }
 }
 
-fn collect_points(
-    polygon: &Polygon,
+/// Keeps the clipped vertices within `margin` of the reference plane, places each midway
+/// between the incident surface and its projection on the reference plane, and reduces to at
+/// most four.
+fn collect_points<const N: usize>(
+    polygon: &Polygon<N>,
     reference_point: Vec3,
-    reference_normal: Vec3,
-    margin: f32,
-    id_base: u32,
+    faces: &FacePair,
     out: &mut Manifold,
 ) {
-    let mut kept = [ContactPoint::default(); CLIP_CAPACITY];
+    let normal = faces.reference_normal;
+    let mut kept = [ContactPoint::default(); N];
     let mut count = 0;
     for v in &polygon.vertices[..polygon.len] {
-        let separation = reference_normal.dot(v.position - reference_point);
-        if separation <= margin {
+        let separation = normal.dot(v.position - reference_point);
+        if separation <= faces.margin {
             kept[count] = ContactPoint {
-                position: v.position - 0.5 * separation * reference_normal,
+                position: v.position - 0.5 * separation * normal,
                 separation,
-                id: feature_id(id_base, v.id),
+                id: feature_id(faces.id_base, v.id),
             };
             count += 1;
         }
     }
-    let normal = out.normal;
-    reduce_points(&kept[..count], normal, out);
-    out.normal = normal;
+    let manifold_normal = out.normal;
+    reduce_points(&kept[..count], manifold_normal, out);
+    out.normal = manifold_normal;
 }
 
 #[cfg(test)]

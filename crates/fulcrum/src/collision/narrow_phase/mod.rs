@@ -9,6 +9,7 @@
 pub mod box_box;
 pub mod clip;
 pub mod hull_hull;
+pub mod sat;
 
 use crate::collision::manifold::Manifold;
 use crate::math::Pose;
