@@ -67,7 +67,7 @@ fn pyramid_of_base_20_stands() {
     assert!(worst < 0.01, "top box moved {worst} m");
 }
 
-/// A 100 kg box on a 1 kg box on the ground rests without jitter: after settling, neither
+/// A 100 kg box on a 1 kg box on the ground rests without jitter: after settling (2 s), neither
 /// moves more than 1 mm nor exceeds 1 cm/s over 5 s.
 #[test]
 fn heavy_box_on_light_box_rests() {
@@ -78,7 +78,7 @@ fn heavy_box_on_light_box_rests() {
     let heavy = add_box(&mut world, Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.6);
     world.set_mass(light, Some(1.0)).unwrap();
     world.set_mass(heavy, Some(100.0)).unwrap();
-    run(&mut world, 60);
+    run(&mut world, 120);
     let start = [pos(&world, light), pos(&world, heavy)];
     let (mut worst_move, mut worst_speed) = (0.0f32, 0.0f32);
     for _ in 0..5 * 60 {

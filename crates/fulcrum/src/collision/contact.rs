@@ -5,15 +5,22 @@ use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
 use crate::collision::narrow_phase::PairCache;
 use crate::id::{BodyId, ColliderId};
 
-/// Impulses the solver applied at one manifold point last step (warm-starting data).
+/// Normal impulse the solver applied at one manifold point last step (warm-starting data).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PointImpulse {
-    /// Accumulated normal impulse, N·s.
+    /// Accumulated normal impulse over the step, N·s.
     pub normal: f32,
-    /// Accumulated friction impulse, world space, N·s (perpendicular to the normal).
-    pub friction: crate::math::Vec3,
-    /// Largest normal impulse applied during the step, N·s (restitution uses it).
+    /// Largest normal impulse applied during the step, N·s.
     pub max_normal: f32,
+}
+
+/// Friction the solver applied to a whole manifold last step (warm-starting data).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct FrictionImpulse {
+    /// Friction impulse at the friction centre, world space, N·s (perpendicular to the normal).
+    pub linear: crate::math::Vec3,
+    /// Twist friction: angular impulse about the normal, N·m·s.
+    pub twist: f32,
 }
 
 /// One live pair of colliders.
@@ -26,23 +33,59 @@ pub(crate) struct Contact {
     pub cache: PairCache,
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
+    pub friction_impulse: FrictionImpulse,
     pub friction: f32,
     pub restitution: f32,
     pub sensor: bool,
     pub touching: bool,
 }
 
+/// Points closer than this (metres) to a point of the previous manifold inherit its impulses
+/// when no point has the same feature id (ids can change when a vertex crosses a clip plane
+/// while the contact itself barely moves).
+pub const WARM_START_MATCH_DISTANCE: f32 = 0.02;
+
 impl Contact {
-    /// Carries impulses from `old` to the points of `manifold` with the same feature id, then
-    /// makes `manifold` current.
+    /// Makes `manifold` current, carrying each previous point's impulses to the new point with
+    /// the same feature id, or failing that to the nearest new point within
+    /// [`WARM_START_MATCH_DISTANCE`]. Each previous point is used at most once.
     pub fn set_manifold(&mut self, manifold: &Manifold) {
-        let mut impulses = [PointImpulse::default(); MAX_MANIFOLD_POINTS];
+        let old = self.manifold.points();
+        let mut used = [false; MAX_MANIFOLD_POINTS];
+        let mut matched = [usize::MAX; MAX_MANIFOLD_POINTS];
         for (i, point) in manifold.points().iter().enumerate() {
-            if let Some(j) = self.manifold.points().iter().position(|p| p.id == point.id) {
-                impulses[i] = self.impulses[j];
+            if let Some(j) = old.iter().position(|p| p.id == point.id) {
+                if !used[j] {
+                    used[j] = true;
+                    matched[i] = j;
+                }
+            }
+        }
+        let limit = WARM_START_MATCH_DISTANCE * WARM_START_MATCH_DISTANCE;
+        for (i, point) in manifold.points().iter().enumerate() {
+            if matched[i] != usize::MAX {
+                continue;
+            }
+            let nearest = (0..old.len())
+                .filter(|&j| !used[j])
+                .map(|j| (j, (old[j].position - point.position).length_squared()))
+                .filter(|&(_, d)| d <= limit)
+                .min_by(|x, y| x.1.total_cmp(&y.1));
+            if let Some((j, _)) = nearest {
+                used[j] = true;
+                matched[i] = j;
+            }
+        }
+        let mut impulses = [PointImpulse::default(); MAX_MANIFOLD_POINTS];
+        for i in 0..manifold.count {
+            if matched[i] != usize::MAX {
+                impulses[i] = self.impulses[matched[i]];
             }
         }
         self.impulses = impulses;
+        if manifold.count == 0 || self.manifold.normal.dot(manifold.normal) < 0.9 {
+            self.friction_impulse = FrictionImpulse::default();
+        }
         self.manifold = *manifold;
     }
 }

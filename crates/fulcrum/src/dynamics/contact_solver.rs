@@ -1,6 +1,7 @@
 //! Contact constraints: prepare, warm start, solve, relax, restitution, store.
 //!
-//! For a manifold point with anchors r_A, r_B (from each centre of mass) and normal n (A to B):
+//! Normal rows, one per manifold point with anchors r_A, r_B (from each centre of mass) and
+//! normal n (from A to B):
 //!
 //! ```text
 //! C    = separation ≥ 0                        (inequality: the impulse only pushes)
@@ -10,22 +11,34 @@
 //! λ    = −K⁻¹ (Cdot + bias),  accumulated λ ≥ 0 (the sum is clamped, never the increment)
 //! ```
 //!
-//! Friction uses the same rows along two tangents t1, t2, and the accumulated friction
-//! impulse (λ1, λ2) is clamped to the disc |λ| ≤ μ λ_n of the point's normal impulse.
-//!
 //! The separation is recomputed from the bodies' displacement since the start of the step,
 //! `s = n·((Δp_B + Δq_B r_B) − (Δp_A + Δq_A r_A)) + s0 − n·(r_B − r_A)`, so substeps see the
 //! current overlap without running collision again. A point still apart (s > 0) is
-//! speculative: it only removes the approach speed that would close the gap within the step,
-//! bias = s/h. An overlapping point gets the soft bias max(rate·s, −max_push) with the
+//! speculative: it only removes the approach speed that would close the gap within the
+//! substep, bias = s/h. An overlapping point gets the soft bias max(rate·s, −max_push) with the
 //! softness' mass and impulse scales (soft step), or a Baumgarte bias (pgs).
+//!
+//! Friction acts on the manifold as a whole, at its friction centre c (the mean of the point
+//! anchors, points about to separate weighted less):
+//!
+//! ```text
+//! Cdot_t = T · (v_B + ω_B × c_B − v_A − ω_A × c_A),   T = [t1 t2]ᵀ
+//! K_t    = (1/m_A + 1/m_B) E₂ + T [c_A]ₓᵀ I_A⁻¹ [c_A]ₓ Tᵀ + (same for B)      (2×2)
+//! |λ_t| ≤ μ Σ λ_n                                                       (Coulomb disc)
+//! ```
+//!
+//! and a twist row resists spinning about the normal, Cdot = n·(ω_B − ω_A),
+//! K = n·(I_A⁻¹ + I_B⁻¹)n, |λ_twist| ≤ μ Σ λ_n,i · |r_i − c|. Friction is solved in the
+//! unbiased pass (relax) of the soft step only: a friction bound taken from a normal impulse
+//! that includes position correction would resist sliding in proportion to the overlap, and
+//! it destabilises heavy-on-light stacks. In pgs, and when relax is off, it runs every pass.
 //!
 //! Impulses are stored per step (the sum over substeps) so warm starting survives a change of
 //! solver mode or substep count.
 
 use super::softness::Softness;
 use super::solver_body::SolverBody;
-use crate::collision::contact::{Contact, PointImpulse};
+use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{orthonormal_basis, Vec3};
 
@@ -44,14 +57,12 @@ pub(crate) struct ContactConstraintPoint {
     pub restitution_bias: f32,
     /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: f32,
-    /// Accumulated friction impulses along t1, t2.
-    pub tangent_impulse: [f32; 2],
     /// Largest normal impulse seen this step (restitution runs only where it was pushed).
     pub max_normal_impulse: f32,
     /// 1/K along the normal.
     pub normal_mass: f32,
-    /// 1/K along each tangent.
-    pub tangent_mass: [f32; 2],
+    /// Distance from the friction centre, m (twist friction bound).
+    pub lever_arm: f32,
 }
 
 /// Solver data of one manifold.
@@ -62,6 +73,14 @@ pub(crate) struct ContactConstraint {
     pub normal: Vec3,
     pub tangent1: Vec3,
     pub tangent2: Vec3,
+    /// Friction centre relative to A's and B's centres of mass.
+    pub friction_anchor_a: Vec3,
+    pub friction_anchor_b: Vec3,
+    /// Inverse of the 2×2 tangent K: [k11, k12, k22].
+    pub tangent_mass: [f32; 3],
+    pub friction_impulse: [f32; 2],
+    pub twist_mass: f32,
+    pub twist_impulse: f32,
     pub friction: f32,
     pub restitution: f32,
     pub softness: Softness,
@@ -82,6 +101,8 @@ pub(crate) struct SolveParams {
     pub slop: f32,
     /// Apply the position bias (false in the relax pass).
     pub use_bias: bool,
+    /// Solve the friction rows in this pass.
+    pub friction: bool,
 }
 
 /// Inputs to [`prepare`] for one pair.
@@ -95,6 +116,8 @@ pub(crate) struct PrepareInput<'a> {
     pub softness: Softness,
     /// Multiplies stored per-step impulses into solver units (1/substeps), 0 without warm start.
     pub warm_scale: f32,
+    /// Speculative distance, m: points this far apart no longer pull the friction centre.
+    pub speculative_distance: f32,
 }
 
 /// 1 / (m_A + m_B + (r_A×d)·I_A⁻¹(r_A×d) + (r_B×d)·I_B⁻¹(r_B×d)) for direction `d`.
@@ -110,6 +133,22 @@ fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, d: Vec3) -
     }
 }
 
+/// Inverse of the 2×2 tangent K at anchors `ca`, `cb` (see the module comment).
+fn tangent_mass(a: &SolverBody, b: &SolverBody, ca: Vec3, cb: Vec3, t1: Vec3, t2: Vec3) -> [f32; 3] {
+    let (a1, a2, b1, b2) = (ca.cross(t1), ca.cross(t2), cb.cross(t1), cb.cross(t2));
+    let m = a.inv_mass + b.inv_mass;
+    let k11 = m + a1.dot(a.inv_inertia * a1) + b1.dot(b.inv_inertia * b1);
+    let k12 = a1.dot(a.inv_inertia * a2) + b1.dot(b.inv_inertia * b2);
+    let k22 = m + a2.dot(a.inv_inertia * a2) + b2.dot(b.inv_inertia * b2);
+    let det = k11 * k22 - k12 * k12;
+    if det > 0.0 {
+        let inv = 1.0 / det;
+        [k22 * inv, -k12 * inv, k11 * inv]
+    } else {
+        [0.0; 3]
+    }
+}
+
 /// Builds the constraint of one touching pair from its manifold.
 pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactConstraint {
     let contact = input.contact;
@@ -117,7 +156,7 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
     let b = &bodies[input.body_b as usize];
     let normal = contact.manifold.normal;
     let (tangent1, tangent2) = orthonormal_basis(normal);
-    let mut constraint = ContactConstraint {
+    let mut c = ContactConstraint {
         body_a: input.body_a,
         body_b: input.body_b,
         normal,
@@ -128,29 +167,40 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
         softness: input.softness,
         point_count: contact.manifold.count,
         contact_index: input.contact_index,
-        points: [ContactConstraintPoint::default(); MAX_MANIFOLD_POINTS],
+        ..Default::default()
     };
+    let (mut sum_a, mut sum_b, mut total_weight) = (Vec3::ZERO, Vec3::ZERO, 0.0);
     for (i, mp) in contact.manifold.points().iter().enumerate() {
         let ra = mp.position - input.center_a;
         let rb = mp.position - input.center_b;
-        let stored = contact.impulses[i];
-        constraint.points[i] = ContactConstraintPoint {
+        c.points[i] = ContactConstraintPoint {
             anchor_a: ra,
             anchor_b: rb,
             base_separation: mp.separation - normal.dot(rb - ra),
             relative_velocity: normal.dot(b.velocity_at(rb) - a.velocity_at(ra)),
-            restitution_bias: 0.0,
-            normal_impulse: input.warm_scale * stored.normal,
-            tangent_impulse: [
-                input.warm_scale * stored.friction.dot(tangent1),
-                input.warm_scale * stored.friction.dot(tangent2),
-            ],
-            max_normal_impulse: 0.0,
+            normal_impulse: input.warm_scale * contact.impulses[i].normal,
             normal_mass: effective_mass(a, b, ra, rb, normal),
-            tangent_mass: [effective_mass(a, b, ra, rb, tangent1), effective_mass(a, b, ra, rb, tangent2)],
+            ..Default::default()
         };
+        // Touching points count fully; speculative ones fade out over the speculative distance.
+        let weight = (1.0 - mp.separation / input.speculative_distance.max(1e-6)).clamp(1e-3, 1.0);
+        sum_a += weight * ra;
+        sum_b += weight * rb;
+        total_weight += weight;
     }
-    constraint
+    c.friction_anchor_a = sum_a / total_weight;
+    c.friction_anchor_b = sum_b / total_weight;
+    for p in &mut c.points[..c.point_count] {
+        p.lever_arm = (p.anchor_a - c.friction_anchor_a).length();
+    }
+    c.tangent_mass = tangent_mass(a, b, c.friction_anchor_a, c.friction_anchor_b, tangent1, tangent2);
+    let twist_k = normal.dot(a.inv_inertia * normal) + normal.dot(b.inv_inertia * normal);
+    c.twist_mass = if twist_k > 0.0 { 1.0 / twist_k } else { 0.0 };
+    let stored = contact.friction_impulse;
+    c.friction_impulse =
+        [input.warm_scale * stored.linear.dot(tangent1), input.warm_scale * stored.linear.dot(tangent2)];
+    c.twist_impulse = input.warm_scale * stored.twist;
+    c
 }
 
 /// Sets each point's restitution target (pgs mode): approaching faster than `threshold`
@@ -183,33 +233,48 @@ fn store(bodies: &mut [SolverBody], c: &ContactConstraint, a: &SolverBody, b: &S
     }
 }
 
+/// Applies an angular impulse `l` (no linear part) to both bodies: ω_A −= I_A⁻¹ l, ω_B += I_B⁻¹ l.
+#[inline(always)]
+fn apply_couple(a: &mut SolverBody, b: &mut SolverBody, l: Vec3) {
+    a.angular_velocity -= a.inv_inertia * l;
+    b.angular_velocity += b.inv_inertia * l;
+}
+
 /// Applies the accumulated impulses as a first guess.
 pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
     for c in constraints {
         let (mut a, mut b) = load(bodies, c);
         for p in &c.points[..c.point_count] {
-            let impulse =
-                p.normal_impulse * c.normal + p.tangent_impulse[0] * c.tangent1 + p.tangent_impulse[1] * c.tangent2;
+            let impulse = p.normal_impulse * c.normal;
             a.apply_impulse(p.anchor_a, -impulse);
             b.apply_impulse(p.anchor_b, impulse);
+        }
+        let friction = c.friction_impulse[0] * c.tangent1 + c.friction_impulse[1] * c.tangent2;
+        a.apply_impulse(c.friction_anchor_a, -friction);
+        b.apply_impulse(c.friction_anchor_b, friction);
+        apply_couple(&mut a, &mut b, c.twist_impulse * c.normal);
+        store(bodies, c, &a, &b);
+    }
+}
+
+/// One velocity pass over every constraint: normal rows, then (when asked) friction.
+pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], params: &SolveParams) {
+    for c in constraints.iter_mut() {
+        let (mut a, mut b) = load(bodies, c);
+        let total_normal = solve_normal(c, &mut a, &mut b, params);
+        if params.friction {
+            solve_twist(c, &mut a, &mut b);
+            solve_friction(c, &mut a, &mut b, total_normal);
         }
         store(bodies, c, &a, &b);
     }
 }
 
-/// One velocity pass over every constraint: normal rows, then friction.
-pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], params: &SolveParams) {
-    for c in constraints.iter_mut() {
-        let (mut a, mut b) = load(bodies, c);
-        solve_normal(c, &mut a, &mut b, params);
-        solve_friction(c, &mut a, &mut b);
-        store(bodies, c, &a, &b);
-    }
-}
-
+/// The normal rows; returns the manifold's total normal impulse.
 #[inline(always)]
-fn solve_normal(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody, params: &SolveParams) {
+fn solve_normal(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody, params: &SolveParams) -> f32 {
     let n = c.normal;
+    let mut total = 0.0;
     for p in &mut c.points[..c.point_count] {
         // Current separation from the displacement since the start of the step.
         let d = b.moved_anchor(p.anchor_b) - a.moved_anchor(p.anchor_a);
@@ -223,37 +288,52 @@ fn solve_normal(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBod
             mass_scale = c.softness.mass_scale;
             impulse_scale = c.softness.impulse_scale;
         }
-        bias = bias.min(p.restitution_bias);
+        if p.restitution_bias < 0.0 {
+            // pgs restitution: aim for the bounce speed when it asks for more than the bias.
+            bias = bias.min(p.restitution_bias);
+        }
         let vn = n.dot(b.velocity_at(p.anchor_b) - a.velocity_at(p.anchor_a));
         let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
         let new_impulse = (p.normal_impulse + impulse).max(0.0);
         let delta = new_impulse - p.normal_impulse;
         p.normal_impulse = new_impulse;
         p.max_normal_impulse = p.max_normal_impulse.max(new_impulse);
+        total += new_impulse;
         a.apply_impulse(p.anchor_a, -delta * n);
         b.apply_impulse(p.anchor_b, delta * n);
     }
+    total
 }
 
+/// Twist friction about the normal, bounded by μ Σ λ_n,i · lever_i.
 #[inline(always)]
-fn solve_friction(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody) {
+fn solve_twist(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody) {
+    let limit: f32 = c.friction * c.points[..c.point_count].iter().map(|p| p.normal_impulse * p.lever_arm).sum::<f32>();
+    let spin = c.normal.dot(b.angular_velocity - a.angular_velocity);
+    let old = c.twist_impulse;
+    c.twist_impulse = (old - c.twist_mass * spin).clamp(-limit, limit);
+    apply_couple(a, b, (c.twist_impulse - old) * c.normal);
+}
+
+/// Central friction: a 2×2 block at the friction centre, clamped to the disc μ Σ λ_n.
+#[inline(always)]
+fn solve_friction(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody, total_normal: f32) {
     let (t1, t2) = (c.tangent1, c.tangent2);
-    for p in &mut c.points[..c.point_count] {
-        let dv = b.velocity_at(p.anchor_b) - a.velocity_at(p.anchor_a);
-        let old = p.tangent_impulse;
-        let mut new = [old[0] - p.tangent_mass[0] * t1.dot(dv), old[1] - p.tangent_mass[1] * t2.dot(dv)];
-        // Coulomb: the friction impulse lies in the disc of radius μ λn.
-        let max_friction = c.friction * p.normal_impulse;
-        let length_sq = new[0] * new[0] + new[1] * new[1];
-        if length_sq > max_friction * max_friction {
-            let scale = max_friction / length_sq.sqrt();
-            new = [new[0] * scale, new[1] * scale];
-        }
-        p.tangent_impulse = new;
-        let impulse = (new[0] - old[0]) * t1 + (new[1] - old[1]) * t2;
-        a.apply_impulse(p.anchor_a, -impulse);
-        b.apply_impulse(p.anchor_b, impulse);
+    let dv = b.velocity_at(c.friction_anchor_b) - a.velocity_at(c.friction_anchor_a);
+    let (vt1, vt2) = (t1.dot(dv), t2.dot(dv));
+    let [m11, m12, m22] = c.tangent_mass;
+    let old = c.friction_impulse;
+    let mut new = [old[0] - (m11 * vt1 + m12 * vt2), old[1] - (m12 * vt1 + m22 * vt2)];
+    let max_friction = c.friction * total_normal;
+    let length_sq = new[0] * new[0] + new[1] * new[1];
+    if length_sq > max_friction * max_friction {
+        let scale = max_friction / length_sq.sqrt();
+        new = [new[0] * scale, new[1] * scale];
     }
+    c.friction_impulse = new;
+    let impulse = (new[0] - old[0]) * t1 + (new[1] - old[1]) * t2;
+    a.apply_impulse(c.friction_anchor_a, -impulse);
+    b.apply_impulse(c.friction_anchor_b, impulse);
 }
 
 /// Restitution pass after the substeps: points that were approaching faster than
@@ -304,15 +384,12 @@ pub(crate) fn solve_positions(
             displace(&mut a, p.anchor_a, -impulse);
             displace(&mut b, p.anchor_b, impulse);
         }
-        if c.body_a != 0 {
-            let t = &mut bodies[c.body_a as usize];
-            t.delta_position = a.delta_position;
-            t.delta_rotation = a.delta_rotation;
-        }
-        if c.body_b != 0 {
-            let t = &mut bodies[c.body_b as usize];
-            t.delta_position = b.delta_position;
-            t.delta_rotation = b.delta_rotation;
+        for (index, body) in [(c.body_a, &a), (c.body_b, &b)] {
+            if index != 0 {
+                let target = &mut bodies[index as usize];
+                target.delta_position = body.delta_position;
+                target.delta_rotation = body.delta_rotation;
+            }
         }
     }
 }
@@ -334,11 +411,12 @@ pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [
     for c in constraints {
         let contact = &mut contacts[c.contact_index as usize];
         for (i, p) in c.points[..c.point_count].iter().enumerate() {
-            contact.impulses[i] = PointImpulse {
-                normal: p.normal_impulse * step_scale,
-                friction: (p.tangent_impulse[0] * c.tangent1 + p.tangent_impulse[1] * c.tangent2) * step_scale,
-                max_normal: p.max_normal_impulse * step_scale,
-            };
+            contact.impulses[i] =
+                PointImpulse { normal: p.normal_impulse * step_scale, max_normal: p.max_normal_impulse * step_scale };
         }
+        contact.friction_impulse = FrictionImpulse {
+            linear: (c.friction_impulse[0] * c.tangent1 + c.friction_impulse[1] * c.tangent2) * step_scale,
+            twist: c.twist_impulse * step_scale,
+        };
     }
 }

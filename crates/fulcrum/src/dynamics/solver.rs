@@ -68,8 +68,15 @@ pub(crate) fn solve(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
 
 fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     let h = dt / settings.substeps as f32;
-    let biased = SolveParams { inv_h: 1.0 / h, max_push: settings.max_push_velocity, slop: 0.0, use_bias: true };
-    let relaxed = SolveParams { use_bias: false, ..biased };
+    // Friction runs in the relax pass; without relax it must run in the biased one.
+    let biased = SolveParams {
+        inv_h: 1.0 / h,
+        max_push: settings.max_push_velocity,
+        slop: 0.0,
+        use_bias: true,
+        friction: !settings.relax,
+    };
+    let relaxed = SolveParams { use_bias: false, friction: true, ..biased };
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
@@ -86,8 +93,13 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
 
 fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     let use_bias = settings.position_correction == PositionCorrection::Baumgarte;
-    let params =
-        SolveParams { inv_h: 1.0 / dt, max_push: settings.max_push_velocity, slop: settings.linear_slop, use_bias };
+    let params = SolveParams {
+        inv_h: 1.0 / dt,
+        max_push: settings.max_push_velocity,
+        slop: settings.linear_slop,
+        use_bias,
+        friction: true,
+    };
     for c in data.contacts.iter_mut() {
         contacts::set_restitution_bias(c, settings.restitution_threshold);
     }

@@ -4,7 +4,7 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::collision::contact::{Contact, PointImpulse};
+use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
 use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
 use crate::collision::narrow_phase::{self, PairCache};
 use crate::id::{BodyId, ColliderId};
@@ -53,6 +53,7 @@ impl World {
             cache: PairCache::default(),
             manifold: Manifold::new(),
             impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
+            friction_impulse: FrictionImpulse::default(),
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
             sensor: a.sensor || b.sensor,

@@ -74,8 +74,6 @@ pub struct ContactPointInfo {
     pub separation: f32,
     /// Normal impulse applied during the last step, N·s (divide by dt for the force).
     pub normal_impulse: f32,
-    /// Friction impulse applied during the last step, world space, N·s.
-    pub friction_impulse: Vec3,
     /// Feature id of the point.
     pub id: u32,
 }
@@ -97,6 +95,11 @@ pub struct ContactInfo {
     pub friction: f32,
     /// Restitution used for the pair.
     pub restitution: f32,
+    /// Friction impulse of the last step, applied at the manifold's friction centre (world
+    /// space, N·s, perpendicular to the normal). Friction acts on the manifold as a whole.
+    pub friction_impulse: Vec3,
+    /// Twist friction of the last step: angular impulse about the normal, N·m·s.
+    pub twist_impulse: f32,
     /// The points (at most 4).
     pub points: Vec<ContactPointInfo>,
 }
@@ -112,7 +115,6 @@ impl ContactInfo {
                 position: p.position,
                 separation: p.separation,
                 normal_impulse: imp.normal,
-                friction_impulse: imp.friction,
                 id: p.id,
             })
             .collect();
@@ -124,6 +126,8 @@ impl ContactInfo {
             normal: contact.manifold.normal,
             friction: contact.friction,
             restitution: contact.restitution,
+            friction_impulse: contact.friction_impulse.linear,
+            twist_impulse: contact.friction_impulse.twist,
             points,
         }
     }

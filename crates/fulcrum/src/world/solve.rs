@@ -109,6 +109,7 @@ impl World {
                 center_b: b.center,
                 softness,
                 warm_scale,
+                speculative_distance: settings.speculative_distance,
             };
             data.contacts.push(contact_solver::prepare(&input, &data.bodies));
         }

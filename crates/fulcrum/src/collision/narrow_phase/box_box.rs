@@ -23,9 +23,8 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::sat::{
-    box_corner, choose_contact_kind, closest_points_on_segments, edge_pair_base,
-    face_pair_base, manifold_to_world, ContactKind, RelativeFrame, BOX_FACE_LOOPS,
-    CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B, PARALLEL_SINE,
+    box_corner, choose_contact_kind, closest_points_on_segments, edge_pair_base, face_pair_base, manifold_to_world,
+    ContactKind, RelativeFrame, BOX_FACE_LOOPS, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B, PARALLEL_SINE,
 };
 use super::PairCache;
 use crate::collision::manifold::Manifold;
@@ -257,9 +256,7 @@ fn box_face(half_extents: Vec3, face: usize, frame: &RelativeFrame) -> [Vec3; 4]
 #[inline]
 fn box_edge_index(axis: usize, direction: Vec3) -> usize {
     let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-    4 * axis
-        + usize::from(direction[u].is_sign_positive())
-        + 2 * usize::from(direction[v].is_sign_positive())
+    4 * axis + usize::from(direction[u].is_sign_positive()) + 2 * usize::from(direction[v].is_sign_positive())
 }
 
 #[cfg(test)]
@@ -313,7 +310,8 @@ mod tests {
     fn resting_box_gives_four_corner_points() {
         resting_case(0.0, Pose::IDENTITY);
         resting_case(FRAC_PI_4, Pose::IDENTITY);
-        let scene = Pose::new(Vec3::new(3.0, -2.0, 7.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 0.9));
+        let scene =
+            Pose::new(Vec3::new(3.0, -2.0, 7.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 0.9));
         resting_case(0.0, scene);
         resting_case(FRAC_PI_4, scene);
     }

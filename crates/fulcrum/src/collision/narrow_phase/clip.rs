@@ -123,13 +123,7 @@ fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
 }
 
 /// One Sutherland–Hodgman pass: keeps the part of `input` with `side·p <= offset`.
-fn clip_by_plane<const N: usize>(
-    input: &Polygon<N>,
-    side: Vec3,
-    offset: f32,
-    plane: u32,
-    output: &mut Polygon<N>,
-) {
+fn clip_by_plane<const N: usize>(input: &Polygon<N>, side: Vec3, offset: f32, plane: u32, output: &mut Polygon<N>) {
     output.len = 0;
     let len = input.len;
     for i in 0..len {
@@ -155,12 +149,7 @@ fn clip_by_plane<const N: usize>(
 /// Keeps the clipped vertices within `margin` of the reference plane, places each midway
 /// between the incident surface and its projection on the reference plane, and reduces to at
 /// most four.
-fn collect_points<const N: usize>(
-    polygon: &Polygon<N>,
-    reference_point: Vec3,
-    faces: &FacePair,
-    out: &mut Manifold,
-) {
+fn collect_points<const N: usize>(polygon: &Polygon<N>, reference_point: Vec3, faces: &FacePair, out: &mut Manifold) {
     let normal = faces.reference_normal;
     let mut kept = [ContactPoint::default(); N];
     let mut count = 0;

@@ -14,10 +14,9 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::sat::{
-    choose_contact_kind, closest_points_on_segments, edge_axis, edge_pair_base,
-    face_a_separation, face_b_separation, face_pair_base, manifold_to_world, query_edges,
-    query_faces_a, query_faces_b, separation_along, BoxPolyhedron, ContactKind, EdgeQuery,
-    Polyhedron, RelativeFrame, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B,
+    choose_contact_kind, closest_points_on_segments, edge_axis, edge_pair_base, face_a_separation, face_b_separation,
+    face_pair_base, manifold_to_world, query_edges, query_faces_a, query_faces_b, separation_along, BoxPolyhedron,
+    ContactKind, EdgeQuery, Polyhedron, RelativeFrame, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B,
 };
 use super::PairCache;
 use crate::collision::manifold::Manifold;
@@ -98,8 +97,7 @@ pub fn collide_polyhedra(
         return;
     }
     *cache = PairCache::default();
-    let reference = match choose_contact_kind(faces_a.separation, faces_b.separation, edges.separation)
-    {
+    let reference = match choose_contact_kind(faces_a.separation, faces_b.separation, edges.separation) {
         ContactKind::FaceA => Some((faces_a.face, true)),
         ContactKind::FaceB => Some((faces_b.face, false)),
         ContactKind::Edges => None,
@@ -118,12 +116,7 @@ fn separating_feature(kind: u8, index_a: usize, index_b: usize) -> PairCache {
 }
 
 /// Separation along the axis the cache remembers (`−∞` when it holds none or a stale index).
-fn cached_axis_separation(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    cache: &PairCache,
-) -> f32 {
+fn cached_axis_separation(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, cache: &PairCache) -> f32 {
     let (i, j) = (cache.index_a as usize, cache.index_b as usize);
     match cache.feature_kind {
         CACHE_FACE_A if i < a.faces.len() => face_a_separation(a, b, b_in_a, i),
@@ -155,19 +148,14 @@ fn face_contact(
     out: &mut Manifold,
 ) {
     let identity = RelativeFrame::IDENTITY;
-    let (reference, incident, reference_frame, incident_frame) = if reference_is_a {
-        (a, b, &identity, b_in_a)
-    } else {
-        (b, a, b_in_a, &identity)
-    };
+    let (reference, incident, reference_frame, incident_frame) =
+        if reference_is_a { (a, b, &identity, b_in_a) } else { (b, a, b_in_a, &identity) };
     let reference_normal = reference_frame.vector(reference.planes[face].normal);
-    let incident_face =
-        incident.most_antiparallel_face(incident_frame.inverse_vector(reference_normal));
+    let incident_face = incident.most_antiparallel_face(incident_frame.inverse_vector(reference_normal));
     let mut reference_polygon = [Vec3::ZERO; MAX_FACE_VERTICES];
     let mut incident_polygon = [Vec3::ZERO; MAX_FACE_VERTICES];
     let reference_len = reference.face_polygon(face, reference_frame, &mut reference_polygon);
-    let incident_len =
-        incident.face_polygon(incident_face, incident_frame, &mut incident_polygon);
+    let incident_len = incident.face_polygon(incident_face, incident_frame, &mut incident_polygon);
     clip_faces(
         &reference_polygon[..reference_len],
         reference_normal,
@@ -181,21 +169,10 @@ fn face_contact(
 
 /// Edge contact: one point midway between the closest points of the two edges, with the SAT
 /// separation.
-fn edge_contact(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    edges: &EdgeQuery,
-    out: &mut Manifold,
-) {
+fn edge_contact(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, edges: &EdgeQuery, out: &mut Manifold) {
     let (start_a, end_a) = a.edge_endpoints(edges.edge_a);
     let (start_b, end_b) = b.edge_endpoints(edges.edge_b);
-    let (on_a, on_b) = closest_points_on_segments(
-        start_a,
-        end_a,
-        b_in_a.point(start_b),
-        b_in_a.point(end_b),
-    );
+    let (on_a, on_b) = closest_points_on_segments(start_a, end_a, b_in_a.point(start_b), b_in_a.point(end_b));
     out.normal = edges.normal;
     let id_base = edge_pair_base(edges.edge_a / 2, edges.edge_b / 2);
     out.push(0.5 * (on_a + on_b), edges.separation, feature_id(id_base, 0));

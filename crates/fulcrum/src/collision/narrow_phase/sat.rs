@@ -69,11 +69,8 @@ pub enum ContactKind {
 /// the best one by more than one margin.
 #[inline]
 pub fn choose_contact_kind(face_a: f32, face_b: f32, edges: f32) -> ContactKind {
-    let (face_kind, face) = if clearly_greater(face_b, face_a) {
-        (ContactKind::FaceB, face_b)
-    } else {
-        (ContactKind::FaceA, face_a)
-    };
+    let (face_kind, face) =
+        if clearly_greater(face_b, face_a) { (ContactKind::FaceB, face_b) } else { (ContactKind::FaceA, face_a) };
     if clearly_greater(edges, face) {
         ContactKind::Edges
     } else {
@@ -107,8 +104,7 @@ pub struct RelativeFrame {
 
 impl RelativeFrame {
     /// The identity (A seen from A).
-    pub const IDENTITY: RelativeFrame =
-        RelativeFrame { rotation: Mat3::IDENTITY, translation: Vec3::ZERO };
+    pub const IDENTITY: RelativeFrame = RelativeFrame { rotation: Mat3::IDENTITY, translation: Vec3::ZERO };
 
     /// B's pose relative to A's: `R = q_A⁻¹ q_B`, `t = q_A⁻¹ (p_B − p_A)`.
     #[inline]
@@ -170,11 +166,7 @@ pub fn closest_points_on_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Ve
     }
     let b = d1.dot(d2);
     let denominator = a * e - b * b;
-    let mut s = if denominator > TINY * a * e {
-        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let mut s = if denominator > TINY * a * e { ((b * f - c * e) / denominator).clamp(0.0, 1.0) } else { 0.0 };
     let mut t = (b * s + f) / e;
     if t < 0.0 {
         t = 0.0;
@@ -267,12 +259,7 @@ impl BoxPolyhedron {
 
     /// The polyhedron view of this box.
     pub fn view(&self) -> Polyhedron<'_> {
-        Polyhedron {
-            vertices: &self.vertices,
-            edges: &BOX_EDGES,
-            faces: &BOX_FACES,
-            planes: &self.planes,
-        }
+        Polyhedron { vertices: &self.vertices, edges: &BOX_EDGES, faces: &BOX_FACES, planes: &self.planes }
     }
 }
 
@@ -293,12 +280,7 @@ pub struct Polyhedron<'a> {
 impl<'a> Polyhedron<'a> {
     /// A view of `hull`.
     pub fn of_hull(hull: &'a ConvexHull) -> Self {
-        Self {
-            vertices: &hull.vertices,
-            edges: &hull.edges,
-            faces: &hull.faces,
-            planes: &hull.planes,
-        }
+        Self { vertices: &hull.vertices, edges: &hull.edges, faces: &hull.faces, planes: &hull.planes }
     }
 
     /// True when the view has what the queries index: vertices, faces with planes, and
@@ -343,12 +325,7 @@ impl<'a> Polyhedron<'a> {
 
     /// Writes face `face`'s vertices, mapped by `frame`, into `polygon` in loop order and
     /// returns how many it wrote (at most [`MAX_FACE_VERTICES`]; a broken loop stops early).
-    pub fn face_polygon(
-        &self,
-        face: usize,
-        frame: &RelativeFrame,
-        polygon: &mut [Vec3; MAX_FACE_VERTICES],
-    ) -> usize {
+    pub fn face_polygon(&self, face: usize, frame: &RelativeFrame, polygon: &mut [Vec3; MAX_FACE_VERTICES]) -> usize {
         let first = self.faces[face].first_edge as usize;
         let mut e = first;
         let mut count = 0;
@@ -492,8 +469,7 @@ impl MappedEdge {
 /// directions) is a face normal of A − B; it is oriented to lie on arc `a→b`
 /// (`n·(a + b) > 0`), so it points from A to B, and `s = n·(q − p)`.
 pub fn query_edges(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, margin: f32) -> EdgeQuery {
-    let mut best =
-        EdgeQuery { separation: f32::NEG_INFINITY, edge_a: 0, edge_b: 0, normal: Vec3::ZERO };
+    let mut best = EdgeQuery { separation: f32::NEG_INFINITY, edge_a: 0, edge_b: 0, normal: Vec3::ZERO };
     for edge_b in (0..b.edges.len()).step_by(2) {
         let mapped = MappedEdge::new(b, b_in_a, edge_b);
         let (c, d) = (-mapped.left_normal, -mapped.right_normal);
@@ -525,8 +501,7 @@ pub fn query_edges(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, margi
 pub fn edge_axis(direction_a: Vec3, direction_b: Vec3, towards: Vec3) -> Option<Vec3> {
     let axis = direction_a.cross(direction_b);
     let length_squared = axis.length_squared();
-    let limit = PARALLEL_SINE * PARALLEL_SINE * direction_a.length_squared()
-        * direction_b.length_squared();
+    let limit = PARALLEL_SINE * PARALLEL_SINE * direction_a.length_squared() * direction_b.length_squared();
     if length_squared > limit {
         let axis = axis / length_squared.sqrt();
         Some(if axis.dot(towards) < 0.0 { -axis } else { axis })
@@ -735,12 +710,8 @@ mod tests {
         assert!((p - Vec3::new(0.25, 0.0, 0.0)).length() < 1e-6);
         assert!((q - Vec3::new(0.25, 1.0, 0.0)).length() < 1e-6);
         // Beyond an end: the closest point of the first segment is clamped to its end.
-        let (p, q) = closest_points_on_segments(
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::new(3.0, 1.0, -1.0),
-            Vec3::new(3.0, 1.0, 1.0),
-        );
+        let (p, q) =
+            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(3.0, 1.0, -1.0), Vec3::new(3.0, 1.0, 1.0));
         assert!((p - Vec3::X).length() < 1e-6);
         assert!((q - Vec3::new(3.0, 1.0, 0.0)).length() < 1e-6);
         // Parallel: any pair at the right distance; the distance must be 2.
