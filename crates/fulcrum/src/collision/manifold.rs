@@ -45,7 +45,11 @@ impl Manifold {
     #[inline]
     pub fn push(&mut self, position: Vec3, separation: f32, id: u32) {
         if self.count < MAX_MANIFOLD_POINTS {
-            self.points[self.count] = ContactPoint { position, separation, id };
+            self.points[self.count] = ContactPoint {
+                position,
+                separation,
+                id,
+            };
             self.count += 1;
         }
     }
@@ -70,7 +74,10 @@ impl Manifold {
 
     /// The smallest separation among the points (`f32::INFINITY` when empty).
     pub fn min_separation(&self) -> f32 {
-        self.points().iter().map(|p| p.separation).fold(f32::INFINITY, f32::min)
+        self.points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::INFINITY, f32::min)
     }
 }
 
@@ -85,9 +92,10 @@ const SCORE_TIE: f32 = 1e-3;
 /// in the plane of `normal`, and writes them to `out` (which keeps its normal).
 ///
 /// 1. the deepest point; 2. the point furthest from it; 3. the point making the triangle of
-/// largest area with those two; 4. the point furthest outside that triangle. Near ties
-/// (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to the
-/// earlier candidate, so the choice is deterministic and does not flip with rounding noise
+///    largest area with those two; 4. the point furthest outside that triangle.
+///
+/// Near ties (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to
+/// the earlier candidate, so the choice is deterministic and does not flip with rounding noise
 /// between steps of a resting contact.
 pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifold) {
     out.clear();
@@ -109,12 +117,18 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
     let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
     let outside = |c: &ContactPoint| {
         let q = c.position;
-        -(sign * area(p1, p2, q)).min(sign * area(p2, p3, q)).min(sign * area(p3, p1, q))
+        -(sign * area(p1, p2, q))
+            .min(sign * area(p2, p3, q))
+            .min(sign * area(p3, p1, q))
     };
     let fourth = first_near_max(candidates, outside, relative);
     for index in [deepest, far, third, fourth] {
         let c = candidates[index];
-        if !out.points().iter().any(|p| p.id == c.id && p.position == c.position) {
+        if !out
+            .points()
+            .iter()
+            .any(|p| p.id == c.id && p.position == c.position)
+        {
             out.push(c.position, c.separation, c.id);
         }
     }
@@ -126,9 +140,15 @@ fn first_near_max(
     score: impl Fn(&ContactPoint) -> f32,
     tie: impl Fn(f32) -> f32,
 ) -> usize {
-    let best = candidates.iter().map(&score).fold(f32::NEG_INFINITY, f32::max);
+    let best = candidates
+        .iter()
+        .map(&score)
+        .fold(f32::NEG_INFINITY, f32::max);
     let threshold = best - tie(best);
-    candidates.iter().position(|c| score(c) >= threshold).unwrap_or(0)
+    candidates
+        .iter()
+        .position(|c| score(c) >= threshold)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -138,14 +158,28 @@ mod tests {
     #[test]
     fn reduction_keeps_deepest_and_spans_area() {
         let mut pts = Vec::new();
-        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)]
-            .iter()
-            .enumerate()
+        for (i, (x, z)) in [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (0.5, 0.0),
+        ]
+        .iter()
+        .enumerate()
         {
             let sep = if i == 4 { -0.1 } else { -0.01 };
-            pts.push(ContactPoint { position: Vec3::new(*x, 0.0, *z), separation: sep, id: i as u32 });
+            pts.push(ContactPoint {
+                position: Vec3::new(*x, 0.0, *z),
+                separation: sep,
+                id: i as u32,
+            });
         }
-        let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
+        let mut m = Manifold {
+            normal: Vec3::Y,
+            ..Default::default()
+        };
         reduce_points(&pts, Vec3::Y, &mut m);
         assert_eq!(m.count, 4);
         assert!(m.points().iter().any(|p| p.id == 4), "deepest point kept");

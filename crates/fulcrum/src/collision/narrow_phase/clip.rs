@@ -42,7 +42,10 @@ struct Polygon<const N: usize> {
 
 impl<const N: usize> Polygon<N> {
     fn new() -> Self {
-        Self { vertices: [ClipVertex::default(); N], len: 0 }
+        Self {
+            vertices: [ClipVertex::default(); N],
+            len: 0,
+        }
     }
 
     fn push(&mut self, v: ClipVertex) {
@@ -80,9 +83,19 @@ pub fn clip_faces(
     id_base: u32,
     out: &mut Manifold,
 ) {
-    let faces = FacePair { reference, reference_normal, incident, margin, id_base };
+    let faces = FacePair {
+        reference,
+        reference_normal,
+        incident,
+        margin,
+        id_base,
+    };
     out.clear();
-    out.normal = if reference_is_a { reference_normal } else { -reference_normal };
+    out.normal = if reference_is_a {
+        reference_normal
+    } else {
+        -reference_normal
+    };
     if reference.len() + incident.len() <= SMALL_CLIP_CAPACITY {
         clip_with_capacity::<SMALL_CLIP_CAPACITY>(&faces, out);
     } else {
@@ -102,7 +115,11 @@ struct FacePair<'a> {
 fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
     let mut current = Polygon::<N>::new();
     for (k, &p) in faces.incident.iter().take(MAX_FACE_VERTICES).enumerate() {
-        current.push(ClipVertex { position: p, id: k as u32, edge_tag: k as u32 });
+        current.push(ClipVertex {
+            position: p,
+            id: k as u32,
+            edge_tag: k as u32,
+        });
     }
     let mut next = Polygon::<N>::new();
     let reference = faces.reference;
@@ -147,7 +164,11 @@ fn clip_by_plane<const N: usize>(
             // Leaving the plane: the new edge runs along the side plane; entering: it
             // continues along the edge we were on.
             let edge_tag = if da <= 0.0 { 64 + plane } else { a.edge_tag };
-            output.push(ClipVertex { position, id, edge_tag });
+            output.push(ClipVertex {
+                position,
+                id,
+                edge_tag,
+            });
         }
     }
 }
@@ -205,7 +226,10 @@ mod tests {
         assert_eq!(m.normal, Vec3::Y);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-6);
-            assert!((p.position.y + 0.005).abs() < 1e-6, "midpoint between surfaces");
+            assert!(
+                (p.position.y + 0.005).abs() < 1e-6,
+                "midpoint between surfaces"
+            );
             assert!(p.position.x >= -1e-6 && p.position.x <= 1.0 + 1e-6);
             assert!(p.position.z >= -1e-6 && p.position.z <= 1.0 + 1e-6);
         }
