@@ -129,6 +129,8 @@ struct BoxEdgeQuery {
 struct BoxPair {
     frame: RelativeFrame,
     abs_rotation: Mat3,
+    /// Entries of `R` column by column: `rotation_entries[3·j + i] = R_ij`.
+    rotation_entries: [f32; 9],
     half_a: Vec3,
     half_b: Vec3,
 }
@@ -141,6 +143,7 @@ impl BoxPair {
         Self {
             frame,
             abs_rotation,
+            rotation_entries: r.to_cols_array(),
             half_a,
             half_b,
         }
@@ -159,19 +162,31 @@ impl BoxPair {
         centre_in_b.abs() - self.half_b - transpose_mul(&self.abs_rotation, self.half_a)
     }
 
-    /// Separation along `e_i × b_j` (`−∞` when the edges are nearly parallel).
+    /// Separation along `e_i × b_j` (`−∞` when the edges are nearly parallel), from the
+    /// entries of `R` (module docs), with `(i1, i2)` and `(j1, j2)` the axes after `i` and `j`
+    /// in cyclic order:
+    ///
+    /// ```text
+    /// u = e_i × b_j = R_{i1 j} e_{i2} − R_{i2 j} e_{i1}      |u|² = R_{i1 j}² + R_{i2 j}²
+    /// t·u = t_{i2} R_{i1 j} − t_{i1} R_{i2 j}
+    /// Σ_k h_A,k |u_k|   = h_A,i1 |R_{i2 j}| + h_A,i2 |R_{i1 j}|
+    /// Σ_k h_B,k |u·b_k| = h_B,j1 |R_{i j2}| + h_B,j2 |R_{i j1}|   (u·b_k = e_i·(b_j × b_k))
+    /// ```
     #[inline]
     fn edge_separation(&self, i: usize, j: usize) -> f32 {
-        let u = unit_axis(i).cross(self.frame.rotation.col(j));
-        let length_squared = u.length_squared();
+        let (i1, i2) = ((i + 1) % 3, (i + 2) % 3);
+        let (j1, j2) = ((j + 1) % 3, (j + 2) % 3);
+        let r = |row: usize, col: usize| self.rotation_entries[3 * col + row];
+        let abs_r = |row: usize, col: usize| r(row, col).abs();
+        let length_squared = r(i1, j) * r(i1, j) + r(i2, j) * r(i2, j);
         if length_squared <= PARALLEL_SINE * PARALLEL_SINE {
             return f32::NEG_INFINITY;
         }
-        let reach_a = self.half_a.dot(u.abs());
-        let reach_b = self
-            .half_b
-            .dot(transpose_mul(&self.frame.rotation, u).abs());
-        (self.frame.translation.dot(u).abs() - reach_a - reach_b) / length_squared.sqrt()
+        let t = self.frame.translation;
+        let distance = (t[i2] * r(i1, j) - t[i1] * r(i2, j)).abs();
+        let reach_a = self.half_a[i1] * abs_r(i2, j) + self.half_a[i2] * abs_r(i1, j);
+        let reach_b = self.half_b[j1] * abs_r(i, j2) + self.half_b[j2] * abs_r(i, j1);
+        (distance - reach_a - reach_b) / length_squared.sqrt()
     }
 
     /// Best of the nine edge axes; returns early with the first separating beyond `margin`.
@@ -222,8 +237,8 @@ impl BoxPair {
         let along_b = transpose_mul(&self.frame.rotation, reference_normal);
         let (axis_b, _) = max_component(along_b.abs());
         let incident_face = 2 * axis_b + usize::from(along_b[axis_b] < 0.0);
-        let reference = box_face(self.half_a, reference_face, &RelativeFrame::IDENTITY);
-        let incident = box_face(self.half_b, incident_face, &self.frame);
+        let reference = box_face(self.half_a, reference_face);
+        let incident = box_face(self.half_b, incident_face).map(|p| self.frame.point(p));
         let id_base = face_pair_base(true, reference_face, incident_face);
         clip_faces(
             &reference,
@@ -244,8 +259,8 @@ impl BoxPair {
         let reference_face = 2 * axis + usize::from(positive);
         let (axis_a, _) = max_component(reference_normal.abs());
         let incident_face = 2 * axis_a + usize::from(reference_normal[axis_a] < 0.0);
-        let reference = box_face(self.half_b, reference_face, &self.frame);
-        let incident = box_face(self.half_a, incident_face, &RelativeFrame::IDENTITY);
+        let reference = box_face(self.half_b, reference_face).map(|p| self.frame.point(p));
+        let incident = box_face(self.half_a, incident_face);
         let id_base = face_pair_base(false, reference_face, incident_face);
         clip_faces(
             &reference,
@@ -294,10 +309,16 @@ impl BoxPair {
     }
 }
 
-/// The 4 corners of box face `face` (see `sat::BOX_FACE_LOOPS`), mapped by `frame`.
+/// The 4 corners of box face `face` (see `sat::BOX_FACE_LOOPS`), in the box's frame.
 #[inline]
-fn box_face(half_extents: Vec3, face: usize, frame: &RelativeFrame) -> [Vec3; 4] {
-    BOX_FACE_LOOPS[face].map(|k| frame.point(box_corner(half_extents, k)))
+fn box_face(half_extents: Vec3, face: usize) -> [Vec3; 4] {
+    let corners = BOX_FACE_LOOPS[face];
+    [
+        box_corner(half_extents, corners[0]),
+        box_corner(half_extents, corners[1]),
+        box_corner(half_extents, corners[2]),
+        box_corner(half_extents, corners[3]),
+    ]
 }
 
 /// Index 0..12 of the box edge parallel to `axis` on the side of `direction`'s other two

@@ -113,29 +113,31 @@ struct FacePair<'a> {
 }
 
 fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
-    let mut current = Polygon::<N>::new();
+    let mut first = Polygon::<N>::new();
     for (k, &p) in faces.incident.iter().take(MAX_FACE_VERTICES).enumerate() {
-        current.push(ClipVertex {
+        first.push(ClipVertex {
             position: p,
             id: k as u32,
             edge_tag: k as u32,
         });
     }
-    let mut next = Polygon::<N>::new();
+    let mut second = Polygon::<N>::new();
+    // Ping-pong between the two buffers by swapping references, not contents.
+    let (mut current, mut next) = (&mut first, &mut second);
     let reference = faces.reference;
     let n = reference.len().min(MAX_FACE_VERTICES);
     for j in 0..n {
         let v0 = reference[j];
         let v1 = reference[if j + 1 == n { 0 } else { j + 1 }];
         let side = (v1 - v0).cross(faces.reference_normal);
-        clip_by_plane(&current, side, side.dot(v0), j as u32, &mut next);
+        clip_by_plane(current, side, side.dot(v0), j as u32, next);
         std::mem::swap(&mut current, &mut next);
         if current.len == 0 {
             return;
         }
     }
     if let Some(&origin) = reference.first() {
-        collect_points(&current, origin, faces, out);
+        collect_points(current, origin, faces, out);
     }
 }
 
@@ -149,11 +151,19 @@ fn clip_by_plane<const N: usize>(
 ) {
     output.len = 0;
     let len = input.len;
+    if len == 0 {
+        return;
+    }
+    let first_distance = side.dot(input.vertices[0].position) - offset;
+    let mut da = first_distance;
     for i in 0..len {
         let a = input.vertices[i];
-        let b = input.vertices[if i + 1 == len { 0 } else { i + 1 }];
-        let da = side.dot(a.position) - offset;
-        let db = side.dot(b.position) - offset;
+        let (b, db) = if i + 1 == len {
+            (input.vertices[0], first_distance)
+        } else {
+            let b = input.vertices[i + 1];
+            (b, side.dot(b.position) - offset)
+        };
         if da <= 0.0 {
             output.push(a);
         }
@@ -170,6 +180,7 @@ fn clip_by_plane<const N: usize>(
                 edge_tag,
             });
         }
+        da = db;
     }
 }
 
@@ -252,5 +263,37 @@ mod tests {
         clip_faces(&reference, Vec3::Y, &incident, 0.02, false, 0, &mut m);
         assert_eq!(m.count, 0);
         assert_eq!(m.normal, -Vec3::Y);
+    }
+
+    #[test]
+    fn many_sided_incident_face_uses_the_large_buffers() {
+        // A regular 12-gon of circumradius 1 (12 + 4 vertices, past the small buffers) under a
+        // square of half side 0.6, 0.01 below: the 12-gon's corners lie outside the square
+        // (radius 1 > 0.6·√2), so every point is a crossing on the square's sides; all four
+        // kept points lie on the square's boundary, inside the 12-gon, at depth 0.01.
+        let reference = square(0.0, 0.6, Vec3::ZERO);
+        let incident: Vec<Vec3> = (0..12)
+            .map(|k| {
+                let angle = k as f32 * std::f32::consts::TAU / 12.0;
+                Vec3::new(angle.cos(), -0.01, angle.sin())
+            })
+            .collect();
+        let mut m = Manifold::new();
+        clip_faces(&reference, Vec3::Y, &incident, 0.02, true, 3, &mut m);
+        assert_eq!(m.count, 4);
+        for p in m.points() {
+            assert!((p.separation + 0.01).abs() < 1e-6);
+            let on_side =
+                (p.position.x.abs() - 0.6).abs() < 1e-5 || (p.position.z.abs() - 0.6).abs() < 1e-5;
+            assert!(
+                on_side && p.position.x.abs() <= 0.6 + 1e-5 && p.position.z.abs() <= 0.6 + 1e-5
+            );
+            assert!(p.position.x.hypot(p.position.z) <= 1.0 + 1e-5);
+        }
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(m.points[i].id, m.points[j].id);
+            }
+        }
     }
 }
