@@ -387,26 +387,6 @@ impl<'a> Polyhedron<'a> {
         count
     }
 
-    /// Among the faces around the vertex furthest along `−dir`, the one whose outward normal
-    /// is most anti-parallel to `dir` (local frame). Keeping to the deepest vertex's faces
-    /// makes sure the incident polygon holds the deepest point.
-    pub fn incident_face(&self, dir: Vec3) -> usize {
-        let deepest = self.support_index(-dir);
-        let mut best = None;
-        let mut best_dot = f32::INFINITY;
-        for edge in self.edges {
-            if edge.origin as usize == deepest {
-                let face = edge.face as usize;
-                let d = self.planes[face].normal.dot(dir);
-                if d < best_dot {
-                    best_dot = d;
-                    best = Some(face);
-                }
-            }
-        }
-        best.unwrap_or_else(|| self.most_antiparallel_face(dir))
-    }
-
     /// The face whose outward normal is most anti-parallel to `dir` (local frame).
     pub fn most_antiparallel_face(&self, dir: Vec3) -> usize {
         let mut best = 0;
