@@ -45,7 +45,11 @@ impl Manifold {
     #[inline]
     pub fn push(&mut self, position: Vec3, separation: f32, id: u32) {
         if self.count < MAX_MANIFOLD_POINTS {
-            self.points[self.count] = ContactPoint { position, separation, id };
+            self.points[self.count] = ContactPoint {
+                position,
+                separation,
+                id,
+            };
             self.count += 1;
         }
     }
@@ -70,7 +74,10 @@ impl Manifold {
 
     /// The smallest separation among the points (`f32::INFINITY` when empty).
     pub fn min_separation(&self) -> f32 {
-        self.points().iter().map(|p| p.separation).fold(f32::INFINITY, f32::min)
+        self.points()
+            .iter()
+            .map(|p| p.separation)
+            .fold(f32::INFINITY, f32::min)
     }
 }
 
@@ -85,9 +92,10 @@ const SCORE_TIE: f32 = 1e-3;
 /// in the plane of `normal`, and writes them to `out` (which keeps its normal).
 ///
 /// 1. the deepest point; 2. the point furthest from it; 3. the point making the triangle of
-/// largest area with those two; 4. the point furthest outside that triangle. Near ties
-/// (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to the
-/// earlier candidate, so the choice is deterministic and does not flip with rounding noise
+///    largest area with those two; 4. the point furthest outside that triangle.
+///
+/// Near ties (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to
+/// the earlier candidate, so the choice is deterministic and does not flip with rounding noise
 /// between steps of a resting contact.
 pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifold) {
     out.clear();
@@ -102,19 +110,39 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
     let p1 = candidates[deepest].position;
     let far = first_near_max(candidates, |c| (c.position - p1).length_squared(), relative);
     let p2 = candidates[far].position;
-    let area = |a: Vec3, b: Vec3, c: Vec3| (b - a).cross(c - a).dot(normal);
-    let third = first_near_max(candidates, |c| area(p1, p2, c.position).abs(), relative);
+    // Twice the signed area of (a, b, q) about the normal: ((b − a) × (q − a))·n
+    // = (n × (b − a))·(q − a), an edge function of q with the vector n × (b − a).
+    let across_12 = normal.cross(p2 - p1);
+    let third = first_near_max(
+        candidates,
+        |c| across_12.dot(c.position - p1).abs(),
+        relative,
+    );
     let p3 = candidates[third].position;
-    // Orient the triangle counter-clockwise about the normal.
-    let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
+    // Orient the triangle counter-clockwise about the normal: the edge functions are then
+    // all >= 0 inside, and minus their minimum is how far outside a point lies.
+    let sign = if across_12.dot(p3 - p1) >= 0.0 {
+        1.0
+    } else {
+        -1.0
+    };
+    let (w12, w23, w31) = (
+        sign * across_12,
+        sign * normal.cross(p3 - p2),
+        sign * normal.cross(p1 - p3),
+    );
     let outside = |c: &ContactPoint| {
         let q = c.position;
-        -(sign * area(p1, p2, q)).min(sign * area(p2, p3, q)).min(sign * area(p3, p1, q))
+        -(w12.dot(q - p1)).min(w23.dot(q - p2)).min(w31.dot(q - p3))
     };
     let fourth = first_near_max(candidates, outside, relative);
     for index in [deepest, far, third, fourth] {
         let c = candidates[index];
-        if !out.points().iter().any(|p| p.id == c.id && p.position == c.position) {
+        if !out
+            .points()
+            .iter()
+            .any(|p| p.id == c.id && p.position == c.position)
+        {
             out.push(c.position, c.separation, c.id);
         }
     }
@@ -126,9 +154,18 @@ fn first_near_max(
     score: impl Fn(&ContactPoint) -> f32,
     tie: impl Fn(f32) -> f32,
 ) -> usize {
-    let best = candidates.iter().map(&score).fold(f32::NEG_INFINITY, f32::max);
+    let mut best = f32::NEG_INFINITY;
+    for c in candidates {
+        let s = score(c);
+        if s > best {
+            best = s;
+        }
+    }
     let threshold = best - tie(best);
-    candidates.iter().position(|c| score(c) >= threshold).unwrap_or(0)
+    candidates
+        .iter()
+        .position(|c| score(c) >= threshold)
+        .unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -138,16 +175,70 @@ mod tests {
     #[test]
     fn reduction_keeps_deepest_and_spans_area() {
         let mut pts = Vec::new();
-        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)].iter().enumerate() {
+        for (i, (x, z)) in [
+            (0.0, 0.0),
+            (1.0, 0.0),
+            (1.0, 1.0),
+            (0.0, 1.0),
+            (0.5, 0.5),
+            (0.5, 0.0),
+        ]
+        .iter()
+        .enumerate()
+        {
             let sep = if i == 4 { -0.1 } else { -0.01 };
-            pts.push(ContactPoint { position: Vec3::new(*x, 0.0, *z), separation: sep, id: i as u32 });
+            pts.push(ContactPoint {
+                position: Vec3::new(*x, 0.0, *z),
+                separation: sep,
+                id: i as u32,
+            });
         }
-        let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
+        let mut m = Manifold {
+            normal: Vec3::Y,
+            ..Default::default()
+        };
         reduce_points(&pts, Vec3::Y, &mut m);
         assert_eq!(m.count, 4);
         assert!(m.points().iter().any(|p| p.id == 4), "deepest point kept");
         // Three of the square's corners are kept with the deepest point.
         let corners = m.points().iter().filter(|p| p.id < 4).count();
         assert_eq!(corners, 3);
+    }
+
+    #[test]
+    fn reduction_ignores_rounding_noise_in_equal_depths() {
+        // A regular octagon of contacts, all at depth 0.01 up to noise far below DEPTH_TIE: the
+        // same four ids are kept whatever the noise (ties go to the earlier candidate), and
+        // they span a square (every other octagon corner, area 2 for circumradius 1).
+        let octagon = |noise: [f32; 8]| -> Vec<ContactPoint> {
+            (0..8)
+                .map(|k| {
+                    let angle = k as f32 * std::f32::consts::FRAC_PI_4;
+                    ContactPoint {
+                        position: Vec3::new(angle.cos(), 0.0, angle.sin()),
+                        separation: -0.01 + noise[k],
+                        id: 100 + k as u32,
+                    }
+                })
+                .collect()
+        };
+        let reduce = |points: &[ContactPoint]| {
+            let mut m = Manifold {
+                normal: Vec3::Y,
+                ..Default::default()
+            };
+            reduce_points(points, Vec3::Y, &mut m);
+            let mut ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
+            ids.sort();
+            ids
+        };
+        let quiet = reduce(&octagon([0.0; 8]));
+        assert_eq!(quiet, vec![100, 102, 104, 106]);
+        let noisy = reduce(&octagon([0.0, 3e-7, -2e-7, 1e-7, -4e-7, 2e-7, 5e-7, -1e-7]));
+        assert_eq!(noisy, quiet);
+        // A real difference in depth (1 mm) moves the choice to the deepest corner.
+        let mut deeper = [0.0; 8];
+        deeper[3] = -1e-3;
+        assert!(reduce(&octagon(deeper)).contains(&103));
     }
 }

@@ -42,7 +42,10 @@ struct Polygon<const N: usize> {
 
 impl<const N: usize> Polygon<N> {
     fn new() -> Self {
-        Self { vertices: [ClipVertex::default(); N], len: 0 }
+        Self {
+            vertices: [ClipVertex::default(); N],
+            len: 0,
+        }
     }
 
     fn push(&mut self, v: ClipVertex) {
@@ -80,9 +83,19 @@ pub fn clip_faces(
     id_base: u32,
     out: &mut Manifold,
 ) {
-    let faces = FacePair { reference, reference_normal, incident, margin, id_base };
+    let faces = FacePair {
+        reference,
+        reference_normal,
+        incident,
+        margin,
+        id_base,
+    };
     out.clear();
-    out.normal = if reference_is_a { reference_normal } else { -reference_normal };
+    out.normal = if reference_is_a {
+        reference_normal
+    } else {
+        -reference_normal
+    };
     if reference.len() + incident.len() <= SMALL_CLIP_CAPACITY {
         clip_with_capacity::<SMALL_CLIP_CAPACITY>(&faces, out);
     } else {
@@ -100,25 +113,31 @@ struct FacePair<'a> {
 }
 
 fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
-    let mut current = Polygon::<N>::new();
+    let mut first = Polygon::<N>::new();
     for (k, &p) in faces.incident.iter().take(MAX_FACE_VERTICES).enumerate() {
-        current.push(ClipVertex { position: p, id: k as u32, edge_tag: k as u32 });
+        first.push(ClipVertex {
+            position: p,
+            id: k as u32,
+            edge_tag: k as u32,
+        });
     }
-    let mut next = Polygon::<N>::new();
+    let mut second = Polygon::<N>::new();
+    // Ping-pong between the two buffers by swapping references, not contents.
+    let (mut current, mut next) = (&mut first, &mut second);
     let reference = faces.reference;
     let n = reference.len().min(MAX_FACE_VERTICES);
     for j in 0..n {
         let v0 = reference[j];
         let v1 = reference[if j + 1 == n { 0 } else { j + 1 }];
         let side = (v1 - v0).cross(faces.reference_normal);
-        clip_by_plane(&current, side, side.dot(v0), j as u32, &mut next);
+        clip_by_plane(current, side, side.dot(v0), j as u32, next);
         std::mem::swap(&mut current, &mut next);
         if current.len == 0 {
             return;
         }
     }
     if let Some(&origin) = reference.first() {
-        collect_points(&current, origin, faces, out);
+        collect_points(current, origin, faces, out);
     }
 }
 
@@ -126,11 +145,19 @@ fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
 fn clip_by_plane<const N: usize>(input: &Polygon<N>, side: Vec3, offset: f32, plane: u32, output: &mut Polygon<N>) {
     output.len = 0;
     let len = input.len;
+    if len == 0 {
+        return;
+    }
+    let first_distance = side.dot(input.vertices[0].position) - offset;
+    let mut da = first_distance;
     for i in 0..len {
         let a = input.vertices[i];
-        let b = input.vertices[if i + 1 == len { 0 } else { i + 1 }];
-        let da = side.dot(a.position) - offset;
-        let db = side.dot(b.position) - offset;
+        let (b, db) = if i + 1 == len {
+            (input.vertices[0], first_distance)
+        } else {
+            let b = input.vertices[i + 1];
+            (b, side.dot(b.position) - offset)
+        };
         if da <= 0.0 {
             output.push(a);
         }
@@ -141,8 +168,13 @@ fn clip_by_plane<const N: usize>(input: &Polygon<N>, side: Vec3, offset: f32, pl
             // Leaving the plane: the new edge runs along the side plane; entering: it
             // continues along the edge we were on.
             let edge_tag = if da <= 0.0 { 64 + plane } else { a.edge_tag };
-            output.push(ClipVertex { position, id, edge_tag });
+            output.push(ClipVertex {
+                position,
+                id,
+                edge_tag,
+            });
         }
+        da = db;
     }
 }
 
@@ -194,7 +226,10 @@ mod tests {
         assert_eq!(m.normal, Vec3::Y);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-6);
-            assert!((p.position.y + 0.005).abs() < 1e-6, "midpoint between surfaces");
+            assert!(
+                (p.position.y + 0.005).abs() < 1e-6,
+                "midpoint between surfaces"
+            );
             assert!(p.position.x >= -1e-6 && p.position.x <= 1.0 + 1e-6);
             assert!(p.position.z >= -1e-6 && p.position.z <= 1.0 + 1e-6);
         }
@@ -217,5 +252,37 @@ mod tests {
         clip_faces(&reference, Vec3::Y, &incident, 0.02, false, 0, &mut m);
         assert_eq!(m.count, 0);
         assert_eq!(m.normal, -Vec3::Y);
+    }
+
+    #[test]
+    fn many_sided_incident_face_uses_the_large_buffers() {
+        // A regular 12-gon of circumradius 1 (12 + 4 vertices, past the small buffers) under a
+        // square of half side 0.6, 0.01 below: the 12-gon's corners lie outside the square
+        // (radius 1 > 0.6·√2), so every point is a crossing on the square's sides; all four
+        // kept points lie on the square's boundary, inside the 12-gon, at depth 0.01.
+        let reference = square(0.0, 0.6, Vec3::ZERO);
+        let incident: Vec<Vec3> = (0..12)
+            .map(|k| {
+                let angle = k as f32 * std::f32::consts::TAU / 12.0;
+                Vec3::new(angle.cos(), -0.01, angle.sin())
+            })
+            .collect();
+        let mut m = Manifold::new();
+        clip_faces(&reference, Vec3::Y, &incident, 0.02, true, 3, &mut m);
+        assert_eq!(m.count, 4);
+        for p in m.points() {
+            assert!((p.separation + 0.01).abs() < 1e-6);
+            let on_side =
+                (p.position.x.abs() - 0.6).abs() < 1e-5 || (p.position.z.abs() - 0.6).abs() < 1e-5;
+            assert!(
+                on_side && p.position.x.abs() <= 0.6 + 1e-5 && p.position.z.abs() <= 0.6 + 1e-5
+            );
+            assert!(p.position.x.hypot(p.position.z) <= 1.0 + 1e-5);
+        }
+        for i in 0..4 {
+            for j in 0..i {
+                assert_ne!(m.points[i].id, m.points[j].id);
+            }
+        }
     }
 }
