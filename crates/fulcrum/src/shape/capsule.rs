@@ -1,6 +1,6 @@
 //! Capsule: a segment along the local Y axis swept by a sphere.
 
-use super::MassProperties;
+use super::{MassProperties, Sphere};
 use crate::error::{check_positive, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
@@ -59,8 +59,54 @@ impl Capsule {
     }
 
     /// Ray cast in the local frame.
+    ///
+    /// The capsule is the union of the finite cylinder `x² + z² <= r², |y| <= h` and the two
+    /// end spheres, so for a ray starting outside, the entry is the earliest entry into any
+    /// of them. The cylinder's flat ends lie inside the spheres, so only its side counts:
+    /// `|(o + t d)_xz|² = r²` gives `a t² + 2 b t + c = 0` with `a = |d_xz|²`,
+    /// `b = o_xz·d_xz`, `c = |o_xz|² - r²`, entry root `t = (-b - sqrt(b² - a c)) / a`,
+    /// valid where `|y(t)| <= h`. A ray starting inside hits at `t = 0` with the normal
+    /// `-direction` normalised.
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
-        let _ = (ray, max_t);
-        todo!("capsule ray cast")
+        let (o, d) = (ray.origin, ray.direction);
+        let (h, r) = (self.half_height, self.radius);
+        let nearest_on_axis = Vec3::new(0.0, o.y.clamp(-h, h), 0.0);
+        if (o - nearest_on_axis).length_squared() <= r * r {
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
+        }
+        let mut best: Option<RayHit> = None;
+        let mut keep = |hit: Option<RayHit>| {
+            if let Some(hit) = hit {
+                if best.is_none_or(|b| hit.t < b.t) {
+                    best = Some(hit);
+                }
+            }
+        };
+        keep(side_hit(o, d, h, r, max_t));
+        let sphere = Sphere { radius: r };
+        for centre in [Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)] {
+            keep(sphere.cast_ray(&Ray { origin: o - centre, direction: d }, max_t));
+        }
+        best
     }
+}
+
+/// Entry of a ray starting outside the infinite cylinder `x² + z² = r²` through its side
+/// where `|y| <= h`, within `max_t` (shared with the capsule's cylinder part).
+pub(crate) fn side_hit(o: Vec3, d: Vec3, h: f32, r: f32, max_t: f32) -> Option<RayHit> {
+    let a = d.x * d.x + d.z * d.z;
+    let b = o.x * d.x + o.z * d.z;
+    let c = o.x * o.x + o.z * o.z - r * r;
+    if !(a > 0.0) || c <= 0.0 || b >= 0.0 {
+        return None;
+    }
+    let discriminant = b * b - a * c;
+    if discriminant < 0.0 {
+        return None;
+    }
+    // -b + sqrt(disc) > 0, so c / (-b + sqrt(disc)) is the smaller root without cancellation.
+    let t = c / (-b + discriminant.sqrt());
+    let p = o + t * d;
+    (t <= max_t && p.y.abs() <= h)
+        .then(|| RayHit { t, normal: Vec3::new(p.x, 0.0, p.z).normalize_or(Vec3::X) })
 }

@@ -1,5 +1,6 @@
 //! Cylinder along the local Y axis.
 
+use super::capsule::side_hit;
 use super::MassProperties;
 use crate::error::{check_positive, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
@@ -51,8 +52,32 @@ impl Cylinder {
     }
 
     /// Ray cast in the local frame.
+    ///
+    /// For a ray starting outside, the entry point lies either on the side (the entry root of
+    /// `|(o + t d)_xz|² = r²` with `|y| <= h`, see [`Capsule::cast_ray`](super::Capsule)) or
+    /// on the cap facing the origin: `t = (±h - o_y) / d_y` with `|p_xz| <= r`. The earliest
+    /// of the two wins. A ray starting inside hits at `t = 0` with the normal `-direction`
+    /// normalised.
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
-        let _ = (ray, max_t);
-        todo!("cylinder ray cast")
+        let (o, d) = (ray.origin, ray.direction);
+        let (h, r) = (self.half_height, self.radius);
+        if o.y.abs() <= h && o.x * o.x + o.z * o.z <= r * r {
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
+        }
+        let side = side_hit(o, d, h, r, max_t);
+        // The cap facing the origin, entered when moving towards it from beyond it.
+        let cap_y = if o.y > h { h } else { -h };
+        let cap = if o.y.abs() > h && d.y * cap_y < 0.0 {
+            let t = (cap_y - o.y) / d.y;
+            let p = o + t * d;
+            (t <= max_t && p.x * p.x + p.z * p.z <= r * r)
+                .then(|| RayHit { t, normal: Vec3::new(0.0, cap_y.signum(), 0.0) })
+        } else {
+            None
+        };
+        match (side, cap) {
+            (Some(s), Some(c)) => Some(if c.t < s.t { c } else { s }),
+            (s, c) => s.or(c),
+        }
     }
 }

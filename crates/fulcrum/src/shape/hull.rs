@@ -8,25 +8,37 @@
 //!   vertex the half-edge starts at, `edges[e].face` the face on its left (seen from outside).
 //! - Coplanar triangles are merged: a box hull has 6 quadrilateral faces and 12 edge pairs.
 
-use super::MassProperties;
-use crate::error::{Error, Result};
+use glam::{DMat3, DVec3};
+
+use super::{hull_faces, quickhull, MassProperties};
+use crate::error::Result;
 use crate::geometry::{Aabb, Ray, RayHit};
-use crate::math::{Pose, Vec3};
+use crate::math::{Mat3, Pose, Vec3};
 
 /// Largest number of vertices a single hull face may have (clipping buffers are sized by it).
 pub const MAX_FACE_VERTICES: usize = 64;
+
+/// Largest number of vertices a hull built by [`ConvexHull::from_points`] may have.
+pub const MAX_HULL_VERTICES: usize = 4096;
+
+/// Distance tolerance of hull construction as a fraction of the point cloud's largest extent:
+/// points closer than this to the hull are dropped and faces that agree within it are merged.
+pub const HULL_RELATIVE_TOLERANCE: f32 = 1.0e-5;
+
+/// Hulls with more vertices than this find support points by hill climbing over the edges.
+const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
 /// An outward face plane: points `p` with `normal·p > offset` are outside.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FacePlane {
     /// Unit outward normal.
     pub normal: Vec3,
-    /// Distance of the plane from the local origin along `normal`.
+    /// Distance of the plane from the local origin along `normal`, metres.
     pub offset: f32,
 }
 
 impl FacePlane {
-    /// Signed distance of `p` above the plane.
+    /// Signed distance of `p` above the plane, metres.
     #[inline]
     pub fn distance(&self, p: Vec3) -> f32 {
         self.normal.dot(p) - self.offset
@@ -54,7 +66,7 @@ pub struct HullFace {
 /// A convex polyhedron built from a point cloud.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ConvexHull {
-    /// Hull vertices, local frame.
+    /// Hull vertices, local frame, metres.
     pub vertices: Vec<Vec3>,
     /// Half-edges in twin pairs (`twin(e) == e ^ 1`).
     pub edges: Vec<HalfEdge>,
@@ -64,108 +76,85 @@ pub struct ConvexHull {
     pub planes: Vec<FacePlane>,
     /// Local bounds of the vertices.
     pub local_aabb: Aabb,
-    /// Centroid of the solid (its centre of mass at uniform density).
+    /// Centroid of the solid (its centre of mass at uniform density), local frame, metres.
     pub centroid: Vec3,
+    /// One half-edge leaving each vertex (same index as `vertices`); the others follow by
+    /// `edges[e ^ 1].next`.
+    pub vertex_edges: Vec<u16>,
 }
 
 impl ConvexHull {
-    /// Builds the convex hull of `points` (quickhull). Fails with a clear error for fewer than
-    /// 4 points, non-finite coordinates, or points that are all (nearly) coplanar.
+    /// Builds the convex hull of `points` (local frame, metres).
+    ///
+    /// Interior and duplicate points are dropped, and so are points within the construction
+    /// tolerance ([`ConvexHull::tolerance_for`]) of the hull; coplanar and nearly coplanar
+    /// triangles are merged into convex polygon faces of at most [`MAX_FACE_VERTICES`]
+    /// vertices (a box's 8 corners give 6 quadrilaterals). Every point ends up inside or on
+    /// every face plane within the tolerance; the vertices are a subset of `points`, in input
+    /// order.
+    ///
+    /// Errors (field `points` or `points[i]`): fewer than 4 points, a non-finite coordinate,
+    /// all points coincident, collinear or coplanar within the tolerance, or a hull with
+    /// more than [`MAX_HULL_VERTICES`] vertices.
     pub fn from_points(points: &[Vec3]) -> Result<ConvexHull> {
-        let _ = points;
-        Err(Error::new("points", "convex hull construction is not built yet"))
+        quickhull::check_points(points)?;
+        let cloud = quickhull::snap(points)?;
+        let triangles = quickhull::triangle_hull(&cloud)?;
+        hull_faces::polygon_hull(points, &cloud, &triangles)
     }
 
-    /// A hull with the geometry of a box of `half_extents` (used by tests and box/hull pairs).
+    /// The distance tolerance (metres) [`ConvexHull::from_points`] uses for `points`: the
+    /// larger of [`HULL_RELATIVE_TOLERANCE`] times the largest side of their bounding box and
+    /// 16 f32 rounding units of their largest coordinate. `points` should be finite.
+    pub fn tolerance_for(points: &[Vec3]) -> f32 {
+        quickhull::tolerance_for(points) as f32
+    }
+
+    /// A hull with the geometry of a box of `half_extents` (metres; finite and positive),
+    /// used by tests and box/hull pairs. Faces: -x, +x, -y, +y, -z, +z; vertex `i` has sign
+    /// bits x = bit 0, y = bit 1, z = bit 2 (bit set = positive), as in `Cuboid::corners`.
     pub fn cuboid(half_extents: Vec3) -> ConvexHull {
-        let h = half_extents;
-        let vertices: Vec<Vec3> = (0..8)
-            .map(|i| {
-                Vec3::new(
-                    if i & 1 != 0 { h.x } else { -h.x },
-                    if i & 2 != 0 { h.y } else { -h.y },
-                    if i & 4 != 0 { h.z } else { -h.z },
-                )
-            })
-            .collect();
+        let corner = |i: usize| {
+            Vec3::new(
+                if i & 1 != 0 { 1.0 } else { -1.0 },
+                if i & 2 != 0 { 1.0 } else { -1.0 },
+                if i & 4 != 0 { 1.0 } else { -1.0 },
+            )
+        };
         // Faces as CCW vertex loops seen from outside: -x, +x, -y, +y, -z, +z.
-        let loops: [[u16; 4]; 6] = [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ];
-        Self::from_face_loops(vertices, &loops.iter().map(|l| l.to_vec()).collect::<Vec<_>>())
-            .expect("box faces form a closed mesh")
+        let loops: [[u16; 4]; 6] =
+            [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
+        let loops: Vec<Vec<u16>> = loops.iter().map(|l| l.to_vec()).collect();
+        // The unit cube's topology is fixed; scaling keeps the planes' normals.
+        let mut hull = Self::build_mesh((0..8).map(corner).collect(), &loops, None)
+            .expect("the unit cube's loops form a closed mesh");
+        let h = half_extents;
+        for v in &mut hull.vertices {
+            *v *= h;
+        }
+        for plane in &mut hull.planes {
+            plane.offset = plane.normal.abs().dot(h);
+        }
+        hull.local_aabb = Aabb::new(-h, h);
+        hull.centroid = Vec3::ZERO;
+        hull
     }
 
-    /// Builds the half-edge mesh from faces given as CCW vertex-index loops (seen from
-    /// outside). Fails when an edge is not shared by exactly two faces.
+    /// Builds the hull from its faces, given as counter-clockwise vertex-index loops (seen
+    /// from outside) of 3 to [`MAX_FACE_VERTICES`] vertices. Plane normals come from Newell's
+    /// method, offsets from each face's highest vertex. Fails (field `faces`, `faces[i]` or
+    /// `vertices[i]`) when an edge is not shared by exactly two faces running opposite ways,
+    /// a vertex is unused, the surface is not closed, or the result is not convex and planar
+    /// within [`ConvexHull::tolerance_for`] the vertices.
     pub fn from_face_loops(vertices: Vec<Vec3>, loops: &[Vec<u16>]) -> Result<ConvexHull> {
-        let mut edges: Vec<HalfEdge> = Vec::new();
-        let mut faces = Vec::with_capacity(loops.len());
-        let mut planes = Vec::with_capacity(loops.len());
-        // (from, to) -> half-edge index; small meshes, a sorted vec keeps it deterministic.
-        let mut directed: Vec<((u16, u16), u16)> = Vec::new();
-        let mut loop_edges: Vec<Vec<u16>> = Vec::with_capacity(loops.len());
-        for (face_index, face_loop) in loops.iter().enumerate() {
-            let n = face_loop.len();
-            let mut indices = Vec::with_capacity(n);
-            for k in 0..n {
-                let (from, to) = (face_loop[k], face_loop[(k + 1) % n]);
-                let reverse = directed.iter().find(|(key, _)| *key == (to, from)).map(|(_, e)| *e);
-                let e = match reverse {
-                    Some(twin) => twin ^ 1,
-                    None => {
-                        let e = edges.len() as u16;
-                        let filler = HalfEdge { origin: to, next: u16::MAX, face: u16::MAX };
-                        edges.push(HalfEdge { origin: from, next: u16::MAX, face: u16::MAX });
-                        edges.push(filler);
-                        e
-                    }
-                };
-                if edges[e as usize].face != u16::MAX {
-                    return Err(Error::new("faces", "an edge is used twice in the same direction"));
-                }
-                edges[e as usize].face = face_index as u16;
-                edges[e as usize].origin = from;
-                directed.push(((from, to), e));
-                indices.push(e);
-            }
-            for k in 0..n {
-                edges[indices[k] as usize].next = indices[(k + 1) % n];
-            }
-            faces.push(HullFace { first_edge: indices[0] });
-            planes.push(Self::loop_plane(&vertices, face_loop));
-            loop_edges.push(indices);
-        }
-        if edges.iter().any(|e| e.face == u16::MAX || e.next == u16::MAX) {
-            return Err(Error::new("faces", "the face loops do not form a closed surface"));
-        }
-        let local_aabb = vertices
-            .iter()
-            .fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
-        let mut hull =
-            ConvexHull { vertices, edges, faces, planes, local_aabb, centroid: Vec3::ZERO };
-        hull.centroid = hull.mass_properties(1.0).center;
+        let tolerance = if vertices.iter().all(|v| v.is_finite()) {
+            Self::tolerance_for(&vertices)
+        } else {
+            0.0
+        };
+        let hull = Self::build_mesh(vertices, loops, None)?;
+        hull.validate(tolerance)?;
         Ok(hull)
-    }
-
-    /// Newell's method: a robust outward plane for a (nearly planar) CCW loop.
-    fn loop_plane(vertices: &[Vec3], face_loop: &[u16]) -> FacePlane {
-        let mut normal = Vec3::ZERO;
-        let mut centre = Vec3::ZERO;
-        for k in 0..face_loop.len() {
-            let a = vertices[face_loop[k] as usize];
-            let b = vertices[face_loop[(k + 1) % face_loop.len()] as usize];
-            normal += a.cross(b);
-            centre += a;
-        }
-        let normal = normal.normalize_or(Vec3::Y);
-        centre /= face_loop.len() as f32;
-        FacePlane { normal, offset: normal.dot(centre) }
     }
 
     /// Twin of half-edge `e`.
@@ -178,7 +167,7 @@ impl ConvexHull {
     pub fn for_each_face_vertex(&self, face: usize, mut f: impl FnMut(u16)) {
         let first = self.faces[face].first_edge;
         let mut e = first;
-        loop {
+        for _ in 0..MAX_FACE_VERTICES {
             f(self.edges[e as usize].origin);
             e = self.edges[e as usize].next;
             if e == first {
@@ -187,29 +176,70 @@ impl ConvexHull {
         }
     }
 
-    /// World bounds at `pose`.
+    /// World bounds at `pose` (exact: the bounds of the transformed vertices).
     pub fn aabb(&self, pose: &Pose) -> Aabb {
-        let mut bounds = Aabb::EMPTY;
+        let m = Mat3::from_quat(pose.rotation);
+        let mut min = Vec3::splat(f32::INFINITY);
+        let mut max = Vec3::splat(f32::NEG_INFINITY);
         for &v in &self.vertices {
-            let w = pose.transform_point(v);
-            bounds = bounds.union(&Aabb::new(w, w));
+            let w = m * v;
+            min = min.min(w);
+            max = max.max(w);
         }
-        bounds
+        Aabb::new(min + pose.position, max + pose.position)
     }
 
-    /// Index of the vertex furthest along `dir` (local frame).
+    /// Index of the vertex furthest along `dir` (local frame). Large hulls climb from vertex
+    /// 0 along edges to a vertex no neighbour of which is further; on a convex polyhedron
+    /// that is a global maximum.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        let mut best = 0;
-        let mut best_dot = f32::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
+        if self.vertices.len() <= HILL_CLIMB_MIN_VERTICES
+            || self.vertex_edges.len() != self.vertices.len()
+        {
+            let mut best = 0;
+            let mut best_dot = f32::NEG_INFINITY;
+            for (i, v) in self.vertices.iter().enumerate() {
+                let d = v.dot(dir);
+                if d > best_dot {
+                    best_dot = d;
+                    best = i;
+                }
             }
+            best
+        } else {
+            self.climb(0, dir)
         }
-        best
+    }
+
+    /// Hill climbing from vertex `start` towards the support vertex along `dir`: moves to the
+    /// furthest neighbour while it is strictly further (so it always ends).
+    pub fn climb(&self, start: usize, dir: Vec3) -> usize {
+        let mut best = start.min(self.vertices.len().saturating_sub(1));
+        let mut best_dot = self.vertices[best].dot(dir);
+        loop {
+            let mut next_best = best;
+            let first = self.vertex_edges[best];
+            let mut e = first;
+            // A vertex has fewer outgoing edges than there are half-edges.
+            for _ in 0..self.edges.len() {
+                let twin = self.edges[(e ^ 1) as usize];
+                let neighbour = twin.origin as usize;
+                let d = self.vertices[neighbour].dot(dir);
+                if d > best_dot {
+                    best_dot = d;
+                    next_best = neighbour;
+                }
+                e = twin.next;
+                if e == first {
+                    break;
+                }
+            }
+            if next_best == best {
+                return best;
+            }
+            best = next_best;
+        }
     }
 
     /// The vertex furthest along `dir` (local frame).
@@ -218,17 +248,98 @@ impl ConvexHull {
         self.vertices[self.support_index(dir)]
     }
 
-    /// Uniform-density solid: volume integrals over the tetrahedra from an interior point to
-    /// each face triangle.
-    pub fn mass_properties(&self, density: f32) -> MassProperties {
-        let _ = density;
-        MassProperties::ZERO
+    /// Volume (m³), centroid (m) and the second moment `∫ (x - c)(x - c)ᵀ dV` about the
+    /// centroid c (m⁵), in f64.
+    ///
+    /// Each face is cut into a fan of triangles `(v0, vi, vi+1)`; each triangle and the
+    /// reference point `r` (the vertex average, inside the hull) make a tetrahedron with edge
+    /// vectors `a, b, c` from `r`. With `det = a·(b × c)` (six times its signed volume) and
+    /// `s = a + b + c`:
+    ///   volume = det / 6,   ∫ x dV = det/24 · s,
+    ///   ∫ x xᵀ dV = det/120 · (a aᵀ + b bᵀ + c cᵀ + s sᵀ)   (x measured from r),
+    /// the last one from integrating the linear map of the unit tetrahedron, whose
+    /// second moments are ∫x² = 1/60 and ∫xy = 1/120. Summing and shifting to the centroid:
+    /// `C = ∫ x xᵀ - V d dᵀ` with `d` the centroid's offset from `r`.
+    pub fn volume_integrals(&self) -> (f64, DVec3, DMat3) {
+        let count = self.vertices.len().max(1) as f64;
+        let reference = self.vertices.iter().map(|v| v.as_dvec3()).sum::<DVec3>() / count;
+        let outer = |u: DVec3| DMat3::from_cols(u * u.x, u * u.y, u * u.z);
+        let (mut six_volume, mut first, mut second) = (0.0, DVec3::ZERO, DMat3::ZERO);
+        let mut face_loop = Vec::with_capacity(MAX_FACE_VERTICES);
+        for f in 0..self.faces.len() {
+            face_loop.clear();
+            self.for_each_face_vertex(f, |v| {
+                face_loop.push(self.vertices[v as usize].as_dvec3() - reference)
+            });
+            for k in 1..face_loop.len().saturating_sub(1) {
+                let (a, b, c) = (face_loop[0], face_loop[k], face_loop[k + 1]);
+                let det = a.dot(b.cross(c));
+                let s = a + b + c;
+                six_volume += det;
+                first += s * (det / 24.0);
+                second += (outer(a) + outer(b) + outer(c) + outer(s)) * (det / 120.0);
+            }
+        }
+        let volume = six_volume / 6.0;
+        if !(volume > 0.0) {
+            return (0.0, reference, DMat3::ZERO);
+        }
+        let offset = first / volume;
+        (volume, reference + offset, second - outer(offset) * volume)
     }
 
-    /// Ray cast in the local frame (clipping the ray by every face plane).
+    /// Volume of the solid, m³.
+    pub fn volume(&self) -> f32 {
+        self.volume_integrals().0 as f32
+    }
+
+    /// Uniform-density solid (`density` in kg/m³): mass `ρ V`, centre at the centroid, and
+    /// inertia `ρ (tr(C) E - C)` about it, with `C` the second moment of
+    /// [`ConvexHull::volume_integrals`].
+    pub fn mass_properties(&self, density: f32) -> MassProperties {
+        let (volume, centroid, second) = self.volume_integrals();
+        let density = density as f64;
+        let trace = second.x_axis.x + second.y_axis.y + second.z_axis.z;
+        let inertia = (DMat3::from_diagonal(DVec3::splat(trace)) - second) * density;
+        MassProperties {
+            mass: (volume * density) as f32,
+            center: centroid.as_vec3(),
+            inertia: inertia.as_mat3(),
+        }
+    }
+
+    /// Ray cast in the local frame: the ray is clipped by every face plane. Entering through
+    /// plane `n·x = d` happens at `t = (d - n·o) / (n·dir)` where `n·dir < 0`, leaving where
+    /// `n·dir > 0`; the hit is the last entry if it comes before the first exit and within
+    /// `max_t`. A ray starting inside (or on the surface) hits at `t = 0` with the normal
+    /// `-direction` normalised.
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
-        let _ = (ray, max_t);
-        todo!("hull ray cast")
+        let (o, d) = (ray.origin, ray.direction);
+        let mut t_enter = 0.0f32;
+        let mut t_exit = max_t;
+        let mut enter_face = None;
+        let mut inside = true;
+        for (f, plane) in self.planes.iter().enumerate() {
+            let distance = plane.distance(o);
+            let speed = plane.normal.dot(d);
+            inside &= distance <= 0.0;
+            if speed < 0.0 {
+                let t = -distance / speed;
+                if t > t_enter {
+                    t_enter = t;
+                    enter_face = Some(f);
+                }
+            } else if speed > 0.0 {
+                t_exit = t_exit.min(-distance / speed);
+            } else if distance > 0.0 {
+                return None;
+            }
+        }
+        if inside {
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
+        }
+        let face = enter_face?;
+        (t_enter <= t_exit).then(|| RayHit { t: t_enter, normal: self.planes[face].normal })
     }
 }
 

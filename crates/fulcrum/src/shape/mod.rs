@@ -6,9 +6,14 @@ mod capsule;
 mod cuboid;
 mod cylinder;
 pub mod hull;
+mod hull_faces;
+mod hull_mesh;
 pub mod mass;
 mod plane;
+mod quickhull;
 mod sphere;
+#[cfg(test)]
+mod test_support;
 
 use std::sync::Arc;
 
