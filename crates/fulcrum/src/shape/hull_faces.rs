@@ -179,7 +179,9 @@ fn within_band(
 
 fn exactly_coplanar(cloud: &SnappedCloud, mesh: &TriangleHull, seed: u32, t: u32) -> bool {
     let plane = &mesh.planes[seed as usize];
-    mesh.triangles[t as usize].iter().all(|&v| plane.orient(cloud.grid[v as usize]) == 0)
+    mesh.triangles[t as usize]
+        .iter()
+        .all(|&v| plane.orient(cloud.grid[v as usize]) == 0)
 }
 
 /// Turns a grouping into a checked half-edge mesh.
@@ -201,13 +203,17 @@ fn build(
             .iter()
             .map(|&v| normal.dot(points[v as usize].as_dvec3()))
             .fold(f64::NEG_INFINITY, f64::max);
-        planes.push(FacePlane { normal: normal.as_vec3(), offset: offset as f32 });
+        planes.push(FacePlane {
+            normal: normal.as_vec3(),
+            offset: offset as f32,
+        });
     }
     let (loops, planes) = split_large_faces(loops, planes);
     let (vertices, loops) = compact(points, &loops);
-    let hull = ConvexHull::build_mesh(vertices, &loops, Some(planes))
+    let hull =
+        ConvexHull::build_mesh(vertices, &loops, Some(planes)).map_err(|_| Failure::Everything)?;
+    hull.validate(cloud.tolerance as f32)
         .map_err(|_| Failure::Everything)?;
-    hull.validate(cloud.tolerance as f32).map_err(|_| Failure::Everything)?;
     Ok(hull)
 }
 
@@ -303,13 +309,19 @@ fn remove_edge_vertices(
     incidence.sort_unstable();
     let p = |v: u32| points[v as usize].as_dvec3();
     for window in incidence.chunk_by(|a, b| a.0 == b.0) {
-        let &[(v, f1), (_, f2)] = window else { continue };
+        let &[(v, f1), (_, f2)] = window else {
+            continue;
+        };
         let l = &loops[f1 as usize];
         let k = l.iter().position(|&x| x == v).unwrap_or(0);
         let (prev, next) = (l[(k + l.len() - 1) % l.len()], l[(k + 1) % l.len()]);
         let chord = p(next) - p(prev);
         let off_line = (p(v) - p(prev)).cross(chord).length() / chord.length();
-        if !(off_line <= tolerance) || loops[f2 as usize].len() <= 3 || l.len() <= 3 {
+        if off_line.is_nan()
+            || off_line > tolerance
+            || loops[f2 as usize].len() <= 3
+            || l.len() <= 3
+        {
             return Err(Failure::Faces(vec![f1, f2]));
         }
         loops[f1 as usize].retain(|&x| x != v);
@@ -326,7 +338,10 @@ fn is_convex_polygon(points: &[Vec3], face_loop: &[u32], normal: DVec3, toleranc
     (0..n).all(|k| {
         let (a, b) = (p(face_loop[k]), p(face_loop[(k + 1) % n]));
         let inward = normal.cross(b - a).normalize_or_zero();
-        inward != DVec3::ZERO && face_loop.iter().all(|&w| inward.dot(p(w) - a) >= -tolerance)
+        inward != DVec3::ZERO
+            && face_loop
+                .iter()
+                .all(|&w| inward.dot(p(w) - a) >= -tolerance)
     })
 }
 

@@ -45,7 +45,9 @@ impl ConvexHull {
                 .map(|(f, l)| newell_plane(&vertices, l).ok_or_else(|| no_area(f)))
                 .collect::<Result<Vec<_>>>()?,
         };
-        let local_aabb = vertices.iter().fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
+        let local_aabb = vertices
+            .iter()
+            .fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
         let mut hull = ConvexHull {
             vertices,
             edges,
@@ -56,7 +58,7 @@ impl ConvexHull {
             vertex_edges,
         };
         let (volume, centroid, _) = hull.volume_integrals();
-        if !(volume > 0.0) {
+        if volume.is_nan() || volume <= 0.0 {
             return Err(Error::new(
                 "faces",
                 "the loops enclose no volume (they must be counter-clockwise seen from outside)",
@@ -98,8 +100,15 @@ impl ConvexHull {
                     return Err(Error::new(field(), "the face polygon is not convex"));
                 }
             }
-            if self.vertices.iter().any(|v| distance(v.as_dvec3()) > tolerance) {
-                return Err(Error::new(field(), "a hull vertex lies outside the face plane"));
+            if self
+                .vertices
+                .iter()
+                .any(|v| distance(v.as_dvec3()) > tolerance)
+            {
+                return Err(Error::new(
+                    field(),
+                    "a hull vertex lies outside the face plane",
+                ));
             }
         }
         Ok(())
@@ -129,7 +138,10 @@ impl ConvexHull {
             let mut count = 0;
             loop {
                 if e >= edge_count || self.edges[e].face as usize != f {
-                    return Err(Error::new(format!("faces[{f}]"), "its loop leaves the face"));
+                    return Err(Error::new(
+                        format!("faces[{f}]"),
+                        "its loop leaves the face",
+                    ));
                 }
                 count += 1;
                 e = self.edges[e].next as usize;
@@ -138,13 +150,19 @@ impl ConvexHull {
                 }
             }
             if e != first || count < 3 {
-                return Err(Error::new(format!("faces[{f}]"), "its loop is not a polygon"));
+                return Err(Error::new(
+                    format!("faces[{f}]"),
+                    "its loop is not a polygon",
+                ));
             }
             visited += count;
         }
         let euler = self.vertices.len() as i64 - (edge_count / 2) as i64 + self.faces.len() as i64;
         if visited != edge_count || euler != 2 {
-            return Err(Error::new("faces", "the faces do not form a closed surface"));
+            return Err(Error::new(
+                "faces",
+                "the faces do not form a closed surface",
+            ));
         }
         Ok(())
     }
@@ -157,13 +175,19 @@ fn no_area(face: usize) -> Error {
 /// Sizes, finiteness and index ranges of the input of [`ConvexHull::build_mesh`].
 fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
     if vertices.len() < 4 || vertices.len() > u16::MAX as usize {
-        return Err(Error::new("vertices", "a hull needs between 4 and 65535 vertices"));
+        return Err(Error::new(
+            "vertices",
+            "a hull needs between 4 and 65535 vertices",
+        ));
     }
     for (i, &v) in vertices.iter().enumerate() {
         check_vec3(&format!("vertices[{i}]"), v)?;
     }
     if loops.len() < 4 || loops.len() > u16::MAX as usize {
-        return Err(Error::new("faces", "a hull needs between 4 and 65535 faces"));
+        return Err(Error::new(
+            "faces",
+            "a hull needs between 4 and 65535 faces",
+        ));
     }
     let mut half_edges = 0usize;
     for (f, face_loop) in loops.iter().enumerate() {
@@ -171,7 +195,10 @@ fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
         if face_loop.len() < 3 || face_loop.len() > MAX_FACE_VERTICES {
             return Err(Error::new(
                 field(),
-                format!("a face needs 3 to {MAX_FACE_VERTICES} vertices, got {}", face_loop.len()),
+                format!(
+                    "a face needs 3 to {MAX_FACE_VERTICES} vertices, got {}",
+                    face_loop.len()
+                ),
             ));
         }
         if face_loop.iter().any(|&v| v as usize >= vertices.len()) {
@@ -185,7 +212,10 @@ fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
         half_edges += face_loop.len();
     }
     if half_edges > u16::MAX as usize {
-        return Err(Error::new("faces", "too many edges for 16-bit half-edge indices"));
+        return Err(Error::new(
+            "faces",
+            "too many edges for 16-bit half-edge indices",
+        ));
     }
     Ok(())
 }
@@ -204,7 +234,10 @@ fn pair_directed_edges(directed: &[(u16, u16)]) -> Result<Vec<u32>> {
         if group.len() != 2 {
             return Err(Error::new(
                 "faces",
-                format!("edge ({a}, {b}) is used by {} faces; it must join exactly two", group.len()),
+                format!(
+                    "edge ({a}, {b}) is used by {} faces; it must join exactly two",
+                    group.len()
+                ),
             ));
         }
         let (s, t) = (group[0].2, group[1].2);
@@ -235,17 +268,29 @@ fn link_half_edges(
             pairs += 1;
         }
     }
-    let mut edges = vec![HalfEdge { origin: 0, next: 0, face: 0 }; directed.len()];
+    let mut edges = vec![
+        HalfEdge {
+            origin: 0,
+            next: 0,
+            face: 0
+        };
+        directed.len()
+    ];
     let mut faces = Vec::with_capacity(loops.len());
     let mut slot = 0;
     for (f, face_loop) in loops.iter().enumerate() {
         let n = face_loop.len();
         for k in 0..n {
             let next_slot = slot + (k + 1) % n;
-            edges[half[slot + k] as usize] =
-                HalfEdge { origin: face_loop[k], next: half[next_slot], face: f as u16 };
+            edges[half[slot + k] as usize] = HalfEdge {
+                origin: face_loop[k],
+                next: half[next_slot],
+                face: f as u16,
+            };
         }
-        faces.push(HullFace { first_edge: half[slot] });
+        faces.push(HullFace {
+            first_edge: half[slot],
+        });
         slot += n;
     }
     (edges, faces)
@@ -266,7 +311,10 @@ fn vertex_edge_table(vertex_count: usize, edges: &[HalfEdge]) -> Result<Vec<u16>
     }
     for v in 0..vertex_count {
         if first[v] == u16::MAX {
-            return Err(Error::new(format!("vertices[{v}]"), "is not used by any face"));
+            return Err(Error::new(
+                format!("vertices[{v}]"),
+                "is not used by any face",
+            ));
         }
         // Around v: the twin of an outgoing edge ends at v; its successor leaves v again.
         let mut e = first[v];
@@ -279,7 +327,10 @@ fn vertex_edge_table(vertex_count: usize, edges: &[HalfEdge]) -> Result<Vec<u16>
             }
         }
         if steps != degree[v] {
-            return Err(Error::new(format!("vertices[{v}]"), "its faces do not form one fan"));
+            return Err(Error::new(
+                format!("vertices[{v}]"),
+                "its faces do not form one fan",
+            ));
         }
     }
     Ok(first)
@@ -296,5 +347,8 @@ fn newell_plane(vertices: &[Vec3], face_loop: &[u16]) -> Option<FacePlane> {
     let offset = (0..face_loop.len())
         .map(|k| normal.dot(p(k)))
         .fold(f64::NEG_INFINITY, f64::max);
-    Some(FacePlane { normal: normal.as_vec3(), offset: offset as f32 })
+    Some(FacePlane {
+        normal: normal.as_vec3(),
+        offset: offset as f32,
+    })
 }
