@@ -7,6 +7,10 @@
 //! - `edges`: half-edges stored in twin pairs, so `twin(e) == e ^ 1`; `edges[e].origin` is the
 //!   vertex the half-edge starts at, `edges[e].face` the face on its left (seen from outside).
 //! - Coplanar triangles are merged: a box hull has 6 quadrilateral faces and 12 edge pairs.
+//! - `vertex_edges[v]`: one half-edge leaving vertex `v`; `edges[e ^ 1].next` turns to the
+//!   next one around `v` (used for hill-climbing support queries).
+//! - Construction ([`ConvexHull::from_points`]) is in `quickhull.rs` (exact triangle hull)
+//!   and `hull_faces.rs` (merging into polygons); the mesh from loops is in `hull_mesh.rs`.
 
 use glam::{DMat3, DVec3};
 
