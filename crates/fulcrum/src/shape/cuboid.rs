@@ -28,7 +28,11 @@ impl Cuboid {
     #[inline]
     pub fn support(&self, dir: Vec3) -> Vec3 {
         let h = self.half_extents;
-        Vec3::new(h.x.copysign(dir.x), h.y.copysign(dir.y), h.z.copysign(dir.z))
+        Vec3::new(
+            h.x.copysign(dir.x),
+            h.y.copysign(dir.y),
+            h.z.copysign(dir.z),
+        )
     }
 
     /// Solid box: m = 8 hx hy hz ρ, Ixx = m/3 (hy² + hz²), and so on.
@@ -45,7 +49,10 @@ impl Cuboid {
         let h = self.half_extents;
         let (o, d) = (ray.origin, ray.direction);
         if o.abs().cmple(h).all() {
-            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
+            return Some(RayHit {
+                t: 0.0,
+                normal: -d.normalize_or(Vec3::Y),
+            });
         }
         let mut t_enter = 0.0f32;
         let mut t_exit = max_t;
@@ -88,5 +95,57 @@ impl Cuboid {
                 if i & 4 != 0 { h.z } else { -h.z },
             )
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{check_aabb_against_support, check_rays_against_marching};
+    use super::super::Shape;
+    use super::*;
+    use crate::math::Mat3;
+
+    #[test]
+    fn mass_matches_textbook_values() {
+        // Sides 1 × 2 × 3, ρ = 2: m = 12, I = m (b² + c²) / 12 = (13, 10, 5).
+        let got = Cuboid::new(Vec3::new(0.5, 1.0, 1.5))
+            .unwrap()
+            .mass_properties(2.0);
+        assert!((got.mass - 12.0).abs() < 1e-5);
+        let want = Mat3::from_diagonal(Vec3::new(13.0, 10.0, 5.0));
+        assert!((got.inertia - want)
+            .to_cols_array()
+            .iter()
+            .all(|x| x.abs() < 1e-5));
+        assert_eq!(got.center, Vec3::ZERO);
+    }
+
+    #[test]
+    fn aabb_holds_support_points() {
+        check_aabb_against_support(&Shape::cuboid(Vec3::new(0.3, 1.0, 0.6)).unwrap(), 2, 1e-5);
+    }
+
+    #[test]
+    fn ray_casts_match_marching() {
+        let h = Vec3::new(0.3, 1.0, 0.6);
+        let cuboid = Cuboid::new(h).unwrap();
+        // The face a surface point is on: the axis where it is closest to the face (none
+        // near edges, where two axes tie).
+        let normal_at = |p: Vec3| {
+            let gap = h - p.abs();
+            let axis = (0..3).min_by(|&a, &b| gap[a].total_cmp(&gap[b])).unwrap();
+            let mut n = Vec3::ZERO;
+            if (0..3).all(|b| b == axis || gap[b] > 1e-3) {
+                n[axis] = p[axis].signum();
+            }
+            n
+        };
+        check_rays_against_marching(
+            &|ray, t| cuboid.cast_ray(ray, t),
+            &|p| p.abs().cmple(h).all(),
+            &normal_at,
+            1.0,
+            3,
+        );
     }
 }

@@ -6,9 +6,14 @@ mod capsule;
 mod cuboid;
 mod cylinder;
 pub mod hull;
+mod hull_faces;
+mod hull_mesh;
 pub mod mass;
 mod plane;
+mod quickhull;
 mod sphere;
+#[cfg(test)]
+mod test_support;
 
 use std::sync::Arc;
 
@@ -80,7 +85,9 @@ impl Shape {
 
     /// The convex hull of a point cloud.
     pub fn convex_hull(points: &[Vec3]) -> crate::Result<Shape> {
-        Ok(Shape::ConvexHull(Arc::new(ConvexHull::from_points(points)?)))
+        Ok(Shape::ConvexHull(Arc::new(ConvexHull::from_points(
+            points,
+        )?)))
     }
 
     /// The plane `normal·p = offset`, solid below.
@@ -152,5 +159,60 @@ impl Shape {
             Shape::Plane(s) => s.cast_ray(&local, max_t),
         };
         hit.map(|h| h.to_world(pose))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::test_support::Lcg;
+    use super::*;
+
+    /// `Shape::cast_ray` at a pose equals the local cast of the ray mapped into the shape's
+    /// frame, with the normal rotated back; the hit point lies on the surface (a ray started
+    /// a hair before it along the same direction hits at the same point).
+    #[test]
+    fn world_ray_casts_match_local_casts() {
+        let mut rng = Lcg::new(17);
+        let corners: Vec<Vec3> = (0..40)
+            .map(|_| rng.in_box(Vec3::new(0.5, 0.8, 0.3)))
+            .collect();
+        let shapes = [
+            Shape::sphere(0.5).unwrap(),
+            Shape::cuboid(Vec3::new(0.5, 0.2, 0.4)).unwrap(),
+            Shape::capsule(0.4, 0.3).unwrap(),
+            Shape::cylinder(0.4, 0.3).unwrap(),
+            Shape::convex_hull(&corners).unwrap(),
+        ];
+        let mut hits = 0;
+        for shape in &shapes {
+            for _ in 0..50 {
+                let pose = rng.pose(3.0);
+                let origin = pose.position + rng.direction() * 4.0;
+                let target = pose.position + rng.in_box(Vec3::splat(0.3));
+                let ray = Ray::new(origin, target - origin);
+                let world = shape.cast_ray(&pose, &ray, 2.0);
+                let local_ray = ray.to_local(&pose);
+                let local = match shape {
+                    Shape::Sphere(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::Cuboid(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::Capsule(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::Cylinder(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::ConvexHull(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::Plane(s) => s.cast_ray(&local_ray, 2.0),
+                };
+                let (Some(world), Some(local)) = (world, local) else {
+                    assert_eq!(world.is_some(), local.is_some());
+                    continue;
+                };
+                hits += 1;
+                assert!((world.t - local.t).abs() < 1e-6);
+                assert!((world.normal - pose.transform_vector(local.normal)).length() < 1e-5);
+                let point = ray.at(world.t);
+                let again = Ray::new(point - ray.direction * 1e-3, ray.direction);
+                let second = shape.cast_ray(&pose, &again, 1.0).unwrap();
+                assert!((again.at(second.t) - point).length() < 1e-4);
+            }
+        }
+        assert!(hits > 150, "{hits}");
     }
 }

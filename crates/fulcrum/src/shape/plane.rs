@@ -23,10 +23,13 @@ impl Plane {
         check_vec3("normal", normal)?;
         check_finite("offset", offset)?;
         let len = normal.length();
-        if !(len > 1e-6) {
+        if len <= 1e-6 {
             return Err(Error::new("normal", "must not be the zero vector"));
         }
-        Ok(Self { normal: normal / len, offset })
+        Ok(Self {
+            normal: normal / len,
+            offset,
+        })
     }
 
     /// World bounds: a huge box, flat along an axis-aligned normal.
@@ -54,13 +57,47 @@ impl Plane {
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
         let dist = self.normal.dot(ray.origin) - self.offset;
         if dist <= 0.0 {
-            return Some(RayHit { t: 0.0, normal: -ray.direction.normalize_or(self.normal) });
+            return Some(RayHit {
+                t: 0.0,
+                normal: -ray.direction.normalize_or(self.normal),
+            });
         }
         let speed = self.normal.dot(ray.direction);
         if speed >= 0.0 {
             return None;
         }
         let t = -dist / speed;
-        (t <= max_t).then_some(RayHit { t, normal: self.normal })
+        (t <= max_t).then_some(RayHit {
+            t,
+            normal: self.normal,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ray_casts_are_analytic() {
+        // The plane y = 1 tilted: normal (0, 1, 1)/√2 at offset 1.
+        let plane = Plane::new(Vec3::new(0.0, 1.0, 1.0), 1.0).unwrap();
+        let n = Vec3::new(0.0, 1.0, 1.0).normalize();
+        // From 3 m above along -n at speed 2: reaches the plane at t = 1.
+        let origin = n * 4.0;
+        let hit = plane.cast_ray(&Ray::new(origin, -n * 3.0), 5.0).unwrap();
+        assert!((hit.t - 1.0).abs() < 1e-6 && (hit.normal - n).length() < 1e-6);
+        assert_eq!(plane.cast_ray(&Ray::new(origin, -n * 3.0), 0.9), None);
+        assert_eq!(plane.cast_ray(&Ray::new(origin, Vec3::X), 100.0), None);
+        let below = plane
+            .cast_ray(&Ray::new(Vec3::ZERO, Vec3::X * 2.0), 1.0)
+            .unwrap();
+        assert_eq!(
+            below,
+            RayHit {
+                t: 0.0,
+                normal: -Vec3::X
+            }
+        );
     }
 }
