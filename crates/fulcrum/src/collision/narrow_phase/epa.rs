@@ -67,11 +67,19 @@ impl Polytope {
         let (pa, pb, pc) = (self.w(a), self.w(b), self.w(c));
         let n = (pb - pa).cross(pc - pa);
         let length = n.length();
-        if !(length > 1e-12) {
-            return Face { corners: [a, b, c], normal: Vec3::ZERO, distance: f32::INFINITY };
+        if !length.is_finite() || length <= 1e-12 {
+            return Face {
+                corners: [a, b, c],
+                normal: Vec3::ZERO,
+                distance: f32::INFINITY,
+            };
         }
         let normal = n / length;
-        Face { corners: [a, b, c], normal, distance: normal.dot(pa) }
+        Face {
+            corners: [a, b, c],
+            normal,
+            distance: normal.dot(pa),
+        }
     }
 
     #[inline]
@@ -119,7 +127,10 @@ pub fn epa(a: &ConvexCore, b: &ConvexCore, simplex: &Simplex) -> Option<Penetrat
         }
         polytope.push_face(face);
     }
-    let scale = tetrahedron.iter().map(|p| p.w.length()).fold(1.0f32, f32::max);
+    let scale = tetrahedron
+        .iter()
+        .map(|p| p.w.length())
+        .fold(1.0f32, f32::max);
     let tolerance = DEPTH_TOLERANCE * scale;
     let mut best = polytope.faces[polytope.closest_face()];
     for _ in 0..MAX_VERTICES - 4 {
@@ -155,7 +166,8 @@ fn expand(polytope: &mut Polytope, closest: usize, support: SupportPoint, tolera
         let corners = polytope.faces[i].corners;
         for k in 0..3 {
             let (from, to) = (corners[k], corners[(k + 1) % 3]);
-            let inner = (0..polytope.face_count).any(|j| deleted[j] && has_edge(&polytope.faces[j], to, from));
+            let inner = (0..polytope.face_count)
+                .any(|j| deleted[j] && has_edge(&polytope.faces[j], to, from));
             if !inner {
                 if horizon_len == MAX_HORIZON {
                     return false;
@@ -181,11 +193,13 @@ fn expand(polytope: &mut Polytope, closest: usize, support: SupportPoint, tolera
     }
     // Commit: keep the undeleted faces in order, then append the cone.
     let mut write = 0;
-    for read in 0..polytope.face_count {
-        if !deleted[read] {
-            polytope.faces[write] = polytope.faces[read];
-            write += 1;
-        }
+    for (read, _) in deleted[..polytope.face_count]
+        .iter()
+        .enumerate()
+        .filter(|(_, gone)| !**gone)
+    {
+        polytope.faces[write] = polytope.faces[read];
+        write += 1;
     }
     polytope.faces[write..write + horizon_len].copy_from_slice(&cone[..horizon_len]);
     polytope.face_count = write + horizon_len;
@@ -195,7 +209,12 @@ fn expand(polytope: &mut Polytope, closest: usize, support: SupportPoint, tolera
 
 /// Marks the faces that see `w` (`n·(w - p) > 0`) and are connected to `closest` through
 /// such faces; returns how many.
-fn mark_visible_region(polytope: &Polytope, closest: usize, w: Vec3, deleted: &mut [bool; MAX_FACES]) -> usize {
+fn mark_visible_region(
+    polytope: &Polytope,
+    closest: usize,
+    w: Vec3,
+    deleted: &mut [bool; MAX_FACES],
+) -> usize {
     let sees = |face: &Face| face.normal.dot(w - polytope.w(face.corners[0])) > 0.0;
     deleted[closest] = true;
     let mut count = 1;
@@ -209,7 +228,8 @@ fn mark_visible_region(polytope: &Polytope, closest: usize, w: Vec3, deleted: &m
             }
             let touches = (0..3).any(|k| {
                 let (from, to) = (face.corners[k], face.corners[(k + 1) % 3]);
-                (0..polytope.face_count).any(|j| deleted[j] && has_edge(&polytope.faces[j], to, from))
+                (0..polytope.face_count)
+                    .any(|j| deleted[j] && has_edge(&polytope.faces[j], to, from))
             });
             if touches {
                 deleted[i] = true;
@@ -247,7 +267,7 @@ fn barycentric(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> [f32; 3] {
     let (d00, d01, d11) = (e0.dot(e0), e0.dot(e1), e1.dot(e1));
     let (d20, d21) = (e2.dot(e0), e2.dot(e1));
     let denominator = d00 * d11 - d01 * d01;
-    if !(denominator > 1e-20) {
+    if !denominator.is_finite() || denominator <= 1e-20 {
         return [1.0 / 3.0; 3];
     }
     let v = (d11 * d20 - d01 * d21) / denominator;
@@ -269,7 +289,10 @@ fn initial_tetrahedron(
         points[0] = minkowski_support(a, b, Vec3::X);
         len = 1;
     }
-    let scale = points[..len].iter().map(|p| p.w.length()).fold(1.0f32, f32::max);
+    let scale = points[..len]
+        .iter()
+        .map(|p| p.w.length())
+        .fold(1.0f32, f32::max);
     let eps = 1e-5 * scale;
     if len == 4 && tetrahedron_volume(&points).abs() <= eps * eps * eps {
         len = 3;
@@ -294,9 +317,15 @@ fn initial_tetrahedron(
         len = 3;
     }
     if len == 3 {
-        let normal = (points[1].w - points[0].w).cross(points[2].w - points[0].w).normalize_or_zero();
+        let normal = (points[1].w - points[0].w)
+            .cross(points[2].w - points[0].w)
+            .normalize_or_zero();
         // Look first towards the origin's side of the triangle's plane.
-        let towards = if normal.dot(points[0].w) <= 0.0 { normal } else { -normal };
+        let towards = if normal.dot(points[0].w) <= 0.0 {
+            normal
+        } else {
+            -normal
+        };
         let found = [towards, -towards]
             .into_iter()
             .map(|d| minkowski_support(a, b, d))
@@ -308,7 +337,9 @@ fn initial_tetrahedron(
 
 /// Six times the signed volume of the tetrahedron.
 fn tetrahedron_volume(p: &[SupportPoint; 4]) -> f32 {
-    (p[1].w - p[0].w).cross(p[2].w - p[0].w).dot(p[3].w - p[0].w)
+    (p[1].w - p[0].w)
+        .cross(p[2].w - p[0].w)
+        .dot(p[3].w - p[0].w)
 }
 
 #[cfg(test)]
@@ -338,7 +369,9 @@ mod tests {
                 }
             }
         }
-        let radius = |h: DVec3, u: &[DVec3; 3], l: DVec3| h.x * u[0].dot(l).abs() + h.y * u[1].dot(l).abs() + h.z * u[2].dot(l).abs();
+        let radius = |h: DVec3, u: &[DVec3; 3], l: DVec3| {
+            h.x * u[0].dot(l).abs() + h.y * u[1].dot(l).abs() + h.z * u[2].dot(l).abs()
+        };
         candidates
             .iter()
             .map(|&l| radius(h_a, &ua, l) + radius(h_b, &ub, l) - offset.dot(l).abs())
@@ -362,7 +395,11 @@ mod tests {
             let b = ConvexCore::from_shape(&box_b, &pose_b).unwrap();
             assert!(gjk(&a, &b, Vec3::ZERO).overlapping);
             let found = separation(&a, &b, Vec3::ZERO);
-            assert!((-found.separation as f64 - depth).abs() < 1e-3, "EPA {} vs SAT {depth}", -found.separation);
+            assert!(
+                (-found.separation as f64 - depth).abs() < 1e-3,
+                "EPA {} vs SAT {depth}",
+                -found.separation
+            );
             // The overlap of the support intervals along EPA's normal is the same depth.
             let n = found.normal;
             let along = a.support(n).dot(n) - b.support(-n).dot(n);
@@ -379,7 +416,8 @@ mod tests {
         // Two parallel segments (capsule cores) on one line: A - B is a segment.
         let capsule = Shape::capsule(0.5, 0.1).unwrap();
         let a = ConvexCore::from_shape(&capsule, &Pose::IDENTITY).unwrap();
-        let b = ConvexCore::from_shape(&capsule, &Pose::from_position(Vec3::new(0.0, 0.3, 0.0))).unwrap();
+        let b = ConvexCore::from_shape(&capsule, &Pose::from_position(Vec3::new(0.0, 0.3, 0.0)))
+            .unwrap();
         let result = gjk(&a, &b, Vec3::ZERO);
         assert!(result.overlapping);
         assert!(epa(&a, &b, &result.simplex).is_none());

@@ -69,7 +69,9 @@ pub fn collide(
     match (shape_a, shape_b) {
         (S::Plane(_), S::Plane(_)) => {}
         (S::Plane(p), _) => plane::collide_plane(p, a.1, b.0, b.1, margin, out),
-        (_, S::Plane(p)) => flipped(out, |out| plane::collide_plane(p, b.1, a.0, a.1, margin, out)),
+        (_, S::Plane(p)) => flipped(out, |out| {
+            plane::collide_plane(p, b.1, a.0, a.1, margin, out)
+        }),
         (S::Sphere(sa), S::Sphere(sb)) => {
             sphere_sphere::collide_spheres(sa, a.1, sb, b.1, margin, out)
         }
@@ -80,9 +82,9 @@ pub fn collide(
             sphere_capsule::collide_sphere_capsule(s, b.1, c, a.1, margin, out)
         }),
         (S::Sphere(s), S::Cuboid(c)) => sphere_box::collide_sphere_box(s, a.1, c, b.1, margin, out),
-        (S::Cuboid(c), S::Sphere(s)) => {
-            flipped(out, |out| sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out))
-        }
+        (S::Cuboid(c), S::Sphere(s)) => flipped(out, |out| {
+            sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out)
+        }),
         (S::Capsule(ca), S::Capsule(cb)) => {
             capsule_capsule::collide_capsules(ca, a.1, cb, b.1, margin, out)
         }

@@ -94,10 +94,14 @@ pub fn ball_contact(
     let offset = center_b - center_a;
     let distance = offset.length();
     let separation = distance - radius_a - radius_b;
-    if !(separation <= margin) {
+    if separation > margin || separation.is_nan() {
         return;
     }
-    out.normal = if distance > 1e-9 { offset / distance } else { fallback_normal };
+    out.normal = if distance > 1e-9 {
+        offset / distance
+    } else {
+        fallback_normal
+    };
     let surface_a = center_a + radius_a * out.normal;
     let surface_b = center_b - radius_b * out.normal;
     out.push(0.5 * (surface_a + surface_b), separation, id);
@@ -128,11 +132,36 @@ mod tests {
     #[test]
     fn segment_closest_points_match_sampling() {
         let cases = [
-            (Vec3::ZERO, Vec3::X, Vec3::new(0.5, 1.0, -1.0), Vec3::new(0.5, 1.0, 1.0)),
-            (Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.5, 0.0), Vec3::new(3.0, 0.5, 0.0)),
-            (Vec3::ZERO, Vec3::X, Vec3::new(0.2, 0.3, 0.0), Vec3::new(0.8, 0.3, 0.0)),
-            (Vec3::ZERO, Vec3::ZERO, Vec3::new(-1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)),
-            (Vec3::new(0.0, -1.0, 0.3), Vec3::new(0.1, 1.0, -0.2), Vec3::X, Vec3::new(1.0, 2.0, 1.0)),
+            (
+                Vec3::ZERO,
+                Vec3::X,
+                Vec3::new(0.5, 1.0, -1.0),
+                Vec3::new(0.5, 1.0, 1.0),
+            ),
+            (
+                Vec3::ZERO,
+                Vec3::X,
+                Vec3::new(2.0, 0.5, 0.0),
+                Vec3::new(3.0, 0.5, 0.0),
+            ),
+            (
+                Vec3::ZERO,
+                Vec3::X,
+                Vec3::new(0.2, 0.3, 0.0),
+                Vec3::new(0.8, 0.3, 0.0),
+            ),
+            (
+                Vec3::ZERO,
+                Vec3::ZERO,
+                Vec3::new(-1.0, 1.0, 0.0),
+                Vec3::new(1.0, 1.0, 0.0),
+            ),
+            (
+                Vec3::new(0.0, -1.0, 0.3),
+                Vec3::new(0.1, 1.0, -0.2),
+                Vec3::X,
+                Vec3::new(1.0, 2.0, 1.0),
+            ),
         ];
         for (p1, q1, p2, q2) in cases {
             let (s, t, c1, c2) = closest_points_segments(p1, q1, p2, q2);
