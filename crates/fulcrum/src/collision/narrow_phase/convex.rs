@@ -105,8 +105,8 @@ pub fn collide_convex(
     ) else {
         return;
     };
-    let found = separation(&a, &b, cache.normal);
-    cache.normal = found.normal;
+    let found = separation(&a, &b, cache.direction());
+    cache.set_direction(found.normal);
     manifold_from_separation(&a, &b, &found, margin, out);
 }
 

@@ -395,17 +395,18 @@ mod tests {
             let b = ConvexCore::from_shape(&box_b, &pose_b).unwrap();
             assert!(gjk(&a, &b, Vec3::ZERO).overlapping);
             let found = separation(&a, &b, Vec3::ZERO);
+            // The brief asks for 1e-3; on boxes EPA lands within a few 1e-7.
             assert!(
-                (-found.separation as f64 - depth).abs() < 1e-3,
+                (-found.separation as f64 - depth).abs() < 1e-5,
                 "EPA {} vs SAT {depth}",
                 -found.separation
             );
             // The overlap of the support intervals along EPA's normal is the same depth.
             let n = found.normal;
             let along = a.support(n).dot(n) - b.support(-n).dot(n);
-            assert!((along as f64 - depth).abs() < 1e-3, "{along} vs {depth}");
+            assert!((along as f64 - depth).abs() < 1e-5, "{along} vs {depth}");
             // Witnesses: B's deepest point is `depth` behind A's along the normal.
-            assert!(((found.point_a - found.point_b).dot(n) as f64 - depth).abs() < 1e-3);
+            assert!(((found.point_a - found.point_b).dot(n) as f64 - depth).abs() < 1e-5);
             compared += 1;
         }
         assert!(compared > 300, "{compared}");

@@ -36,6 +36,11 @@ use crate::shape::Shape;
 
 /// Per-pair data kept between steps to speed up the next query (for example the last
 /// separating axis found by SAT). `Default` is the empty cache.
+///
+/// The GJK-based routines keep the last contact normal here instead, as
+/// `feature_kind == PairCache::GJK_DIRECTION` with the normal octahedron-encoded in
+/// `index_a`, `index_b` (see [`PairCache::set_direction`]); a pair always goes to the same
+/// routine, so the two uses never meet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PairCache {
     /// Which kind of feature the last query found (0 = none).
@@ -44,9 +49,55 @@ pub struct PairCache {
     pub index_a: u16,
     /// Second feature index of the last query.
     pub index_b: u16,
-    /// Last contact normal found by GJK/EPA (world, unit, from the routine's A to its B);
-    /// zero when none. It seeds the next GJK search.
-    pub normal: Vec3,
+}
+
+impl PairCache {
+    /// `feature_kind` of a cache that holds a GJK/EPA normal.
+    pub const GJK_DIRECTION: u8 = 0xD1;
+
+    /// Stores a unit direction (world) by octahedral encoding: `p = (n_x, n_y) / |n|₁`,
+    /// folded over the diagonals when `n_z < 0` (`p ← (1 - |p_y|, 1 - |p_x|) · sign(p)`),
+    /// each component mapped from `[-1, 1]` to 16 bits. Accurate to about 1e-4 rad.
+    pub fn set_direction(&mut self, direction: Vec3) {
+        let l1 = direction.x.abs() + direction.y.abs() + direction.z.abs();
+        if !l1.is_finite() || l1 <= 0.0 {
+            *self = Self::default();
+            return;
+        }
+        let (mut px, mut py) = (direction.x / l1, direction.y / l1);
+        if direction.z < 0.0 {
+            (px, py) = (
+                (1.0 - py.abs()) * px.signum(),
+                (1.0 - px.abs()) * py.signum(),
+            );
+        }
+        let quantise = |v: f32| ((v.clamp(-1.0, 1.0) + 1.0) * 0.5 * 65535.0).round() as u16;
+        *self = Self {
+            feature_kind: Self::GJK_DIRECTION,
+            index_a: quantise(px),
+            index_b: quantise(py),
+        };
+    }
+
+    /// The direction stored by [`PairCache::set_direction`] (unit), or zero when the cache
+    /// holds something else: `n = (p_x, p_y, 1 - |p_x| - |p_y|)`, unfolded when `n_z < 0`.
+    pub fn direction(&self) -> Vec3 {
+        if self.feature_kind != Self::GJK_DIRECTION {
+            return Vec3::ZERO;
+        }
+        let expand = |q: u16| q as f32 / 65535.0 * 2.0 - 1.0;
+        let (px, py) = (expand(self.index_a), expand(self.index_b));
+        let z = 1.0 - px.abs() - py.abs();
+        let (x, y) = if z < 0.0 {
+            (
+                (1.0 - py.abs()) * px.signum(),
+                (1.0 - px.abs()) * py.signum(),
+            )
+        } else {
+            (px, py)
+        };
+        Vec3::new(x, y, z).normalize_or_zero()
+    }
 }
 
 /// Computes the contact manifold between `shape_a` at `pose_a` and `shape_b` at `pose_b`.

