@@ -606,11 +606,8 @@ fn pair_cache_keeps_a_direction() {
     assert_eq!(cache.direction(), Vec3::ZERO);
     let axes = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z];
     for k in 0..200 {
-        let n = if k < 6 {
-            axes[k]
-        } else {
-            (rng.vec3(-1.0, 1.0) + Vec3::splat(1e-3)).normalize()
-        };
+        let random = (rng.vec3(-1.0, 1.0) + Vec3::splat(1e-3)).normalize();
+        let n = axes.get(k).copied().unwrap_or(random);
         cache.set_direction(n);
         assert!(
             (cache.direction() - n).length() < 2e-4,
