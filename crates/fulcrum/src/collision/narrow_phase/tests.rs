@@ -150,8 +150,7 @@ fn every_pair_in_both_orders_touching_and_separated() {
             let both_planes = a.kind() == ShapeKind::Plane && b.kind() == ShapeKind::Plane;
             // Box/box, box/hull and hull/hull go to the SAT routines of box_box.rs and
             // hull_hull.rs, tested there; here they only have to stay sane.
-            let polytopes = [ShapeKind::Cuboid, ShapeKind::ConvexHull];
-            let sat_pair = polytopes.contains(&a.kind()) && polytopes.contains(&b.kind());
+            let sat_pair = routed_to_sat(a, b);
             let mut m = Manifold::new();
             let touching = stacked_pose(a, b, -0.01);
             collide(
@@ -219,6 +218,16 @@ fn every_pair_in_both_orders_touching_and_separated() {
     }
 }
 
+/// Box/box, box/hull and hull/hull go to the SAT routines (box_box.rs, hull_hull.rs), which
+/// have their own tests. Their tie-breaking between nearly equal axes favours one shape's
+/// faces, so the order of A and B may legitimately pick a different axis in deep overlaps.
+fn routed_to_sat(a: &Shape, b: &Shape) -> bool {
+    let polytopes = [ShapeKind::Cuboid, ShapeKind::ConvexHull];
+    polytopes.contains(&a.kind()) && polytopes.contains(&b.kind())
+}
+
+/// Random, mostly deep overlaps of every pair that the GJK/EPA path or a dedicated routine
+/// handles: the other order gives the opposite normal and the same depth.
 #[test]
 fn swapping_a_and_b_flips_the_normal_in_random_poses() {
     let shapes = sample_shapes();
@@ -229,6 +238,9 @@ fn swapping_a_and_b_flips_the_normal_in_random_poses() {
             for b in &shapes[..5] {
                 let pose_a = rng.pose(0.3);
                 let pose_b = rng.pose(0.3);
+                if routed_to_sat(a, b) {
+                    continue;
+                }
                 let mut ab = Manifold::new();
                 let mut ba = Manifold::new();
                 collide(
