@@ -294,8 +294,22 @@ fn initial_tetrahedron(
         .map(|p| p.w.length())
         .fold(1.0f32, f32::max);
     let eps = 1e-5 * scale;
+    // Drop degenerate parts of GJK's simplex (flat tetrahedron, collinear triangle, repeated
+    // point) before blowing it up again.
     if len == 4 && tetrahedron_volume(&points).abs() <= eps * eps * eps {
         len = 3;
+    }
+    if len == 3 {
+        let (e1, e2) = (points[1].w - points[0].w, points[2].w - points[0].w);
+        if e1.cross(e2).length() <= eps * e1.length().max(e2.length()) {
+            if e2.length() > e1.length() {
+                points[1] = points[2];
+            }
+            len = 2;
+        }
+    }
+    if len == 2 && (points[1].w - points[0].w).length() <= eps {
+        len = 1;
     }
     if len == 1 {
         let found = [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z]
@@ -422,5 +436,42 @@ mod tests {
         let result = gjk(&a, &b, Vec3::ZERO);
         assert!(result.overlapping);
         assert!(epa(&a, &b, &result.simplex).is_none());
+    }
+
+    #[test]
+    fn degenerate_seeds_are_blown_up_to_the_same_answer() {
+        // A unit cube (A) and a sphere (B) whose centre is 0.1 inside the +x face: the cores
+        // overlap by 0.1 and B leaves along +x, whatever the seed simplex looked like.
+        let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+        let point = Shape::sphere(0.2).unwrap();
+        let a = ConvexCore::from_shape(&cube, &Pose::IDENTITY).unwrap();
+        let b = ConvexCore::from_shape(&point, &Pose::from_position(Vec3::new(0.4, 0.1, -0.05)))
+            .unwrap();
+        let support = |d: Vec3| minkowski_support(&a, &b, d);
+        let seeds = [
+            vec![],
+            vec![support(Vec3::X)],
+            vec![support(Vec3::X), support(Vec3::X)],
+            vec![support(Vec3::X), support(Vec3::Y), support(Vec3::X)],
+            vec![
+                support(Vec3::X),
+                support(Vec3::Y),
+                support(-Vec3::Y),
+                support(Vec3::Y),
+            ],
+        ];
+        for seed in seeds {
+            let mut simplex = Simplex::default();
+            simplex.points[..seed.len()].copy_from_slice(&seed);
+            simplex.len = seed.len();
+            let p = epa(&a, &b, &simplex).expect("a solid difference");
+            assert!(
+                (p.depth - 0.1).abs() < 1e-5,
+                "seed of {}: depth {}",
+                seed.len(),
+                p.depth
+            );
+            assert!((p.normal - Vec3::X).length() < 1e-4);
+        }
     }
 }
