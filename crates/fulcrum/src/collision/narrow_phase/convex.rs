@@ -10,9 +10,9 @@
 //!    the reference plane, which is exact for points of the real incident surface;
 //! 3. two nearly parallel segments (a capsule on a cylinder's side, two capsules) overlap
 //!    over an interval whose ends are the two points;
-//! 4. otherwise, or when the clipped points disagree with the GJK/EPA separation by more than
-//!    `FEATURE_TOLERANCE` (the features did not describe the contact), one point: midway
-//!    between the closest (or deepest) points GJK/EPA found.
+//! 4. otherwise, or when the deepest clipped point disagrees with the GJK/EPA separation by
+//!    more than `FEATURE_TOLERANCE` plus 5 % of the depth (the features did not describe the
+//!    contact), one point: midway between the closest (or deepest) points GJK/EPA found.
 
 use super::clip::{clip_faces, feature_id};
 use super::epa::epa;
