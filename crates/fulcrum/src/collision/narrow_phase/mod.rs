@@ -5,18 +5,43 @@
 //! hull/hull by SAT with face clipping, plane/anything) and to GJK/EPA with face clipping for
 //! every other convex pair. Every routine writes a manifold whose normal points from A to B,
 //! with points down to `margin` apart (speculative contacts).
+//!
+//! | A \ B    | sphere | capsule | box     | cylinder | hull     | plane   |
+//! |----------|--------|---------|---------|----------|----------|---------|
+//! | sphere   | pair   | pair    | pair    | convex   | convex   | plane ↔ |
+//! | capsule  | pair ↔ | pair    | pair    | convex   | convex   | plane ↔ |
+//! | box      | pair ↔ | pair ↔  | SAT     | convex   | SAT      | plane ↔ |
+//! | cylinder | convex | convex  | convex  | convex   | convex   | plane ↔ |
+//! | hull     | convex | convex  | SAT ↔   | convex   | SAT      | plane ↔ |
+//! | plane    | plane  | plane   | plane   | plane    | plane    | nothing |
+//!
+//! ↔: the routine is written for the other order; it runs with A and B swapped and the
+//! normal is flipped back.
 
 pub mod box_box;
 pub mod clip;
+pub mod convex;
+pub mod epa;
+pub mod gjk;
 pub mod hull_hull;
+pub mod pairs;
 pub mod sat;
+pub mod support_face;
+
+#[cfg(test)]
+mod tests;
 
 use crate::collision::manifold::Manifold;
-use crate::math::Pose;
+use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
 
 /// Per-pair data kept between steps to speed up the next query (for example the last
 /// separating axis found by SAT). `Default` is the empty cache.
+///
+/// The GJK-based routines keep the last contact normal here instead, as
+/// `feature_kind == PairCache::GJK_DIRECTION` with the normal octahedron-encoded in
+/// `index_a`, `index_b` (see [`PairCache::set_direction`]); a pair always goes to the same
+/// routine, so the two uses never meet.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct PairCache {
     /// Which kind of feature the last query found (0 = none).
@@ -25,6 +50,55 @@ pub struct PairCache {
     pub index_a: u16,
     /// Second feature index of the last query.
     pub index_b: u16,
+}
+
+impl PairCache {
+    /// `feature_kind` of a cache that holds a GJK/EPA normal.
+    pub const GJK_DIRECTION: u8 = 0xD1;
+
+    /// Stores a unit direction (world) by octahedral encoding: `p = (n_x, n_y) / |n|₁`,
+    /// folded over the diagonals when `n_z < 0` (`p ← (1 - |p_y|, 1 - |p_x|) · sign(p)`),
+    /// each component mapped from `[-1, 1]` to 16 bits. Accurate to about 1e-4 rad.
+    pub fn set_direction(&mut self, direction: Vec3) {
+        let l1 = direction.x.abs() + direction.y.abs() + direction.z.abs();
+        if !l1.is_finite() || l1 <= 0.0 {
+            *self = Self::default();
+            return;
+        }
+        let (mut px, mut py) = (direction.x / l1, direction.y / l1);
+        if direction.z < 0.0 {
+            (px, py) = (
+                (1.0 - py.abs()) * px.signum(),
+                (1.0 - px.abs()) * py.signum(),
+            );
+        }
+        let quantise = |v: f32| ((v.clamp(-1.0, 1.0) + 1.0) * 0.5 * 65535.0).round() as u16;
+        *self = Self {
+            feature_kind: Self::GJK_DIRECTION,
+            index_a: quantise(px),
+            index_b: quantise(py),
+        };
+    }
+
+    /// The direction stored by [`PairCache::set_direction`] (unit), or zero when the cache
+    /// holds something else: `n = (p_x, p_y, 1 - |p_x| - |p_y|)`, unfolded when `n_z < 0`.
+    pub fn direction(&self) -> Vec3 {
+        if self.feature_kind != Self::GJK_DIRECTION {
+            return Vec3::ZERO;
+        }
+        let expand = |q: u16| q as f32 / 65535.0 * 2.0 - 1.0;
+        let (px, py) = (expand(self.index_a), expand(self.index_b));
+        let z = 1.0 - px.abs() - py.abs();
+        let (x, y) = if z < 0.0 {
+            (
+                (1.0 - py.abs()) * px.signum(),
+                (1.0 - px.abs()) * py.signum(),
+            )
+        } else {
+            (px, py)
+        };
+        Vec3::new(x, y, z).normalize_or_zero()
+    }
 }
 
 /// Computes the contact manifold between `shape_a` at `pose_a` and `shape_b` at `pose_b`.
@@ -40,6 +114,58 @@ pub fn collide(
     cache: &mut PairCache,
     manifold: &mut Manifold,
 ) {
-    let _ = (shape_a, pose_a, shape_b, pose_b, margin, cache);
+    use pairs::{capsule_box, capsule_capsule, plane, sphere_box, sphere_capsule, sphere_sphere};
+    use Shape as S;
     manifold.clear();
+    let (a, b, out) = ((shape_a, pose_a), (shape_b, pose_b), manifold);
+    match (shape_a, shape_b) {
+        (S::Plane(_), S::Plane(_)) => {}
+        (S::Plane(p), _) => plane::collide_plane(p, a.1, b.0, b.1, margin, out),
+        (_, S::Plane(p)) => flipped(out, |out| {
+            plane::collide_plane(p, b.1, a.0, a.1, margin, out)
+        }),
+        (S::Sphere(sa), S::Sphere(sb)) => {
+            sphere_sphere::collide_spheres(sa, a.1, sb, b.1, margin, out)
+        }
+        (S::Sphere(s), S::Capsule(c)) => {
+            sphere_capsule::collide_sphere_capsule(s, a.1, c, b.1, margin, out)
+        }
+        (S::Capsule(c), S::Sphere(s)) => flipped(out, |out| {
+            sphere_capsule::collide_sphere_capsule(s, b.1, c, a.1, margin, out)
+        }),
+        (S::Sphere(s), S::Cuboid(c)) => sphere_box::collide_sphere_box(s, a.1, c, b.1, margin, out),
+        (S::Cuboid(c), S::Sphere(s)) => flipped(out, |out| {
+            sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out)
+        }),
+        (S::Capsule(ca), S::Capsule(cb)) => {
+            capsule_capsule::collide_capsules(ca, a.1, cb, b.1, margin, out)
+        }
+        (S::Capsule(c), S::Cuboid(x)) => {
+            capsule_box::collide_capsule_box(c, a.1, x, b.1, margin, cache, out)
+        }
+        (S::Cuboid(x), S::Capsule(c)) => flipped(out, |out| {
+            capsule_box::collide_capsule_box(c, b.1, x, a.1, margin, cache, out)
+        }),
+        (S::Cuboid(xa), S::Cuboid(xb)) => {
+            box_box::collide_boxes(xa, a.1, xb, b.1, margin, cache, out)
+        }
+        (S::Cuboid(x), S::ConvexHull(h)) => {
+            hull_hull::collide_box_hull(x, a.1, h, b.1, margin, cache, out)
+        }
+        (S::ConvexHull(h), S::Cuboid(x)) => flipped(out, |out| {
+            hull_hull::collide_box_hull(x, b.1, h, a.1, margin, cache, out)
+        }),
+        (S::ConvexHull(ha), S::ConvexHull(hb)) => {
+            hull_hull::collide_hulls(ha, a.1, hb, b.1, margin, cache, out)
+        }
+        _ => convex::collide_convex(a.0, a.1, b.0, b.1, margin, cache, out),
+    }
+}
+
+/// Runs a routine written for (B, A) and turns its manifold back into (A, B): the normal
+/// flips, points and feature ids stay.
+#[inline]
+fn flipped(out: &mut Manifold, routine: impl FnOnce(&mut Manifold)) {
+    routine(out);
+    out.flip();
 }

@@ -1,0 +1,332 @@
+//! Supporting features: the part of a shape's surface that touches a plane with a given
+//! outward normal. Contact manifolds are built by clipping one feature against the other.
+//!
+//! For a world direction `d` (unit), each shape gives:
+//! - sphere: the point `c + r d`;
+//! - capsule: its axis segment moved by `r d` when the axis is nearly perpendicular to `d`
+//!   (`|axis·d| <= SEGMENT_SINE`), else the support point;
+//! - box: the face whose outward normal is most aligned with `d` (a quad);
+//! - cylinder: the cap facing `d` as a 16-gon when the axis is nearly parallel to `d`
+//!   (`|axis·d| >= CAP_COSINE`), the side line at the azimuth of `d` when nearly perpendicular,
+//!   else the rim point;
+//! - hull: the face whose outward normal is most aligned with `d`.
+//!
+//! Polygons are counter-clockwise about their outward normal, which is what
+//! `clip::clip_faces` expects of a reference face. Every feature carries an index that names
+//! it on its shape, so feature ids stay stable while the same features touch.
+
+use super::gjk::{ConvexCore, CoreKind};
+use crate::math::Vec3;
+use crate::shape::hull::MAX_FACE_VERTICES;
+
+/// Sides of the polygon that stands in for a cylinder's cap.
+pub const CYLINDER_CAP_SIDES: usize = 16;
+/// `|axis·d|` below which a capsule's axis or a cylinder's side counts as perpendicular to
+/// the direction (about 3 degrees).
+pub const SEGMENT_SINE: f32 = 0.05;
+/// `|axis·d|` above which a cylinder's cap counts as facing the direction (about 10 degrees).
+pub const CAP_COSINE: f32 = 0.985;
+
+/// Feature index of a single support point.
+pub const POINT_FEATURE: u32 = 0x0F00;
+/// Feature index of a capsule's segment.
+pub const CAPSULE_SEGMENT_FEATURE: u32 = 0x0E00;
+/// Feature index of a cylinder's side line.
+pub const CYLINDER_SIDE_FEATURE: u32 = 0x0E01;
+
+/// `cos` and `sin` of `2πk/16` for `k = 0..4`; the other twelve follow by symmetry.
+const QUARTER_CIRCLE: [(f32, f32); 4] = [
+    (1.0, 0.0),
+    (0.923_879_5, 0.382_683_43),
+    (
+        std::f32::consts::FRAC_1_SQRT_2,
+        std::f32::consts::FRAC_1_SQRT_2,
+    ),
+    (0.382_683_43, 0.923_879_5),
+];
+
+/// A supporting point, segment or polygon in world space.
+#[derive(Clone, Copy, Debug)]
+pub struct SupportFeature {
+    /// Vertices: 1 = a point, 2 = a segment, 3 or more = a polygon counter-clockwise about
+    /// `normal`.
+    pub vertices: [Vec3; MAX_FACE_VERTICES],
+    /// Number of valid vertices.
+    pub len: usize,
+    /// Outward unit normal of a polygon; the queried direction for points and segments.
+    pub normal: Vec3,
+    /// Which feature of the shape this is (face index, cap 0/1, or one of the constants).
+    pub index: u32,
+}
+
+impl SupportFeature {
+    fn new(normal: Vec3, index: u32) -> Self {
+        Self {
+            vertices: [Vec3::ZERO; MAX_FACE_VERTICES],
+            len: 0,
+            normal,
+            index,
+        }
+    }
+
+    fn push(&mut self, p: Vec3) {
+        if self.len < MAX_FACE_VERTICES {
+            self.vertices[self.len] = p;
+            self.len += 1;
+        }
+    }
+
+    /// The valid vertices.
+    #[inline]
+    pub fn points(&self) -> &[Vec3] {
+        &self.vertices[..self.len]
+    }
+
+    /// True for a polygon (three or more vertices).
+    #[inline]
+    pub fn is_polygon(&self) -> bool {
+        self.len >= 3
+    }
+
+    /// True for a segment.
+    #[inline]
+    pub fn is_segment(&self) -> bool {
+        self.len == 2
+    }
+}
+
+/// The feature of `core` (its rounded surface) that supports it in the world `direction`
+/// (unit).
+pub fn support_feature(core: &ConvexCore, direction: Vec3) -> SupportFeature {
+    let local = core.pose.rotation.inverse() * direction;
+    let mut feature = match core.kind {
+        CoreKind::Point => point_feature(core, local),
+        CoreKind::Segment { half_height } => segment_feature(core, local, half_height),
+        CoreKind::Box { half_extents } => box_face(local, half_extents),
+        CoreKind::Cylinder {
+            half_height,
+            radius,
+        } => cylinder_feature(core, local, half_height, radius),
+        CoreKind::Hull(hull) => hull_face(local, hull),
+    };
+    // Local to world; rounded cores move out by their radius along the direction.
+    for v in &mut feature.vertices[..feature.len] {
+        *v = core.pose.transform_point(*v) + core.radius * direction;
+    }
+    feature.normal = if feature.is_polygon() {
+        core.pose.rotation * feature.normal
+    } else {
+        direction
+    };
+    feature
+}
+
+fn point_feature(core: &ConvexCore, local: Vec3) -> SupportFeature {
+    let mut feature = SupportFeature::new(local, POINT_FEATURE);
+    feature.push(core.local_support(local));
+    feature
+}
+
+fn segment_feature(core: &ConvexCore, local: Vec3, half_height: f32) -> SupportFeature {
+    if local.y.abs() > SEGMENT_SINE * local.length() {
+        return point_feature(core, local);
+    }
+    let mut feature = SupportFeature::new(local, CAPSULE_SEGMENT_FEATURE);
+    feature.push(Vec3::new(0.0, -half_height, 0.0));
+    feature.push(Vec3::new(0.0, half_height, 0.0));
+    feature
+}
+
+/// The face of the box most aligned with `local`: axis `i` of largest `|d_i|` (the first on
+/// ties) with sign `s`. Its corners go counter-clockwise about `s e_i` through the tangent
+/// axes `j = i+1`, `k = i+2` (`e_j × e_k = e_i`): `(+,+) (-,+) (-,-) (+,-)` for `s > 0`,
+/// reversed for `s < 0`. Face index `2i` for the negative side, `2i + 1` for the positive.
+pub fn box_face(local: Vec3, half_extents: Vec3) -> SupportFeature {
+    let magnitudes = local.abs();
+    let axis = if magnitudes.x >= magnitudes.y && magnitudes.x >= magnitudes.z {
+        0
+    } else if magnitudes.y >= magnitudes.z {
+        1
+    } else {
+        2
+    };
+    let positive = local[axis] >= 0.0;
+    let sign = if positive { 1.0 } else { -1.0 };
+    let mut normal = Vec3::ZERO;
+    normal[axis] = sign;
+    let mut feature = SupportFeature::new(normal, 2 * axis as u32 + positive as u32);
+    let (j, k) = ((axis + 1) % 3, (axis + 2) % 3);
+    let mut corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
+    if !positive {
+        corners.reverse();
+    }
+    for (sj, sk) in corners {
+        let mut p = Vec3::ZERO;
+        p[axis] = sign * half_extents[axis];
+        p[j] = sj * half_extents[j];
+        p[k] = sk * half_extents[k];
+        feature.push(p);
+    }
+    feature
+}
+
+fn cylinder_feature(
+    core: &ConvexCore,
+    local: Vec3,
+    half_height: f32,
+    radius: f32,
+) -> SupportFeature {
+    let length = local.length();
+    let axial = local.y;
+    if axial.abs() >= CAP_COSINE * length {
+        return cylinder_cap(axial >= 0.0, half_height, radius);
+    }
+    let radial = Vec3::new(local.x, 0.0, local.z);
+    if axial.abs() <= SEGMENT_SINE * length && radial.length_squared() > 0.0 {
+        let rim = radial.normalize() * radius;
+        let mut feature = SupportFeature::new(local, CYLINDER_SIDE_FEATURE);
+        feature.push(rim - Vec3::new(0.0, half_height, 0.0));
+        feature.push(rim + Vec3::new(0.0, half_height, 0.0));
+        return feature;
+    }
+    point_feature(core, local)
+}
+
+/// A cap as a 16-gon inscribed in its rim, counter-clockwise about its outward normal.
+/// Vertex `k` of the top cap sits at angle `θ_k = 2πk/16` measured from +z towards +x
+/// (`z × x = y`): `(r sin θ_k, h, r cos θ_k)`. The bottom cap lists the same angles in
+/// reverse. Top cap index 1, bottom cap 0.
+pub fn cylinder_cap(top: bool, half_height: f32, radius: f32) -> SupportFeature {
+    let (normal, y) = if top {
+        (Vec3::Y, half_height)
+    } else {
+        (-Vec3::Y, -half_height)
+    };
+    let mut feature = SupportFeature::new(normal, top as u32);
+    for step in 0..CYLINDER_CAP_SIDES {
+        let k = if top {
+            step
+        } else {
+            (CYLINDER_CAP_SIDES - step) % CYLINDER_CAP_SIDES
+        };
+        let (cos, sin) = circle_point(k);
+        feature.push(Vec3::new(radius * sin, y, radius * cos));
+    }
+    feature
+}
+
+/// `(cos, sin)` of `2πk/16`.
+pub(crate) fn circle_point(k: usize) -> (f32, f32) {
+    let (c, s) = QUARTER_CIRCLE[k % 4];
+    match (k / 4) % 4 {
+        0 => (c, s),
+        1 => (-s, c),
+        2 => (-c, -s),
+        _ => (s, -c),
+    }
+}
+
+/// The hull face whose outward normal is most aligned with `local` (the first on ties).
+fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull) -> SupportFeature {
+    let mut best = 0;
+    let mut best_dot = f32::NEG_INFINITY;
+    for (f, plane) in hull.planes.iter().enumerate() {
+        let d = plane.normal.dot(local);
+        if d > best_dot {
+            best_dot = d;
+            best = f;
+        }
+    }
+    let Some(plane) = hull.planes.get(best) else {
+        let mut feature = SupportFeature::new(local, POINT_FEATURE);
+        feature.push(hull.support(local));
+        return feature;
+    };
+    let mut feature = SupportFeature::new(plane.normal, best as u32);
+    hull.for_each_face_vertex(best, |v| feature.push(hull.vertices[v as usize]));
+    feature
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::{Pose, Quat};
+    use crate::shape::Shape;
+
+    /// Polygon normal from Newell's sum `Σ v_k × v_{k+1}`: points along the outward normal
+    /// for a counter-clockwise loop.
+    fn loop_normal(points: &[Vec3]) -> Vec3 {
+        let n = points.len();
+        (0..n)
+            .map(|k| points[k].cross(points[(k + 1) % n]))
+            .sum::<Vec3>()
+            .normalize()
+    }
+
+    #[test]
+    fn box_faces_are_counter_clockwise_and_on_the_box() {
+        let h = Vec3::new(0.5, 1.0, 2.0);
+        for d in [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z] {
+            let face = box_face(d + Vec3::new(0.1, -0.05, 0.08), h);
+            assert_eq!(face.len, 4);
+            assert!((face.normal - d).length() < 1e-6);
+            assert!(
+                (loop_normal(face.points()) - d).length() < 1e-5,
+                "CCW about {d}"
+            );
+            for p in face.points() {
+                assert!(
+                    (p.dot(d) - h.dot(d.abs())).abs() < 1e-6,
+                    "corner on the face plane"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn cylinder_caps_are_regular_and_counter_clockwise() {
+        for top in [false, true] {
+            let cap = cylinder_cap(top, 0.7, 0.3);
+            assert_eq!(cap.len, CYLINDER_CAP_SIDES);
+            let expected = if top { Vec3::Y } else { -Vec3::Y };
+            assert!((loop_normal(cap.points()) - expected).length() < 1e-5);
+            let side = 2.0 * 0.3 * (std::f32::consts::PI / 16.0).sin();
+            for k in 0..CYLINDER_CAP_SIDES {
+                let p = cap.vertices[k];
+                let q = cap.vertices[(k + 1) % CYLINDER_CAP_SIDES];
+                assert!((Vec3::new(p.x, 0.0, p.z).length() - 0.3).abs() < 1e-6);
+                assert!((p.y - expected.y * 0.7).abs() < 1e-6);
+                assert!(((q - p).length() - side).abs() < 1e-5, "regular 16-gon");
+            }
+        }
+    }
+
+    #[test]
+    fn cylinder_and_capsule_features_follow_the_direction() {
+        let pose = Pose::new(Vec3::new(1.0, 2.0, 3.0), Quat::from_rotation_z(0.4));
+        let axis = pose.rotation * Vec3::Y;
+        let cylinder = Shape::cylinder(0.5, 0.25).unwrap();
+        let core = ConvexCore::from_shape(&cylinder, &pose).unwrap();
+        assert_eq!(support_feature(&core, axis).len, CYLINDER_CAP_SIDES);
+        let side_dir = pose.rotation * Vec3::X;
+        let side = support_feature(&core, side_dir);
+        assert!(side.is_segment());
+        for p in side.points() {
+            // On the rim, at the far side along x.
+            let local = pose.inverse_transform_point(*p);
+            assert!((local.x - 0.25).abs() < 1e-5 && (local.y.abs() - 0.5).abs() < 1e-5);
+        }
+        let tilted = (axis + side_dir).normalize();
+        assert_eq!(support_feature(&core, tilted).len, 1);
+
+        let capsule = Shape::capsule(0.5, 0.2).unwrap();
+        let core = ConvexCore::from_shape(&capsule, &pose).unwrap();
+        let segment = support_feature(&core, side_dir);
+        assert!(segment.is_segment());
+        for p in segment.points() {
+            let local = pose.inverse_transform_point(*p);
+            assert!((local.x - 0.2).abs() < 1e-5 && (local.y.abs() - 0.5).abs() < 1e-5);
+        }
+        assert_eq!(support_feature(&core, tilted).len, 1);
+    }
+}
