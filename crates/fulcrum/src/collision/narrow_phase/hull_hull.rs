@@ -538,6 +538,7 @@ mod tests {
             planes: Vec::new(),
             local_aabb: crate::geometry::Aabb::EMPTY,
             centroid: Vec3::ZERO,
+            vertex_edges: Vec::new(),
         };
         let cube = ConvexHull::cuboid(Vec3::ONE);
         assert_eq!(
