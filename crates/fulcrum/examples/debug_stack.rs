@@ -42,12 +42,13 @@ fn main() {
         world.set_mass(ids[0], Some(1.0)).unwrap();
         world.set_mass(ids[1], Some(100.0)).unwrap();
     }
-    for step in 0..240 {
+    let steps: usize = std::env::var("STEPS").ok().and_then(|s| s.parse().ok()).unwrap_or(240);
+    for step in 0..steps {
         if step == 200 && n >= 2 {
             corners_report(&world, ids[n - 2], ids[n - 1]);
         }
         world.step(1.0 / 60.0).unwrap();
-        if step % 20 == 0 || step < 5 {
+        if step % (steps / 12).max(1) == 0 || step < 2 {
             let top = world.body(*ids.last().unwrap()).unwrap();
             println!(
                 "step {step}: top p={:?} v={:?} w={:?}",

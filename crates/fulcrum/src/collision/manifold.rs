@@ -45,11 +45,7 @@ impl Manifold {
     #[inline]
     pub fn push(&mut self, position: Vec3, separation: f32, id: u32) {
         if self.count < MAX_MANIFOLD_POINTS {
-            self.points[self.count] = ContactPoint {
-                position,
-                separation,
-                id,
-            };
+            self.points[self.count] = ContactPoint { position, separation, id };
             self.count += 1;
         }
     }
@@ -74,10 +70,7 @@ impl Manifold {
 
     /// The smallest separation among the points (`f32::INFINITY` when empty).
     pub fn min_separation(&self) -> f32 {
-        self.points()
-            .iter()
-            .map(|p| p.separation)
-            .fold(f32::INFINITY, f32::min)
+        self.points().iter().map(|p| p.separation).fold(f32::INFINITY, f32::min)
     }
 }
 
@@ -113,24 +106,12 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
     // Twice the signed area of (a, b, q) about the normal: ((b − a) × (q − a))·n
     // = (n × (b − a))·(q − a), an edge function of q with the vector n × (b − a).
     let across_12 = normal.cross(p2 - p1);
-    let third = first_near_max(
-        candidates,
-        |c| across_12.dot(c.position - p1).abs(),
-        relative,
-    );
+    let third = first_near_max(candidates, |c| across_12.dot(c.position - p1).abs(), relative);
     let p3 = candidates[third].position;
     // Orient the triangle counter-clockwise about the normal: the edge functions are then
     // all >= 0 inside, and minus their minimum is how far outside a point lies.
-    let sign = if across_12.dot(p3 - p1) >= 0.0 {
-        1.0
-    } else {
-        -1.0
-    };
-    let (w12, w23, w31) = (
-        sign * across_12,
-        sign * normal.cross(p3 - p2),
-        sign * normal.cross(p1 - p3),
-    );
+    let sign = if across_12.dot(p3 - p1) >= 0.0 { 1.0 } else { -1.0 };
+    let (w12, w23, w31) = (sign * across_12, sign * normal.cross(p3 - p2), sign * normal.cross(p1 - p3));
     let outside = |c: &ContactPoint| {
         let q = c.position;
         -(w12.dot(q - p1)).min(w23.dot(q - p2)).min(w31.dot(q - p3))
@@ -138,11 +119,7 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
     let fourth = first_near_max(candidates, outside, relative);
     for index in [deepest, far, third, fourth] {
         let c = candidates[index];
-        if !out
-            .points()
-            .iter()
-            .any(|p| p.id == c.id && p.position == c.position)
-        {
+        if !out.points().iter().any(|p| p.id == c.id && p.position == c.position) {
             out.push(c.position, c.separation, c.id);
         }
     }
@@ -162,10 +139,7 @@ fn first_near_max(
         }
     }
     let threshold = best - tie(best);
-    candidates
-        .iter()
-        .position(|c| score(c) >= threshold)
-        .unwrap_or(0)
+    candidates.iter().position(|c| score(c) >= threshold).unwrap_or(0)
 }
 
 #[cfg(test)]
@@ -175,28 +149,11 @@ mod tests {
     #[test]
     fn reduction_keeps_deepest_and_spans_area() {
         let mut pts = Vec::new();
-        for (i, (x, z)) in [
-            (0.0, 0.0),
-            (1.0, 0.0),
-            (1.0, 1.0),
-            (0.0, 1.0),
-            (0.5, 0.5),
-            (0.5, 0.0),
-        ]
-        .iter()
-        .enumerate()
-        {
+        for (i, (x, z)) in [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.5, 0.5), (0.5, 0.0)].iter().enumerate() {
             let sep = if i == 4 { -0.1 } else { -0.01 };
-            pts.push(ContactPoint {
-                position: Vec3::new(*x, 0.0, *z),
-                separation: sep,
-                id: i as u32,
-            });
+            pts.push(ContactPoint { position: Vec3::new(*x, 0.0, *z), separation: sep, id: i as u32 });
         }
-        let mut m = Manifold {
-            normal: Vec3::Y,
-            ..Default::default()
-        };
+        let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
         reduce_points(&pts, Vec3::Y, &mut m);
         assert_eq!(m.count, 4);
         assert!(m.points().iter().any(|p| p.id == 4), "deepest point kept");
@@ -223,10 +180,7 @@ mod tests {
                 .collect()
         };
         let reduce = |points: &[ContactPoint]| {
-            let mut m = Manifold {
-                normal: Vec3::Y,
-                ..Default::default()
-            };
+            let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
             reduce_points(points, Vec3::Y, &mut m);
             let mut ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
             ids.sort();

@@ -33,9 +33,14 @@
 //! that includes position correction would resist sliding in proportion to the overlap, and
 //! it destabilises heavy-on-light stacks. In pgs, and when relax is off, it runs every pass.
 //!
+//! The normal rows of a manifold are solved together by the block solver (`block.rs`) when
+//! `block_solver` is on and the points share one softness; otherwise one point at a time,
+//! alternating the visiting order between passes so no point is always first.
+//!
 //! Impulses are stored per step (the sum over substeps) so warm starting survives a change of
 //! solver mode or substep count.
 
+use super::block::{self, Sym4};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
 use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
@@ -51,7 +56,8 @@ pub(crate) struct ContactConstraintPoint {
     pub anchor_b: Vec3,
     /// Separation minus n·(r_B − r_A), so the current separation is a single dot product.
     pub base_separation: f32,
-    /// Normal velocity at the start of the step (negative when approaching), m/s.
+    /// Normal velocity at the start of the step, or at impact if the point first pushes in a
+    /// later substep (negative when approaching), m/s. Restitution reflects it.
     pub relative_velocity: f32,
     /// Target-velocity bias from restitution in pgs mode (≤ 0), m/s.
     pub restitution_bias: f32,
@@ -88,6 +94,8 @@ pub(crate) struct ContactConstraint {
     /// Index of the contact pair the impulses are stored back to.
     pub contact_index: u32,
     pub points: [ContactConstraintPoint; MAX_MANIFOLD_POINTS],
+    /// K of the normal rows, for the block solver (packed upper triangle).
+    pub normal_k: Sym4,
 }
 
 /// What the velocity solve needs besides the constraints.
@@ -103,6 +111,11 @@ pub(crate) struct SolveParams {
     pub use_bias: bool,
     /// Solve the friction rows in this pass.
     pub friction: bool,
+    /// Visit the points of each manifold in reverse order. Alternating the order between
+    /// passes keeps a symmetric contact symmetric: a single order favours the first point.
+    pub reverse: bool,
+    /// Solve each manifold's normal rows together (block solver) when the pass is rigid.
+    pub block: bool,
 }
 
 /// Inputs to [`prepare`] for one pair.
@@ -149,6 +162,21 @@ fn tangent_mass(a: &SolverBody, b: &SolverBody, ca: Vec3, cb: Vec3, t1: Vec3, t2
     }
 }
 
+/// K_ij = J_i M⁻¹ J_jᵀ of the normal rows: 1/m_A + 1/m_B + (r_Ai×n)·I_A⁻¹(r_Aj×n) + (same for B).
+fn normal_block_k(a: &SolverBody, b: &SolverBody, c: &ContactConstraint) -> Sym4 {
+    let mut k = [0.0; 10];
+    let n = c.normal;
+    let arms: [(crate::math::Vec3, crate::math::Vec3); MAX_MANIFOLD_POINTS] =
+        std::array::from_fn(|i| (c.points[i].anchor_a.cross(n), c.points[i].anchor_b.cross(n)));
+    for i in 0..c.point_count {
+        let (ia, ib) = (a.inv_inertia * arms[i].0, b.inv_inertia * arms[i].1);
+        for j in i..c.point_count {
+            k[block::sym_index(i, j)] = a.inv_mass + b.inv_mass + arms[j].0.dot(ia) + arms[j].1.dot(ib);
+        }
+    }
+    k
+}
+
 /// Builds the constraint of one touching pair from its manifold.
 pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactConstraint {
     let contact = input.contact;
@@ -188,6 +216,7 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
         sum_b += weight * rb;
         total_weight += weight;
     }
+    c.normal_k = normal_block_k(a, b, &c);
     c.friction_anchor_a = sum_a / total_weight;
     c.friction_anchor_b = sum_b / total_weight;
     for p in &mut c.points[..c.point_count] {
@@ -261,7 +290,12 @@ pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [Solver
 pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], params: &SolveParams) {
     for c in constraints.iter_mut() {
         let (mut a, mut b) = load(bodies, c);
-        let total_normal = solve_normal(c, &mut a, &mut b, params);
+        let block =
+            if params.block && c.point_count > 1 { solve_normal_block(c, &mut a, &mut b, params) } else { None };
+        let total_normal = match block {
+            Some(total) => total,
+            None => solve_normal(c, &mut a, &mut b, params),
+        };
         if params.friction {
             solve_twist(c, &mut a, &mut b);
             solve_friction(c, &mut a, &mut b, total_normal);
@@ -270,29 +304,99 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
     }
 }
 
+/// Normal velocity bias of point `p` at separation `s`, and the soft scales (mass, impulse)
+/// of its row in this pass.
+#[inline(always)]
+fn normal_bias(softness: &Softness, restitution_bias: f32, s: f32, params: &SolveParams) -> (f32, f32, f32) {
+    let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
+    if s > 0.0 {
+        bias = s * params.inv_h;
+    } else if params.use_bias {
+        let error = (s + params.slop).min(0.0);
+        bias = (softness.bias_rate * error).max(-params.max_push);
+        mass_scale = softness.mass_scale;
+        impulse_scale = softness.impulse_scale;
+    }
+    if restitution_bias < 0.0 {
+        // pgs restitution: aim for the bounce speed when it asks for more than the bias.
+        bias = bias.min(restitution_bias);
+    }
+    (bias, mass_scale, impulse_scale)
+}
+
+/// The normal rows of one manifold solved together (see `block.rs`). Returns the total
+/// normal impulse, or `None` to fall back to the sequential solve.
+///
+/// A soft row's update Δλ = −s_m K⁻¹(v + bias) − s_i λ is, since 1 − s_i = s_m, the same
+/// complementarity problem with w = (K/s_m) x + (v + bias − K λ): the block works for soft
+/// passes too as long as every point of the manifold has the same softness (all overlapping,
+/// or all rigid).
+#[inline(always)]
+fn solve_normal_block(
+    c: &mut ContactConstraint,
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    params: &SolveParams,
+) -> Option<f32> {
+    let n = c.normal;
+    let count = c.point_count;
+    let mut velocity = [0.0f32; 4];
+    let mut shared_mass_scale = None;
+    for (i, p) in c.points[..count].iter().enumerate() {
+        let d = b.moved_anchor(p.anchor_b) - a.moved_anchor(p.anchor_a);
+        let s = n.dot(d) + p.base_separation;
+        let (bias, mass_scale, _) = normal_bias(&c.softness, p.restitution_bias, s, params);
+        match shared_mass_scale {
+            None => shared_mass_scale = Some(mass_scale),
+            Some(m) if m != mass_scale => return None,
+            Some(_) => {}
+        }
+        velocity[i] = n.dot(b.velocity_at(p.anchor_b) - a.velocity_at(p.anchor_a)) + bias;
+    }
+    let mass_scale = shared_mass_scale?;
+    if !(mass_scale > 0.0) {
+        return None;
+    }
+    let mut rhs = [0.0f32; 4];
+    for i in 0..count {
+        let applied: f32 = (0..count).map(|j| c.normal_k[block::sym_index(i, j)] * c.points[j].normal_impulse).sum();
+        rhs[i] = velocity[i] - applied;
+    }
+    let scaled_k = c.normal_k.map(|k| k / mass_scale);
+    let prior: [f32; 4] = std::array::from_fn(|i| if i < count { c.points[i].normal_impulse } else { 0.0 });
+    let x = block::solve_lcp(&scaled_k, &rhs, &prior, count)?;
+    let mut total = 0.0;
+    for (i, p) in c.points[..count].iter_mut().enumerate() {
+        let delta = x[i] - p.normal_impulse;
+        p.normal_impulse = x[i];
+        p.max_normal_impulse = p.max_normal_impulse.max(x[i]);
+        total += x[i];
+        a.apply_impulse(p.anchor_a, -delta * n);
+        b.apply_impulse(p.anchor_b, delta * n);
+    }
+    Some(total)
+}
+
 /// The normal rows; returns the manifold's total normal impulse.
 #[inline(always)]
 fn solve_normal(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody, params: &SolveParams) -> f32 {
     let n = c.normal;
+    let softness = c.softness;
     let mut total = 0.0;
-    for p in &mut c.points[..c.point_count] {
+    let count = c.point_count;
+    for k in 0..count {
+        let index = if params.reverse { count - 1 - k } else { k };
+        let p = &mut c.points[index];
         // Current separation from the displacement since the start of the step.
         let d = b.moved_anchor(p.anchor_b) - a.moved_anchor(p.anchor_a);
         let s = n.dot(d) + p.base_separation;
-        let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
-        if s > 0.0 {
-            bias = s * params.inv_h;
-        } else if params.use_bias {
-            let error = (s + params.slop).min(0.0);
-            bias = (c.softness.bias_rate * error).max(-params.max_push);
-            mass_scale = c.softness.mass_scale;
-            impulse_scale = c.softness.impulse_scale;
-        }
-        if p.restitution_bias < 0.0 {
-            // pgs restitution: aim for the bounce speed when it asks for more than the bias.
-            bias = bias.min(p.restitution_bias);
-        }
+        let (bias, mass_scale, impulse_scale) = normal_bias(&softness, p.restitution_bias, s, params);
         let vn = n.dot(b.velocity_at(p.anchor_b) - a.velocity_at(p.anchor_a));
+        if p.max_normal_impulse == 0.0 {
+            // Until the point first pushes, track the approach speed at the moment of impact
+            // (gravity keeps accelerating it during the substeps before).
+            p.relative_velocity = p.relative_velocity.min(vn);
+        }
         let impulse = -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
         let new_impulse = (p.normal_impulse + impulse).max(0.0);
         let delta = new_impulse - p.normal_impulse;

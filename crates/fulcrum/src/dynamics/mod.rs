@@ -1,5 +1,6 @@
 //! Dynamics: integration, constraint solving, softness, islands and sleep.
 
+pub(crate) mod block;
 pub(crate) mod contact_solver;
 pub(crate) mod integrate;
 pub(crate) mod island;

@@ -75,8 +75,11 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         slop: 0.0,
         use_bias: true,
         friction: !settings.relax,
+        reverse: false,
+        block: settings.block_solver,
     };
-    let relaxed = SolveParams { use_bias: false, friction: true, ..biased };
+    let relaxed =
+        SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
@@ -99,6 +102,8 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         slop: settings.linear_slop,
         use_bias,
         friction: true,
+        reverse: false,
+        block: settings.block_solver,
     };
     for c in data.contacts.iter_mut() {
         contacts::set_restitution_bias(c, settings.restitution_threshold);
@@ -107,8 +112,9 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     if settings.warm_start {
         contacts::warm_start(&data.contacts, &mut data.bodies);
     }
-    for _ in 0..settings.iterations {
-        contacts::solve(&mut data.contacts, &mut data.bodies, &params);
+    for iteration in 0..settings.iterations {
+        let reverse = iteration % 2 == 1;
+        contacts::solve(&mut data.contacts, &mut data.bodies, &SolveParams { reverse, ..params });
     }
     integrate_positions(&mut data.bodies, dt);
     if settings.position_correction == PositionCorrection::Ngs {

@@ -20,19 +20,13 @@ impl Capsule {
     pub fn new(half_height: f32, radius: f32) -> Result<Self> {
         check_positive("half_height", half_height)?;
         check_positive("radius", radius)?;
-        Ok(Self {
-            half_height,
-            radius,
-        })
+        Ok(Self { half_height, radius })
     }
 
     /// The inner segment's end points in local space (bottom, top).
     #[inline]
     pub fn segment(&self) -> (Vec3, Vec3) {
-        (
-            Vec3::new(0.0, -self.half_height, 0.0),
-            Vec3::new(0.0, self.half_height, 0.0),
-        )
+        (Vec3::new(0.0, -self.half_height, 0.0), Vec3::new(0.0, self.half_height, 0.0))
     }
 
     /// World bounds at `pose`.
@@ -44,11 +38,7 @@ impl Capsule {
     /// The surface point furthest along `dir` (local frame).
     #[inline]
     pub fn support(&self, dir: Vec3) -> Vec3 {
-        let y = if dir.y >= 0.0 {
-            self.half_height
-        } else {
-            -self.half_height
-        };
+        let y = if dir.y >= 0.0 { self.half_height } else { -self.half_height };
         Vec3::new(0.0, y, 0.0) + dir.normalize_or(Vec3::X) * self.radius
     }
 
@@ -63,13 +53,8 @@ impl Capsule {
         let m_cyl = density * pi * r * r * 2.0 * h;
         let m_sph = density * 4.0 / 3.0 * pi * r * r * r;
         let axial = m_cyl * r * r * 0.5 + m_sph * 0.4 * r * r;
-        let transverse =
-            m_cyl * (r * r * 0.25 + h * h / 3.0) + m_sph * (0.4 * r * r + h * h + 0.75 * h * r);
-        MassProperties::new(
-            m_cyl + m_sph,
-            Vec3::ZERO,
-            Vec3::new(transverse, axial, transverse),
-        )
+        let transverse = m_cyl * (r * r * 0.25 + h * h / 3.0) + m_sph * (0.4 * r * r + h * h + 0.75 * h * r);
+        MassProperties::new(m_cyl + m_sph, Vec3::ZERO, Vec3::new(transverse, axial, transverse))
     }
 
     /// Ray cast in the local frame.
@@ -86,10 +71,7 @@ impl Capsule {
         let (h, r) = (self.half_height, self.radius);
         let nearest_on_axis = Vec3::new(0.0, o.y.clamp(-h, h), 0.0);
         if (o - nearest_on_axis).length_squared() <= r * r {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -d.normalize_or(Vec3::Y),
-            });
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
         }
         let mut best: Option<RayHit> = None;
         let mut keep = |hit: Option<RayHit>| {
@@ -102,13 +84,7 @@ impl Capsule {
         keep(side_hit(o, d, h, r, max_t));
         let sphere = Sphere { radius: r };
         for centre in [Vec3::new(0.0, h, 0.0), Vec3::new(0.0, -h, 0.0)] {
-            keep(sphere.cast_ray(
-                &Ray {
-                    origin: o - centre,
-                    direction: d,
-                },
-                max_t,
-            ));
+            keep(sphere.cast_ray(&Ray { origin: o - centre, direction: d }, max_t));
         }
         best
     }
@@ -131,17 +107,12 @@ pub(crate) fn side_hit(o: Vec3, d: Vec3, h: f32, r: f32, max_t: f32) -> Option<R
     // -b + sqrt(disc) > 0, so c / (-b + sqrt(disc)) is the smaller root without cancellation.
     let t = c / (-b + discriminant.sqrt());
     let p = o + t * d;
-    (t <= max_t && p.y.abs() <= h).then(|| RayHit {
-        t,
-        normal: Vec3::new(p.x, 0.0, p.z).normalize_or(Vec3::X),
-    })
+    (t <= max_t && p.y.abs() <= h).then(|| RayHit { t, normal: Vec3::new(p.x, 0.0, p.z).normalize_or(Vec3::X) })
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{
-        check_aabb_against_support, check_rays_against_marching, revolution_mass,
-    };
+    use super::super::test_support::{check_aabb_against_support, check_rays_against_marching, revolution_mass};
     use super::super::Shape;
     use super::*;
 
@@ -187,13 +158,7 @@ mod tests {
         // Inside; missing beside; too short.
         let d = Vec3::new(1.0, 2.0, 0.0);
         let hit = cast(Vec3::new(0.1, 1.2, 0.0), d, 1.0).unwrap();
-        assert_eq!(
-            hit,
-            RayHit {
-                t: 0.0,
-                normal: -d.normalize()
-            }
-        );
+        assert_eq!(hit, RayHit { t: 0.0, normal: -d.normalize() });
         assert_eq!(cast(Vec3::new(5.0, 0.0, 0.6), -Vec3::X, 20.0), None);
         assert_eq!(cast(Vec3::new(5.0, 0.0, 0.0), -Vec3::X, 4.4), None);
     }

@@ -28,11 +28,7 @@ impl Cuboid {
     #[inline]
     pub fn support(&self, dir: Vec3) -> Vec3 {
         let h = self.half_extents;
-        Vec3::new(
-            h.x.copysign(dir.x),
-            h.y.copysign(dir.y),
-            h.z.copysign(dir.z),
-        )
+        Vec3::new(h.x.copysign(dir.x), h.y.copysign(dir.y), h.z.copysign(dir.z))
     }
 
     /// Solid box: m = 8 hx hy hz ρ, Ixx = m/3 (hy² + hz²), and so on.
@@ -49,10 +45,7 @@ impl Cuboid {
         let h = self.half_extents;
         let (o, d) = (ray.origin, ray.direction);
         if o.abs().cmple(h).all() {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -d.normalize_or(Vec3::Y),
-            });
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
         }
         let mut t_enter = 0.0f32;
         let mut t_exit = max_t;
@@ -108,15 +101,10 @@ mod tests {
     #[test]
     fn mass_matches_textbook_values() {
         // Sides 1 × 2 × 3, ρ = 2: m = 12, I = m (b² + c²) / 12 = (13, 10, 5).
-        let got = Cuboid::new(Vec3::new(0.5, 1.0, 1.5))
-            .unwrap()
-            .mass_properties(2.0);
+        let got = Cuboid::new(Vec3::new(0.5, 1.0, 1.5)).unwrap().mass_properties(2.0);
         assert!((got.mass - 12.0).abs() < 1e-5);
         let want = Mat3::from_diagonal(Vec3::new(13.0, 10.0, 5.0));
-        assert!((got.inertia - want)
-            .to_cols_array()
-            .iter()
-            .all(|x| x.abs() < 1e-5));
+        assert!((got.inertia - want).to_cols_array().iter().all(|x| x.abs() < 1e-5));
         assert_eq!(got.center, Vec3::ZERO);
     }
 
@@ -140,12 +128,6 @@ mod tests {
             }
             n
         };
-        check_rays_against_marching(
-            &|ray, t| cuboid.cast_ray(ray, t),
-            &|p| p.abs().cmple(h).all(),
-            &normal_at,
-            1.0,
-            3,
-        );
+        check_rays_against_marching(&|ray, t| cuboid.cast_ray(ray, t), &|p| p.abs().cmple(h).all(), &normal_at, 1.0, 3);
     }
 }

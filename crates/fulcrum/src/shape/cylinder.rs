@@ -20,10 +20,7 @@ impl Cylinder {
     pub fn new(half_height: f32, radius: f32) -> Result<Self> {
         check_positive("half_height", half_height)?;
         check_positive("radius", radius)?;
-        Ok(Self {
-            half_height,
-            radius,
-        })
+        Ok(Self { half_height, radius })
     }
 
     /// World bounds at `pose` (exact: the caps are discs).
@@ -40,16 +37,8 @@ impl Cylinder {
     pub fn support(&self, dir: Vec3) -> Vec3 {
         let radial = Vec3::new(dir.x, 0.0, dir.z);
         let len = radial.length();
-        let rim = if len > 1e-12 {
-            radial * (self.radius / len)
-        } else {
-            Vec3::ZERO
-        };
-        let y = if dir.y >= 0.0 {
-            self.half_height
-        } else {
-            -self.half_height
-        };
+        let rim = if len > 1e-12 { radial * (self.radius / len) } else { Vec3::ZERO };
+        let y = if dir.y >= 0.0 { self.half_height } else { -self.half_height };
         Vec3::new(rim.x, y, rim.z)
     }
 
@@ -73,10 +62,7 @@ impl Cylinder {
         let (o, d) = (ray.origin, ray.direction);
         let (h, r) = (self.half_height, self.radius);
         if o.y.abs() <= h && o.x * o.x + o.z * o.z <= r * r {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -d.normalize_or(Vec3::Y),
-            });
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
         }
         let side = side_hit(o, d, h, r, max_t);
         // The cap facing the origin, entered when moving towards it from beyond it.
@@ -84,10 +70,8 @@ impl Cylinder {
         let cap = if o.y.abs() > h && d.y * cap_y < 0.0 {
             let t = (cap_y - o.y) / d.y;
             let p = o + t * d;
-            (t <= max_t && p.x * p.x + p.z * p.z <= r * r).then(|| RayHit {
-                t,
-                normal: Vec3::new(0.0, cap_y.signum(), 0.0),
-            })
+            (t <= max_t && p.x * p.x + p.z * p.z <= r * r)
+                .then(|| RayHit { t, normal: Vec3::new(0.0, cap_y.signum(), 0.0) })
         } else {
             None
         };
@@ -100,9 +84,7 @@ impl Cylinder {
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{
-        check_aabb_against_support, check_rays_against_marching, revolution_mass,
-    };
+    use super::super::test_support::{check_aabb_against_support, check_rays_against_marching, revolution_mass};
     use super::super::Shape;
     use super::*;
 
@@ -111,8 +93,7 @@ mod tests {
         let (h, r, density) = (0.7f32, 0.4f32, 2.5f32);
         let got = Cylinder::new(h, r).unwrap().mass_properties(density);
         let (h64, r64) = (h as f64, r as f64);
-        let [mass, axial, transverse] =
-            revolution_mass(&|_| r64 * r64, &[-h64, h64], density as f64);
+        let [mass, axial, transverse] = revolution_mass(&|_| r64 * r64, &[-h64, h64], density as f64);
         assert!((got.mass as f64 / mass - 1.0).abs() < 1e-6);
         assert!((got.inertia.y_axis.y as f64 / axial - 1.0).abs() < 1e-6);
         assert!((got.inertia.x_axis.x as f64 / transverse - 1.0).abs() < 1e-6);
@@ -143,13 +124,7 @@ mod tests {
         // Parallel to the axis outside the radius; inside; too short.
         assert_eq!(cast(Vec3::new(0.6, -5.0, 0.0), Vec3::Y, 20.0), None);
         let d = Vec3::new(0.0, 0.0, -3.0);
-        assert_eq!(
-            cast(Vec3::new(0.2, 0.9, 0.1), d, 1.0),
-            Some(RayHit {
-                t: 0.0,
-                normal: Vec3::Z
-            })
-        );
+        assert_eq!(cast(Vec3::new(0.2, 0.9, 0.1), d, 1.0), Some(RayHit { t: 0.0, normal: Vec3::Z }));
         assert_eq!(cast(Vec3::new(5.0, 0.2, 0.0), -Vec3::X, 4.4), None);
     }
 

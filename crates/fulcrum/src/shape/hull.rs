@@ -126,14 +126,7 @@ impl ConvexHull {
             )
         };
         // Faces as CCW vertex loops seen from outside: -x, +x, -y, +y, -z, +z.
-        let loops: [[u16; 4]; 6] = [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ];
+        let loops: [[u16; 4]; 6] = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
         let loops: Vec<Vec<u16>> = loops.iter().map(|l| l.to_vec()).collect();
         // The unit cube's topology is fixed; scaling keeps the planes' normals.
         let mut hull = Self::build_mesh((0..8).map(corner).collect(), &loops, None)
@@ -157,11 +150,7 @@ impl ConvexHull {
     /// a vertex is unused, the surface is not closed, or the result is not convex and planar
     /// within [`ConvexHull::tolerance_for`] the vertices.
     pub fn from_face_loops(vertices: Vec<Vec3>, loops: &[Vec<u16>]) -> Result<ConvexHull> {
-        let tolerance = if vertices.iter().all(|v| v.is_finite()) {
-            Self::tolerance_for(&vertices)
-        } else {
-            0.0
-        };
+        let tolerance = if vertices.iter().all(|v| v.is_finite()) { Self::tolerance_for(&vertices) } else { 0.0 };
         let hull = Self::build_mesh(vertices, loops, None)?;
         hull.validate(tolerance)?;
         Ok(hull)
@@ -204,9 +193,7 @@ impl ConvexHull {
     /// that is a global maximum.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        if self.vertices.len() <= HILL_CLIMB_MIN_VERTICES
-            || self.vertex_edges.len() != self.vertices.len()
-        {
+        if self.vertices.len() <= HILL_CLIMB_MIN_VERTICES || self.vertex_edges.len() != self.vertices.len() {
             let mut best = 0;
             let mut best_dot = f32::NEG_INFINITY;
             for (i, v) in self.vertices.iter().enumerate() {
@@ -278,9 +265,7 @@ impl ConvexHull {
         let mut face_loop = Vec::with_capacity(MAX_FACE_VERTICES);
         for f in 0..self.faces.len() {
             face_loop.clear();
-            self.for_each_face_vertex(f, |v| {
-                face_loop.push(self.vertices[v as usize].as_dvec3() - reference)
-            });
+            self.for_each_face_vertex(f, |v| face_loop.push(self.vertices[v as usize].as_dvec3() - reference));
             for k in 1..face_loop.len().saturating_sub(1) {
                 let (a, b, c) = (face_loop[0], face_loop[k], face_loop[k + 1]);
                 let det = a.dot(b.cross(c));
@@ -311,11 +296,7 @@ impl ConvexHull {
         let density = density as f64;
         let trace = second.x_axis.x + second.y_axis.y + second.z_axis.z;
         let inertia = (DMat3::from_diagonal(DVec3::splat(trace)) - second) * density;
-        MassProperties {
-            mass: (volume * density) as f32,
-            center: centroid.as_vec3(),
-            inertia: inertia.as_mat3(),
-        }
+        MassProperties { mass: (volume * density) as f32, center: centroid.as_vec3(), inertia: inertia.as_mat3() }
     }
 
     /// Ray cast in the local frame: the ray is clipped by every face plane. Entering through
@@ -346,24 +327,16 @@ impl ConvexHull {
             }
         }
         if inside {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -d.normalize_or(Vec3::Y),
-            });
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
         }
         let face = enter_face?;
-        (t_enter <= t_exit).then(|| RayHit {
-            t: t_enter,
-            normal: self.planes[face].normal,
-        })
+        (t_enter <= t_exit).then(|| RayHit { t: t_enter, normal: self.planes[face].normal })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{
-        assert_valid_hull, check_aabb_against_support, check_rays_against_marching, Lcg,
-    };
+    use super::super::test_support::{assert_valid_hull, check_aabb_against_support, check_rays_against_marching, Lcg};
     use super::super::{Cuboid, Cylinder, Shape, Sphere};
     use super::*;
     use crate::math::Quat;
@@ -371,10 +344,7 @@ mod tests {
 
     /// Largest absolute difference between two matrices' entries.
     fn matrix_gap(a: Mat3, b: Mat3) -> f32 {
-        (a - b)
-            .to_cols_array()
-            .iter()
-            .fold(0.0, |m, x| m.max(x.abs()))
+        (a - b).to_cols_array().iter().fold(0.0, |m, x| m.max(x.abs()))
     }
 
     fn largest_entry(a: Mat3) -> f32 {
@@ -383,19 +353,10 @@ mod tests {
 
     /// Mass within `rel`, centre within `rel * size`, inertia within `rel` of its largest entry.
     fn assert_mass_close(got: &MassProperties, want: &MassProperties, size: f32, rel: f32) {
-        assert!(
-            (got.mass - want.mass).abs() <= rel * want.mass,
-            "mass {got:?} vs {want:?}"
-        );
-        assert!(
-            (got.center - want.center).length() <= rel * size,
-            "centre {got:?} vs {want:?}"
-        );
+        assert!((got.mass - want.mass).abs() <= rel * want.mass, "mass {got:?} vs {want:?}");
+        assert!((got.center - want.center).length() <= rel * size, "centre {got:?} vs {want:?}");
         let gap = matrix_gap(got.inertia, want.inertia);
-        assert!(
-            gap <= rel * largest_entry(want.inertia),
-            "inertia {got:?} vs {want:?}"
-        );
+        assert!(gap <= rel * largest_entry(want.inertia), "inertia {got:?} vs {want:?}");
     }
 
     #[test]
@@ -424,13 +385,7 @@ mod tests {
             // The twin starts where this edge ends.
             assert_eq!(twin.origin, hull.edges[edge.next as usize].origin);
         }
-        assert_eq!(
-            hull.vertices,
-            Cuboid {
-                half_extents: Vec3::new(1.0, 2.0, 3.0)
-            }
-            .corners()
-        );
+        assert_eq!(hull.vertices, Cuboid { half_extents: Vec3::new(1.0, 2.0, 3.0) }.corners());
         assert_valid_hull(&hull, &hull.vertices.clone(), 1e-6);
     }
 
@@ -440,12 +395,7 @@ mod tests {
         let want = Cuboid { half_extents: h }.mass_properties(2.0);
         // Textbook m (b² + c²) / 12 with full sides 1, 2, 3: m = 12, I = (13, 10, 5).
         assert!((want.mass - 12.0).abs() < 1e-5);
-        assert!(
-            matrix_gap(
-                want.inertia,
-                Mat3::from_diagonal(Vec3::new(13.0, 10.0, 5.0))
-            ) < 1e-5
-        );
+        assert!(matrix_gap(want.inertia, Mat3::from_diagonal(Vec3::new(13.0, 10.0, 5.0))) < 1e-5);
         let corners = Cuboid { half_extents: h }.corners();
         let from_points = ConvexHull::from_points(&corners).unwrap();
         for hull in [ConvexHull::cuboid(h), from_points] {
@@ -464,11 +414,7 @@ mod tests {
         let by_points = ConvexHull::from_points(&right).unwrap();
         let (d, o) = (1.0 / 80.0, 1.0 / 480.0);
         let inertia = Mat3::from_cols(Vec3::new(d, o, o), Vec3::new(o, d, o), Vec3::new(o, o, d));
-        let want = MassProperties {
-            mass: 1.0 / 6.0,
-            center: Vec3::splat(0.25),
-            inertia,
-        };
+        let want = MassProperties { mass: 1.0 / 6.0, center: Vec3::splat(0.25), inertia };
         for hull in [by_loops, by_points] {
             assert_mass_close(&hull.mass_properties(1.0), &want, 1.0, 1e-5);
         }
@@ -476,15 +422,10 @@ mod tests {
         // centroid; placed off the origin and rotated, with density 3.
         let a = 2.0 * 2f32.sqrt();
         let pose = Pose::new(Vec3::new(5.0, -2.0, 1.0), Quat::from_rotation_y(0.4));
-        let regular: Vec<Vec3> = [
-            [1.0, 1.0, 1.0],
-            [1.0, -1.0, -1.0],
-            [-1.0, 1.0, -1.0],
-            [-1.0, -1.0, 1.0],
-        ]
-        .iter()
-        .map(|&c| pose.transform_point(Vec3::from_array(c)))
-        .collect();
+        let regular: Vec<Vec3> = [[1.0, 1.0, 1.0], [1.0, -1.0, -1.0], [-1.0, 1.0, -1.0], [-1.0, -1.0, 1.0]]
+            .iter()
+            .map(|&c| pose.transform_point(Vec3::from_array(c)))
+            .collect();
         let mass = 3.0 * a * a * a / (6.0 * 2f32.sqrt());
         let want = MassProperties::new(mass, pose.position, Vec3::splat(mass * a * a / 20.0));
         let hull = ConvexHull::from_points(&regular).unwrap();
@@ -519,11 +460,7 @@ mod tests {
         }
         let hull = ConvexHull::from_points(&points).unwrap();
         let got = hull.mass_properties(5.0);
-        let want = Cylinder {
-            half_height: h,
-            radius: r,
-        }
-        .mass_properties(5.0);
+        let want = Cylinder { half_height: h, radius: r }.mass_properties(5.0);
         assert!((got.mass / want.mass - 1.0).abs() < 5e-3);
         assert!(got.mass < want.mass, "an inscribed prism is lighter");
         assert_mass_close(&got, &want, 1.0, 1e-2);
@@ -539,18 +476,11 @@ mod tests {
     fn moved_hull_mass_matches_transformed_mass() {
         let mut rng = Lcg::new(21);
         for _ in 0..10 {
-            let local: Vec<Vec3> = (0..60)
-                .map(|_| rng.in_box(Vec3::new(1.0, 0.4, 0.7)))
-                .collect();
+            let local: Vec<Vec3> = (0..60).map(|_| rng.in_box(Vec3::new(1.0, 0.4, 0.7))).collect();
             let pose = rng.pose(8.0);
             let moved: Vec<Vec3> = local.iter().map(|&p| pose.transform_point(p)).collect();
-            let want = ConvexHull::from_points(&local)
-                .unwrap()
-                .mass_properties(2.5)
-                .transformed(&pose);
-            let got = ConvexHull::from_points(&moved)
-                .unwrap()
-                .mass_properties(2.5);
+            let want = ConvexHull::from_points(&local).unwrap().mass_properties(2.5).transformed(&pose);
+            let got = ConvexHull::from_points(&moved).unwrap().mass_properties(2.5);
             assert_mass_close(&got, &want, 1.0, 1e-4);
         }
     }
@@ -559,28 +489,17 @@ mod tests {
     fn support_matches_brute_force() {
         let mut rng = Lcg::new(4);
         let clouds: [Vec<Vec3>; 3] = [
-            (0..40)
-                .map(|_| rng.in_box(Vec3::new(1.0, 2.0, 0.5)))
-                .collect(),
+            (0..40).map(|_| rng.in_box(Vec3::new(1.0, 2.0, 0.5))).collect(),
             sphere_points(1500, 2.0),
-            (0..3000)
-                .map(|_| rng.in_ball() * 3.0 + Vec3::X * 10.0)
-                .collect(),
+            (0..3000).map(|_| rng.in_ball() * 3.0 + Vec3::X * 10.0).collect(),
         ];
         for points in &clouds {
             let hull = ConvexHull::from_points(points).unwrap();
             let tolerance = ConvexHull::tolerance_for(points);
             for _ in 0..300 {
                 let dir = rng.direction() * rng.range(0.1, 10.0);
-                let best_vertex = hull
-                    .vertices
-                    .iter()
-                    .map(|v| v.dot(dir))
-                    .fold(f32::NEG_INFINITY, f32::max);
-                let best_point = points
-                    .iter()
-                    .map(|v| v.dot(dir))
-                    .fold(f32::NEG_INFINITY, f32::max);
+                let best_vertex = hull.vertices.iter().map(|v| v.dot(dir)).fold(f32::NEG_INFINITY, f32::max);
+                let best_point = points.iter().map(|v| v.dot(dir)).fold(f32::NEG_INFINITY, f32::max);
                 let got = hull.support(dir).dot(dir);
                 assert!((got - best_vertex).abs() <= 1e-5 * best_vertex.abs().max(1.0));
                 assert!(got >= best_point - tolerance * dir.length());
@@ -591,9 +510,7 @@ mod tests {
     #[test]
     fn aabb_holds_support_points() {
         let mut rng = Lcg::new(8);
-        let small: Vec<Vec3> = (0..30)
-            .map(|_| rng.in_box(Vec3::new(1.0, 2.0, 0.5)))
-            .collect();
+        let small: Vec<Vec3> = (0..30).map(|_| rng.in_box(Vec3::new(1.0, 2.0, 0.5))).collect();
         for points in [small, sphere_points(200, 1.0)] {
             let shape = Shape::ConvexHull(Arc::new(ConvexHull::from_points(&points).unwrap()));
             check_aabb_against_support(&shape, 31, 1e-5);
@@ -605,10 +522,7 @@ mod tests {
         let mut rng = Lcg::new(12);
         let h = Vec3::new(0.5, 1.0, 1.5);
         let cuboid = Cuboid { half_extents: h };
-        let hulls = [
-            ConvexHull::cuboid(h),
-            ConvexHull::from_points(&cuboid.corners()).unwrap(),
-        ];
+        let hulls = [ConvexHull::cuboid(h), ConvexHull::from_points(&cuboid.corners()).unwrap()];
         let (mut hits, mut misses) = (0, 0);
         for _ in 0..1000 {
             let origin = rng.in_box(Vec3::splat(4.0));
@@ -622,10 +536,7 @@ mod tests {
                     (Some(got), Some(want)) => {
                         hits += 1;
                         assert!((got.t - want.t).abs() <= 1e-4, "{got:?} vs {want:?}");
-                        assert!(
-                            (got.normal - want.normal).length() <= 1e-4,
-                            "{got:?} vs {want:?}"
-                        );
+                        assert!((got.normal - want.normal).length() <= 1e-4, "{got:?} vs {want:?}");
                     }
                     (got, want) => panic!("{got:?} vs {want:?} for {ray:?}"),
                 }
@@ -642,11 +553,8 @@ mod tests {
         let inside = |p: Vec3| hull.planes.iter().all(|plane| plane.distance(p) <= 0.0);
         // The face a surface point lies on: the plane it is closest to (zero near edges).
         let normal_at = |p: Vec3| {
-            let mut distances: Vec<(f32, Vec3)> = hull
-                .planes
-                .iter()
-                .map(|pl| (pl.distance(p).abs(), pl.normal))
-                .collect();
+            let mut distances: Vec<(f32, Vec3)> =
+                hull.planes.iter().map(|pl| (pl.distance(p).abs(), pl.normal)).collect();
             distances.sort_by(|a, b| a.0.total_cmp(&b.0));
             if distances[1].0 < 1e-3 {
                 Vec3::ZERO
@@ -654,33 +562,16 @@ mod tests {
                 distances[0].1
             }
         };
-        check_rays_against_marching(
-            &|ray, t| hull.cast_ray(ray, t),
-            &inside,
-            &normal_at,
-            2.0,
-            14,
-        );
+        check_rays_against_marching(&|ray, t| hull.cast_ray(ray, t), &inside, &normal_at, 2.0, 14);
     }
 
     #[test]
     fn face_loops_are_checked() {
-        let cube = Cuboid {
-            half_extents: Vec3::ONE,
-        }
-        .corners()
-        .to_vec();
-        let good: Vec<Vec<u16>> = [
-            [0, 4, 6, 2],
-            [1, 3, 7, 5],
-            [0, 1, 5, 4],
-            [2, 6, 7, 3],
-            [0, 2, 3, 1],
-            [4, 5, 7, 6],
-        ]
-        .iter()
-        .map(|l| l.to_vec())
-        .collect();
+        let cube = Cuboid { half_extents: Vec3::ONE }.corners().to_vec();
+        let good: Vec<Vec<u16>> = [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]]
+            .iter()
+            .map(|l| l.to_vec())
+            .collect();
         assert!(ConvexHull::from_face_loops(cube.clone(), &good).is_ok());
         let mut open = good.clone();
         open.pop();
@@ -688,21 +579,13 @@ mod tests {
         assert_eq!(e.field, "faces", "{e}");
         let mut inverted = good.clone();
         inverted[2].reverse();
-        assert_eq!(
-            ConvexHull::from_face_loops(cube.clone(), &inverted)
-                .unwrap_err()
-                .field,
-            "faces"
-        );
+        assert_eq!(ConvexHull::from_face_loops(cube.clone(), &inverted).unwrap_err().field, "faces");
         let mut dented = cube.clone();
         dented[7] = Vec3::splat(0.5);
         let e = ConvexHull::from_face_loops(dented, &good).unwrap_err();
         assert!(e.field.starts_with("faces["), "{e}");
         let mut short = good.clone();
         short[0] = vec![0, 4];
-        assert_eq!(
-            ConvexHull::from_face_loops(cube, &short).unwrap_err().field,
-            "faces[0]"
-        );
+        assert_eq!(ConvexHull::from_face_loops(cube, &short).unwrap_err().field, "faces[0]");
     }
 }

@@ -67,11 +67,7 @@ struct Grouping {
 }
 
 /// Builds the polygon hull from the triangle hull (see the module comment).
-pub(crate) fn polygon_hull(
-    points: &[Vec3],
-    cloud: &SnappedCloud,
-    mesh: &TriangleHull,
-) -> Result<ConvexHull> {
+pub(crate) fn polygon_hull(points: &[Vec3], cloud: &SnappedCloud, mesh: &TriangleHull) -> Result<ConvexHull> {
     let mut levels = vec![LEVEL_BAND; mesh.triangles.len()];
     loop {
         let grouping = group_triangles(points, cloud, mesh, &levels);
@@ -99,21 +95,13 @@ pub(crate) fn polygon_hull(
             Failure::Everything => (0..levels.len()).for_each(|t| raise(t, &mut levels)),
         }
         if !raised {
-            return Err(Error::new(
-                "points",
-                "internal error in hull construction: no valid face merging found",
-            ));
+            return Err(Error::new("points", "internal error in hull construction: no valid face merging found"));
         }
     }
 }
 
 /// Groups triangles into faces, largest seeds first (see the module comment).
-fn group_triangles(
-    points: &[Vec3],
-    cloud: &SnappedCloud,
-    mesh: &TriangleHull,
-    levels: &[u8],
-) -> Grouping {
+fn group_triangles(points: &[Vec3], cloud: &SnappedCloud, mesh: &TriangleHull, levels: &[u8]) -> Grouping {
     let count = mesh.triangles.len();
     let mut order: Vec<u32> = (0..count as u32).collect();
     let area = |t: u32| mesh.planes[t as usize].normal_length();
@@ -161,13 +149,7 @@ fn seed_plane(points: &[Vec3], mesh: &TriangleHull, t: u32) -> (DVec3, f64) {
     (normal, normal.dot(corner))
 }
 
-fn within_band(
-    points: &[Vec3],
-    mesh: &TriangleHull,
-    plane: &(DVec3, f64),
-    t: u32,
-    band: f64,
-) -> bool {
+fn within_band(points: &[Vec3], mesh: &TriangleHull, plane: &(DVec3, f64), t: u32, band: f64) -> bool {
     let (normal, offset) = *plane;
     let own = mesh.planes[t as usize].normal;
     let own = DVec3::new(own[0] as f64, own[1] as f64, own[2] as f64);
@@ -179,9 +161,7 @@ fn within_band(
 
 fn exactly_coplanar(cloud: &SnappedCloud, mesh: &TriangleHull, seed: u32, t: u32) -> bool {
     let plane = &mesh.planes[seed as usize];
-    mesh.triangles[t as usize]
-        .iter()
-        .all(|&v| plane.orient(cloud.grid[v as usize]) == 0)
+    mesh.triangles[t as usize].iter().all(|&v| plane.orient(cloud.grid[v as usize]) == 0)
 }
 
 /// Turns a grouping into a checked half-edge mesh.
@@ -199,21 +179,14 @@ fn build(
         if !is_convex_polygon(points, face_loop, normal, cloud.tolerance) {
             return Err(Failure::Faces(vec![face as u32]));
         }
-        let offset = face_loop
-            .iter()
-            .map(|&v| normal.dot(points[v as usize].as_dvec3()))
-            .fold(f64::NEG_INFINITY, f64::max);
-        planes.push(FacePlane {
-            normal: normal.as_vec3(),
-            offset: offset as f32,
-        });
+        let offset =
+            face_loop.iter().map(|&v| normal.dot(points[v as usize].as_dvec3())).fold(f64::NEG_INFINITY, f64::max);
+        planes.push(FacePlane { normal: normal.as_vec3(), offset: offset as f32 });
     }
     let (loops, planes) = split_large_faces(loops, planes);
     let (vertices, loops) = compact(points, &loops);
-    let hull =
-        ConvexHull::build_mesh(vertices, &loops, Some(planes)).map_err(|_| Failure::Everything)?;
-    hull.validate(cloud.tolerance as f32)
-        .map_err(|_| Failure::Everything)?;
+    let hull = ConvexHull::build_mesh(vertices, &loops, Some(planes)).map_err(|_| Failure::Everything)?;
+    hull.validate(cloud.tolerance as f32).map_err(|_| Failure::Everything)?;
     Ok(hull)
 }
 
@@ -297,11 +270,7 @@ fn face_loop(
 /// Removes every vertex that only two faces share: it sits on their common edge. Fails
 /// (for those two faces) when such a vertex is further than `tolerance` from the straight
 /// line through its neighbours.
-fn remove_edge_vertices(
-    points: &[Vec3],
-    loops: &mut [Vec<u32>],
-    tolerance: f64,
-) -> std::result::Result<(), Failure> {
+fn remove_edge_vertices(points: &[Vec3], loops: &mut [Vec<u32>], tolerance: f64) -> std::result::Result<(), Failure> {
     let mut incidence: Vec<(u32, u32)> = Vec::new();
     for (f, face_loop) in loops.iter().enumerate() {
         incidence.extend(face_loop.iter().map(|&v| (v, f as u32)));
@@ -317,11 +286,7 @@ fn remove_edge_vertices(
         let (prev, next) = (l[(k + l.len() - 1) % l.len()], l[(k + 1) % l.len()]);
         let chord = p(next) - p(prev);
         let off_line = (p(v) - p(prev)).cross(chord).length() / chord.length();
-        if off_line.is_nan()
-            || off_line > tolerance
-            || loops[f2 as usize].len() <= 3
-            || l.len() <= 3
-        {
+        if off_line.is_nan() || off_line > tolerance || loops[f2 as usize].len() <= 3 || l.len() <= 3 {
             return Err(Failure::Faces(vec![f1, f2]));
         }
         loops[f1 as usize].retain(|&x| x != v);
@@ -338,20 +303,14 @@ fn is_convex_polygon(points: &[Vec3], face_loop: &[u32], normal: DVec3, toleranc
     (0..n).all(|k| {
         let (a, b) = (p(face_loop[k]), p(face_loop[(k + 1) % n]));
         let inward = normal.cross(b - a).normalize_or_zero();
-        inward != DVec3::ZERO
-            && face_loop
-                .iter()
-                .all(|&w| inward.dot(p(w) - a) >= -tolerance)
+        inward != DVec3::ZERO && face_loop.iter().all(|&w| inward.dot(p(w) - a) >= -tolerance)
     })
 }
 
 /// Cuts faces with more than [`MAX_FACE_VERTICES`] vertices into pieces: the first
 /// `MAX_FACE_VERTICES` vertices make a piece, the chord back to the first vertex closes it,
 /// and the rest continues from there. Pieces of a convex polygon are convex.
-fn split_large_faces(
-    loops: Vec<Vec<u32>>,
-    planes: Vec<FacePlane>,
-) -> (Vec<Vec<u32>>, Vec<FacePlane>) {
+fn split_large_faces(loops: Vec<Vec<u32>>, planes: Vec<FacePlane>) -> (Vec<Vec<u32>>, Vec<FacePlane>) {
     let mut out_loops = Vec::with_capacity(loops.len());
     let mut out_planes = Vec::with_capacity(planes.len());
     for (mut face_loop, plane) in loops.into_iter().zip(planes) {
@@ -380,9 +339,6 @@ fn compact(points: &[Vec3], loops: &[Vec<u32>]) -> (Vec<Vec3>, Vec<Vec<u16>>) {
         new_index[i] = vertices.len() as u32;
         vertices.push(points[i]);
     }
-    let loops = loops
-        .iter()
-        .map(|l| l.iter().map(|&v| new_index[v as usize] as u16).collect())
-        .collect();
+    let loops = loops.iter().map(|l| l.iter().map(|&v| new_index[v as usize] as u16).collect()).collect();
     (vertices, loops)
 }

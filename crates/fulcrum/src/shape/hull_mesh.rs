@@ -22,10 +22,8 @@ impl ConvexHull {
         planes: Option<Vec<FacePlane>>,
     ) -> Result<ConvexHull> {
         check_loops(&vertices, loops)?;
-        let directed: Vec<(u16, u16)> = loops
-            .iter()
-            .flat_map(|l| (0..l.len()).map(move |k| (l[k], l[(k + 1) % l.len()])))
-            .collect();
+        let directed: Vec<(u16, u16)> =
+            loops.iter().flat_map(|l| (0..l.len()).map(move |k| (l[k], l[(k + 1) % l.len()]))).collect();
         let partner = pair_directed_edges(&directed)?;
         let (edges, faces) = link_half_edges(loops, &directed, &partner);
         let vertex_edges = vertex_edge_table(vertices.len(), &edges)?;
@@ -45,18 +43,8 @@ impl ConvexHull {
                 .map(|(f, l)| newell_plane(&vertices, l).ok_or_else(|| no_area(f)))
                 .collect::<Result<Vec<_>>>()?,
         };
-        let local_aabb = vertices
-            .iter()
-            .fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
-        let mut hull = ConvexHull {
-            vertices,
-            edges,
-            faces,
-            planes,
-            local_aabb,
-            centroid: Vec3::ZERO,
-            vertex_edges,
-        };
+        let local_aabb = vertices.iter().fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
+        let mut hull = ConvexHull { vertices, edges, faces, planes, local_aabb, centroid: Vec3::ZERO, vertex_edges };
         let (volume, centroid, _) = hull.volume_integrals();
         if volume.is_nan() || volume <= 0.0 {
             return Err(Error::new(
@@ -94,21 +82,12 @@ impl ConvexHull {
             for k in 0..n {
                 let (a, b) = (face_loop[k], face_loop[(k + 1) % n]);
                 let inward = normal.cross(b - a).normalize_or_zero();
-                if inward == DVec3::ZERO
-                    || face_loop.iter().any(|&w| inward.dot(w - a) < -tolerance)
-                {
+                if inward == DVec3::ZERO || face_loop.iter().any(|&w| inward.dot(w - a) < -tolerance) {
                     return Err(Error::new(field(), "the face polygon is not convex"));
                 }
             }
-            if self
-                .vertices
-                .iter()
-                .any(|v| distance(v.as_dvec3()) > tolerance)
-            {
-                return Err(Error::new(
-                    field(),
-                    "a hull vertex lies outside the face plane",
-                ));
+            if self.vertices.iter().any(|v| distance(v.as_dvec3()) > tolerance) {
+                return Err(Error::new(field(), "a hull vertex lies outside the face plane"));
             }
         }
         Ok(())
@@ -138,10 +117,7 @@ impl ConvexHull {
             let mut count = 0;
             loop {
                 if e >= edge_count || self.edges[e].face as usize != f {
-                    return Err(Error::new(
-                        format!("faces[{f}]"),
-                        "its loop leaves the face",
-                    ));
+                    return Err(Error::new(format!("faces[{f}]"), "its loop leaves the face"));
                 }
                 count += 1;
                 e = self.edges[e].next as usize;
@@ -150,19 +126,13 @@ impl ConvexHull {
                 }
             }
             if e != first || count < 3 {
-                return Err(Error::new(
-                    format!("faces[{f}]"),
-                    "its loop is not a polygon",
-                ));
+                return Err(Error::new(format!("faces[{f}]"), "its loop is not a polygon"));
             }
             visited += count;
         }
         let euler = self.vertices.len() as i64 - (edge_count / 2) as i64 + self.faces.len() as i64;
         if visited != edge_count || euler != 2 {
-            return Err(Error::new(
-                "faces",
-                "the faces do not form a closed surface",
-            ));
+            return Err(Error::new("faces", "the faces do not form a closed surface"));
         }
         Ok(())
     }
@@ -175,19 +145,13 @@ fn no_area(face: usize) -> Error {
 /// Sizes, finiteness and index ranges of the input of [`ConvexHull::build_mesh`].
 fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
     if vertices.len() < 4 || vertices.len() > u16::MAX as usize {
-        return Err(Error::new(
-            "vertices",
-            "a hull needs between 4 and 65535 vertices",
-        ));
+        return Err(Error::new("vertices", "a hull needs between 4 and 65535 vertices"));
     }
     for (i, &v) in vertices.iter().enumerate() {
         check_vec3(&format!("vertices[{i}]"), v)?;
     }
     if loops.len() < 4 || loops.len() > u16::MAX as usize {
-        return Err(Error::new(
-            "faces",
-            "a hull needs between 4 and 65535 faces",
-        ));
+        return Err(Error::new("faces", "a hull needs between 4 and 65535 faces"));
     }
     let mut half_edges = 0usize;
     for (f, face_loop) in loops.iter().enumerate() {
@@ -195,10 +159,7 @@ fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
         if face_loop.len() < 3 || face_loop.len() > MAX_FACE_VERTICES {
             return Err(Error::new(
                 field(),
-                format!(
-                    "a face needs 3 to {MAX_FACE_VERTICES} vertices, got {}",
-                    face_loop.len()
-                ),
+                format!("a face needs 3 to {MAX_FACE_VERTICES} vertices, got {}", face_loop.len()),
             ));
         }
         if face_loop.iter().any(|&v| v as usize >= vertices.len()) {
@@ -212,21 +173,15 @@ fn check_loops(vertices: &[Vec3], loops: &[Vec<u16>]) -> Result<()> {
         half_edges += face_loop.len();
     }
     if half_edges > u16::MAX as usize {
-        return Err(Error::new(
-            "faces",
-            "too many edges for 16-bit half-edge indices",
-        ));
+        return Err(Error::new("faces", "too many edges for 16-bit half-edge indices"));
     }
     Ok(())
 }
 
 /// For each directed edge (by its slot), the slot of the same edge run the other way.
 fn pair_directed_edges(directed: &[(u16, u16)]) -> Result<Vec<u32>> {
-    let mut keys: Vec<(u16, u16, u32)> = directed
-        .iter()
-        .enumerate()
-        .map(|(slot, &(a, b))| (a.min(b), a.max(b), slot as u32))
-        .collect();
+    let mut keys: Vec<(u16, u16, u32)> =
+        directed.iter().enumerate().map(|(slot, &(a, b))| (a.min(b), a.max(b), slot as u32)).collect();
     keys.sort_unstable();
     let mut partner = vec![u32::MAX; directed.len()];
     for group in keys.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
@@ -234,10 +189,7 @@ fn pair_directed_edges(directed: &[(u16, u16)]) -> Result<Vec<u32>> {
         if group.len() != 2 {
             return Err(Error::new(
                 "faces",
-                format!(
-                    "edge ({a}, {b}) is used by {} faces; it must join exactly two",
-                    group.len()
-                ),
+                format!("edge ({a}, {b}) is used by {} faces; it must join exactly two", group.len()),
             ));
         }
         let (s, t) = (group[0].2, group[1].2);
@@ -254,11 +206,7 @@ fn pair_directed_edges(directed: &[(u16, u16)]) -> Result<Vec<u32>> {
 }
 
 /// Half-edges (twins at `e ^ 1`, numbered as the module comment says) and faces.
-fn link_half_edges(
-    loops: &[Vec<u16>],
-    directed: &[(u16, u16)],
-    partner: &[u32],
-) -> (Vec<HalfEdge>, Vec<HullFace>) {
+fn link_half_edges(loops: &[Vec<u16>], directed: &[(u16, u16)], partner: &[u32]) -> (Vec<HalfEdge>, Vec<HullFace>) {
     let mut half = vec![u16::MAX; directed.len()];
     let mut pairs = 0u16;
     for slot in 0..directed.len() {
@@ -268,29 +216,16 @@ fn link_half_edges(
             pairs += 1;
         }
     }
-    let mut edges = vec![
-        HalfEdge {
-            origin: 0,
-            next: 0,
-            face: 0
-        };
-        directed.len()
-    ];
+    let mut edges = vec![HalfEdge { origin: 0, next: 0, face: 0 }; directed.len()];
     let mut faces = Vec::with_capacity(loops.len());
     let mut slot = 0;
     for (f, face_loop) in loops.iter().enumerate() {
         let n = face_loop.len();
         for k in 0..n {
             let next_slot = slot + (k + 1) % n;
-            edges[half[slot + k] as usize] = HalfEdge {
-                origin: face_loop[k],
-                next: half[next_slot],
-                face: f as u16,
-            };
+            edges[half[slot + k] as usize] = HalfEdge { origin: face_loop[k], next: half[next_slot], face: f as u16 };
         }
-        faces.push(HullFace {
-            first_edge: half[slot],
-        });
+        faces.push(HullFace { first_edge: half[slot] });
         slot += n;
     }
     (edges, faces)
@@ -311,10 +246,7 @@ fn vertex_edge_table(vertex_count: usize, edges: &[HalfEdge]) -> Result<Vec<u16>
     }
     for v in 0..vertex_count {
         if first[v] == u16::MAX {
-            return Err(Error::new(
-                format!("vertices[{v}]"),
-                "is not used by any face",
-            ));
+            return Err(Error::new(format!("vertices[{v}]"), "is not used by any face"));
         }
         // Around v: the twin of an outgoing edge ends at v; its successor leaves v again.
         let mut e = first[v];
@@ -327,10 +259,7 @@ fn vertex_edge_table(vertex_count: usize, edges: &[HalfEdge]) -> Result<Vec<u16>
             }
         }
         if steps != degree[v] {
-            return Err(Error::new(
-                format!("vertices[{v}]"),
-                "its faces do not form one fan",
-            ));
+            return Err(Error::new(format!("vertices[{v}]"), "its faces do not form one fan"));
         }
     }
     Ok(first)
@@ -340,15 +269,7 @@ fn vertex_edge_table(vertex_count: usize, edges: &[HalfEdge]) -> Result<Vec<u16>
 fn newell_plane(vertices: &[Vec3], face_loop: &[u16]) -> Option<FacePlane> {
     let p = |k: usize| vertices[face_loop[k % face_loop.len()] as usize].as_dvec3();
     // Relative to the first vertex, so the sum keeps its precision far from the origin.
-    let normal = (1..face_loop.len())
-        .map(|k| (p(k) - p(0)).cross(p(k + 1) - p(0)))
-        .sum::<DVec3>()
-        .try_normalize()?;
-    let offset = (0..face_loop.len())
-        .map(|k| normal.dot(p(k)))
-        .fold(f64::NEG_INFINITY, f64::max);
-    Some(FacePlane {
-        normal: normal.as_vec3(),
-        offset: offset as f32,
-    })
+    let normal = (1..face_loop.len()).map(|k| (p(k) - p(0)).cross(p(k + 1) - p(0))).sum::<DVec3>().try_normalize()?;
+    let offset = (0..face_loop.len()).map(|k| normal.dot(p(k))).fold(f64::NEG_INFINITY, f64::max);
+    Some(FacePlane { normal: normal.as_vec3(), offset: offset as f32 })
 }

@@ -32,19 +32,11 @@ pub fn point_mass_inertia(mass: f32, d: Vec3) -> Mat3 {
 
 impl MassProperties {
     /// No mass at all.
-    pub const ZERO: MassProperties = MassProperties {
-        mass: 0.0,
-        center: Vec3::ZERO,
-        inertia: Mat3::ZERO,
-    };
+    pub const ZERO: MassProperties = MassProperties { mass: 0.0, center: Vec3::ZERO, inertia: Mat3::ZERO };
 
     /// Properties with a diagonal inertia at `center`.
     pub fn new(mass: f32, center: Vec3, principal_inertia: Vec3) -> Self {
-        Self {
-            mass,
-            center,
-            inertia: Mat3::from_diagonal(principal_inertia),
-        }
+        Self { mass, center, inertia: Mat3::from_diagonal(principal_inertia) }
     }
 
     /// The same properties expressed in the parent frame of `pose` (the shape sits at `pose`).
@@ -69,23 +61,13 @@ impl MassProperties {
             return MassProperties::ZERO;
         }
         let center = parts.iter().map(|p| p.center * p.mass).sum::<Vec3>() / mass;
-        let inertia = parts
-            .iter()
-            .fold(Mat3::ZERO, |acc, p| acc + p.inertia_about(center));
-        MassProperties {
-            mass,
-            center,
-            inertia,
-        }
+        let inertia = parts.iter().fold(Mat3::ZERO, |acc, p| acc + p.inertia_about(center));
+        MassProperties { mass, center, inertia }
     }
 
     /// Scales mass and inertia by `factor`, keeping the centre of mass.
     pub fn scaled(&self, factor: f32) -> MassProperties {
-        MassProperties {
-            mass: self.mass * factor,
-            center: self.center,
-            inertia: self.inertia * factor,
-        }
+        MassProperties { mass: self.mass * factor, center: self.center, inertia: self.inertia * factor }
     }
 }
 

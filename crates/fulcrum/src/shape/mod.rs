@@ -85,9 +85,7 @@ impl Shape {
 
     /// The convex hull of a point cloud.
     pub fn convex_hull(points: &[Vec3]) -> crate::Result<Shape> {
-        Ok(Shape::ConvexHull(Arc::new(ConvexHull::from_points(
-            points,
-        )?)))
+        Ok(Shape::ConvexHull(Arc::new(ConvexHull::from_points(points)?)))
     }
 
     /// The plane `normal·p = offset`, solid below.
@@ -173,9 +171,7 @@ mod tests {
     #[test]
     fn world_ray_casts_match_local_casts() {
         let mut rng = Lcg::new(17);
-        let corners: Vec<Vec3> = (0..40)
-            .map(|_| rng.in_box(Vec3::new(0.5, 0.8, 0.3)))
-            .collect();
+        let corners: Vec<Vec3> = (0..40).map(|_| rng.in_box(Vec3::new(0.5, 0.8, 0.3))).collect();
         let shapes = [
             Shape::sphere(0.5).unwrap(),
             Shape::cuboid(Vec3::new(0.5, 0.2, 0.4)).unwrap(),

@@ -26,10 +26,7 @@ impl Plane {
         if len <= 1e-6 {
             return Err(Error::new("normal", "must not be the zero vector"));
         }
-        Ok(Self {
-            normal: normal / len,
-            offset,
-        })
+        Ok(Self { normal: normal / len, offset })
     }
 
     /// World bounds: a huge box, flat along an axis-aligned normal.
@@ -57,20 +54,14 @@ impl Plane {
     pub fn cast_ray(&self, ray: &Ray, max_t: f32) -> Option<RayHit> {
         let dist = self.normal.dot(ray.origin) - self.offset;
         if dist <= 0.0 {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -ray.direction.normalize_or(self.normal),
-            });
+            return Some(RayHit { t: 0.0, normal: -ray.direction.normalize_or(self.normal) });
         }
         let speed = self.normal.dot(ray.direction);
         if speed >= 0.0 {
             return None;
         }
         let t = -dist / speed;
-        (t <= max_t).then_some(RayHit {
-            t,
-            normal: self.normal,
-        })
+        (t <= max_t).then_some(RayHit { t, normal: self.normal })
     }
 }
 
@@ -89,15 +80,7 @@ mod tests {
         assert!((hit.t - 1.0).abs() < 1e-6 && (hit.normal - n).length() < 1e-6);
         assert_eq!(plane.cast_ray(&Ray::new(origin, -n * 3.0), 0.9), None);
         assert_eq!(plane.cast_ray(&Ray::new(origin, Vec3::X), 100.0), None);
-        let below = plane
-            .cast_ray(&Ray::new(Vec3::ZERO, Vec3::X * 2.0), 1.0)
-            .unwrap();
-        assert_eq!(
-            below,
-            RayHit {
-                t: 0.0,
-                normal: -Vec3::X
-            }
-        );
+        let below = plane.cast_ray(&Ray::new(Vec3::ZERO, Vec3::X * 2.0), 1.0).unwrap();
+        assert_eq!(below, RayHit { t: 0.0, normal: -Vec3::X });
     }
 }

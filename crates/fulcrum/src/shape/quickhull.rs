@@ -51,10 +51,7 @@ impl GridPlane {
     /// Plane of the triangle `(a, b, c)`; points above it see it counter-clockwise.
     pub fn through(a: GridPoint, b: GridPoint, c: GridPoint) -> GridPlane {
         let normal = cross(sub(b, a), sub(c, a));
-        GridPlane {
-            normal,
-            offset: dot(normal, a),
-        }
+        GridPlane { normal, offset: dot(normal, a) }
     }
 
     /// `normal·p - offset`: positive above, zero on, negative below (exact).
@@ -77,11 +74,7 @@ fn sub(a: GridPoint, b: GridPoint) -> GridPoint {
 
 #[inline]
 fn cross(a: GridPoint, b: GridPoint) -> GridPoint {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 #[inline]
@@ -117,8 +110,7 @@ pub(crate) fn tolerance_for(points: &[Vec3]) -> f64 {
     let (min, max) = bounds(points);
     let largest_side = (max - min).max_element();
     let largest_coordinate = min.abs().max(max.abs()).max_element();
-    (HULL_RELATIVE_TOLERANCE as f64 * largest_side)
-        .max(16.0 * f32::EPSILON as f64 * largest_coordinate)
+    (HULL_RELATIVE_TOLERANCE as f64 * largest_side).max(16.0 * f32::EPSILON as f64 * largest_coordinate)
 }
 
 fn bounds(points: &[Vec3]) -> (glam::DVec3, glam::DVec3) {
@@ -134,23 +126,14 @@ fn bounds(points: &[Vec3]) -> (glam::DVec3, glam::DVec3) {
 /// Checks the count and finiteness of `points` (errors name `points` or `points[i]`).
 pub(crate) fn check_points(points: &[Vec3]) -> Result<()> {
     if points.len() < 4 {
-        return Err(Error::new(
-            "points",
-            format!(
-                "a convex hull needs at least 4 points, got {}",
-                points.len()
-            ),
-        ));
+        return Err(Error::new("points", format!("a convex hull needs at least 4 points, got {}", points.len())));
     }
     if points.len() > u32::MAX as usize / 2 {
         return Err(Error::new("points", "too many points"));
     }
     for (i, p) in points.iter().enumerate() {
         if !p.is_finite() {
-            return Err(Error::new(
-                format!("points[{i}]"),
-                format!("must have finite coordinates, got {p}"),
-            ));
+            return Err(Error::new(format!("points[{i}]"), format!("must have finite coordinates, got {p}")));
         }
     }
     Ok(())
@@ -176,11 +159,7 @@ pub(crate) fn snap(points: &[Vec3]) -> Result<SnappedCloud> {
             [q.x as i64, q.y as i64, q.z as i64]
         })
         .collect();
-    Ok(SnappedCloud {
-        grid,
-        tolerance,
-        step: 1.0 / scale,
-    })
+    Ok(SnappedCloud { grid, tolerance, step: 1.0 / scale })
 }
 
 /// Four points spanning a tetrahedron of the cloud: the extremes along the widest axis, the
@@ -191,15 +170,9 @@ fn initial_tetrahedron(cloud: &SnappedCloud) -> Result<[u32; 4]> {
     let as_f64 = |p: GridPoint| glam::DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64);
     let tolerance_grid = cloud.tolerance / cloud.step;
     let (lo, hi) = bounds_grid(grid);
-    let axis = (0..3)
-        .max_by_key(|&a| (hi[a] - lo[a], -(a as i64)))
-        .unwrap_or(0);
-    let first = (0..grid.len())
-        .min_by_key(|&i| (grid[i][axis], i))
-        .unwrap_or(0);
-    let second = (0..grid.len())
-        .max_by_key(|&i| (grid[i][axis], -(i as i64)))
-        .unwrap_or(1);
+    let axis = (0..3).max_by_key(|&a| (hi[a] - lo[a], -(a as i64))).unwrap_or(0);
+    let first = (0..grid.len()).min_by_key(|&i| (grid[i][axis], i)).unwrap_or(0);
+    let second = (0..grid.len()).max_by_key(|&i| (grid[i][axis], -(i as i64))).unwrap_or(1);
     // Distance from the line: |(p - a) × u| / |u|, exact cross products in f64 (< 2^53).
     let (a, u) = (grid[first], sub(grid[second], grid[first]));
     let line_distance = |p: GridPoint| as_f64(cross(sub(p, a), u)).length();
@@ -207,10 +180,7 @@ fn initial_tetrahedron(cloud: &SnappedCloud) -> Result<[u32; 4]> {
     if line_distance(grid[third]) / as_f64(u).length() <= tolerance_grid {
         return Err(Error::new(
             "points",
-            format!(
-                "all points lie on one line (within {:e} m); a convex hull needs volume",
-                cloud.tolerance
-            ),
+            format!("all points lie on one line (within {:e} m); a convex hull needs volume", cloud.tolerance),
         ));
     }
     let plane = GridPlane::through(grid[first], grid[second], grid[third]);
@@ -218,10 +188,7 @@ fn initial_tetrahedron(cloud: &SnappedCloud) -> Result<[u32; 4]> {
     if plane.orient(grid[fourth]).unsigned_abs() as f64 / plane.normal_length() <= tolerance_grid {
         return Err(Error::new(
             "points",
-            format!(
-                "all points lie in one plane (within {:e} m); a convex hull needs volume",
-                cloud.tolerance
-            ),
+            format!("all points lie in one plane (within {:e} m); a convex hull needs volume", cloud.tolerance),
         ));
     }
     Ok([first as u32, second as u32, third as u32, fourth as u32])
@@ -339,11 +306,7 @@ impl Builder<'_> {
     /// the face it is furthest above.
     fn start(&mut self, corners: [u32; 4]) {
         let [a, mut b, mut c, d] = corners;
-        let plane = GridPlane::through(
-            self.grid[a as usize],
-            self.grid[b as usize],
-            self.grid[c as usize],
-        );
+        let plane = GridPlane::through(self.grid[a as usize], self.grid[b as usize], self.grid[c as usize]);
         if plane.orient(self.grid[d as usize]) > 0 {
             std::mem::swap(&mut b, &mut c);
         }
@@ -496,11 +459,7 @@ impl Builder<'_> {
                     stack.push(n);
                 } else {
                     let (from, to) = (corners[k], corners[(k + 1) % 3]);
-                    self.horizon.push(HorizonEdge {
-                        from,
-                        to,
-                        hidden: n,
-                    });
+                    self.horizon.push(HorizonEdge { from, to, hidden: n });
                 }
             }
         }
@@ -559,20 +518,14 @@ impl Builder<'_> {
         let live = self.triangles.iter().filter(|t| t.alive);
         TriangleHull {
             triangles: live.clone().map(|t| t.corners).collect(),
-            neighbors: live
-                .clone()
-                .map(|t| t.neighbors.map(|n| new_index[n as usize]))
-                .collect(),
+            neighbors: live.clone().map(|t| t.neighbors.map(|n| new_index[n as usize])).collect(),
             planes: live.map(|t| t.plane).collect(),
         }
     }
 }
 
 fn internal_error(what: &str) -> Error {
-    Error::new(
-        "points",
-        format!("internal error in hull construction: {what}"),
-    )
+    Error::new("points", format!("internal error in hull construction: {what}"))
 }
 
 #[cfg(test)]
@@ -585,10 +538,7 @@ mod tests {
     /// tolerance (plus a few f32 rounding units of the cloud's magnitude for the planes).
     fn hull_of(points: &[Vec3]) -> ConvexHull {
         let hull = ConvexHull::from_points(points).expect("valid cloud");
-        let magnitude = points
-            .iter()
-            .map(|p| p.abs().max_element())
-            .fold(0.0, f32::max);
+        let magnitude = points.iter().map(|p| p.abs().max_element()).fold(0.0, f32::max);
         let tolerance = ConvexHull::tolerance_for(points) + 4.0 * f32::EPSILON * magnitude;
         assert_valid_hull(&hull, points, tolerance);
         hull
@@ -633,10 +583,7 @@ mod tests {
     #[test]
     fn box_corners_give_six_quads() {
         let hull = hull_of(&box_corners(Vec3::new(1.0, 2.0, 3.0)));
-        assert_eq!(
-            (hull.vertices.len(), hull.faces.len(), hull.edges.len()),
-            (8, 6, 24)
-        );
+        assert_eq!((hull.vertices.len(), hull.faces.len(), hull.edges.len()), (8, 6, 24));
         assert_eq!(face_sizes(&hull), vec![4; 6]);
     }
 
@@ -644,11 +591,7 @@ mod tests {
     fn rotated_boxes_with_extra_points_still_give_six_quads() {
         let mut rng = Lcg::new(7);
         for _ in 0..10 {
-            let h = Vec3::new(
-                rng.range(0.1, 3.0),
-                rng.range(0.1, 3.0),
-                rng.range(0.1, 3.0),
-            );
+            let h = Vec3::new(rng.range(0.1, 3.0), rng.range(0.1, 3.0), rng.range(0.1, 3.0));
             let pose = rng.pose(10.0);
             let corners = box_corners(h);
             // Corners, edge midpoints, face points, interior points and duplicates.
@@ -686,25 +629,15 @@ mod tests {
             }
         }
         let hull = hull_of(&points);
-        assert_eq!(
-            (hull.vertices.len(), hull.faces.len(), hull.edges.len()),
-            (8, 6, 24)
-        );
+        assert_eq!((hull.vertices.len(), hull.faces.len(), hull.edges.len()), (8, 6, 24));
     }
 
     #[test]
     fn twenty_gon_prism_has_two_twenty_gon_caps() {
         let mut rng = Lcg::new(3);
         for trial in 0..4 {
-            let pose = if trial == 0 {
-                Pose::IDENTITY
-            } else {
-                rng.pose(3.0)
-            };
-            let points: Vec<Vec3> = prism(20, 1.5, 0.7)
-                .iter()
-                .map(|&p| pose.transform_point(p))
-                .collect();
+            let pose = if trial == 0 { Pose::IDENTITY } else { rng.pose(3.0) };
+            let points: Vec<Vec3> = prism(20, 1.5, 0.7).iter().map(|&p| pose.transform_point(p)).collect();
             let hull = hull_of(&points);
             assert_eq!(hull.vertices.len(), 40);
             let mut expected = vec![4; 20];
@@ -719,11 +652,7 @@ mod tests {
         assert_eq!(hull.vertices.len(), 300);
         assert!(*face_sizes(&hull).last().unwrap() <= super::super::hull::MAX_FACE_VERTICES);
         // Pieces of a cap share its plane.
-        let caps = hull
-            .planes
-            .iter()
-            .filter(|p| p.normal.y.abs() > 0.999)
-            .count();
+        let caps = hull.planes.iter().filter(|p| p.normal.y.abs() > 0.999).count();
         assert_eq!(caps, 6, "each 150-gon cap becomes 3 pieces");
     }
 
@@ -745,17 +674,10 @@ mod tests {
                 // the hull of the others may be dropped, and that needs a near neighbour.
                 let tolerance = ConvexHull::tolerance_for(&points);
                 for p in points.iter().filter(|p| !hull.vertices.contains(p)) {
-                    let nearest = hull
-                        .vertices
-                        .iter()
-                        .map(|v| v.distance(*p))
-                        .fold(9.0, f32::min);
+                    let nearest = hull.vertices.iter().map(|v| v.distance(*p)).fold(9.0, f32::min);
                     // A dropped point sags below the chord between neighbours by at most
                     // tolerance: chord²/(8 r) <= tolerance.
-                    assert!(
-                        nearest <= (8.0 * 0.25 * tolerance).sqrt() * 2.0,
-                        "{p}: {nearest}"
-                    );
+                    assert!(nearest <= (8.0 * 0.25 * tolerance).sqrt() * 2.0, "{p}: {nearest}");
                 }
                 assert!(hull.vertices.len() * 100 >= count * 98);
             }
@@ -771,16 +693,10 @@ mod tests {
         let far: Vec<Vec3> = (0..200).map(|_| rng.in_box(Vec3::ONE) + offset).collect();
         let tiny: Vec<Vec3> = (0..200).map(|_| rng.in_ball() * 1e-3).collect();
         let huge: Vec<Vec3> = (0..200).map(|_| rng.in_ball() * 1e4).collect();
-        let slab: Vec<Vec3> = (0..200)
-            .map(|_| rng.in_box(Vec3::new(1.0, 1e-3, 1.0)))
-            .collect();
+        let slab: Vec<Vec3> = (0..200).map(|_| rng.in_box(Vec3::new(1.0, 1e-3, 1.0))).collect();
         let tetra = [Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::Z];
-        let clusters: Vec<Vec3> = (0..400)
-            .map(|i| tetra[i % 4] + rng.in_ball() * 1e-4)
-            .collect();
-        let duplicates: Vec<Vec3> = (0..300)
-            .map(|i| tetra[i % 4] * (1 + i % 3) as f32)
-            .collect();
+        let clusters: Vec<Vec3> = (0..400).map(|i| tetra[i % 4] + rng.in_ball() * 1e-4).collect();
+        let duplicates: Vec<Vec3> = (0..300).map(|i| tetra[i % 4] * (1 + i % 3) as f32).collect();
         let rotation = Quat::from_axis_angle(Vec3::new(1.0, 2.0, 3.0).normalize(), 0.7);
         let mut lattice = Vec::new();
         for i in -4..=4 {
@@ -811,33 +727,22 @@ mod tests {
             let mut points = Vec::new();
             for _ in 0..[100, 300][trial / 3 % 2] {
                 let p = rng.in_ball();
-                let y = if trial % 2 == 0 {
-                    p.x * p.x + p.z * p.z
-                } else {
-                    p.x.abs() + p.z.powi(4)
-                };
+                let y = if trial % 2 == 0 { p.x * p.x + p.z * p.z } else { p.x.abs() + p.z.powi(4) };
                 points.push(pose.transform_point(Vec3::new(p.x, -bend * y, p.z)));
                 points.push(pose.transform_point(Vec3::new(p.x, -1.0, p.z)));
                 let noisy = rng.direction() + rng.in_ball() * bend;
-                points
-                    .push(pose.transform_point(noisy.clamp(-Vec3::ONE, Vec3::ONE) + Vec3::X * 3.0));
+                points.push(pose.transform_point(noisy.clamp(-Vec3::ONE, Vec3::ONE) + Vec3::X * 3.0));
             }
             hull_of(&points);
         }
-        assert!(
-            super::super::hull_faces::fallback_count() > before,
-            "the fallback was not exercised"
-        );
+        assert!(super::super::hull_faces::fallback_count() > before, "the fallback was not exercised");
     }
 
     #[test]
     fn degenerate_inputs_are_refused_with_clear_errors() {
         let field_of = |points: &[Vec3]| ConvexHull::from_points(points).unwrap_err();
         let e = field_of(&[Vec3::ZERO, Vec3::X, Vec3::Y]);
-        assert!(
-            e.field == "points" && e.reason.contains("at least 4"),
-            "{e}"
-        );
+        assert!(e.field == "points" && e.reason.contains("at least 4"), "{e}");
         let mut points = box_corners(Vec3::ONE);
         points[5].y = f32::NAN;
         assert_eq!(field_of(&points).field, "points[5]");
@@ -851,15 +756,12 @@ mod tests {
         let exactly_coincident = vec![base; 6];
         assert!(field_of(&exactly_coincident).reason.contains("coincide"));
         let direction = Vec3::new(0.3, -0.4, 0.5);
-        let line: Vec<Vec3> = (0..20)
-            .map(|i| base + direction * i as f32 + rng.in_ball() * 1e-7)
-            .collect();
+        let line: Vec<Vec3> = (0..20).map(|i| base + direction * i as f32 + rng.in_ball() * 1e-7).collect();
         let e = field_of(&line);
         assert!(e.field == "points" && e.reason.contains("line"), "{e}");
         let rotation = Quat::from_axis_angle(Vec3::new(1.0, 1.0, 0.0).normalize(), 0.4);
-        let plane: Vec<Vec3> = (0..50)
-            .map(|_| rotation * (rng.in_box(Vec3::new(2.0, 0.0, 1.0)) + rng.in_ball() * 1e-6))
-            .collect();
+        let plane: Vec<Vec3> =
+            (0..50).map(|_| rotation * (rng.in_box(Vec3::new(2.0, 0.0, 1.0)) + rng.in_ball() * 1e-6)).collect();
         let e = field_of(&plane);
         assert!(e.field == "points" && e.reason.contains("plane"), "{e}");
         let sphere: Vec<Vec3> = (0..5000).map(|_| rng.direction()).collect();

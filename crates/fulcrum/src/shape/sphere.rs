@@ -43,10 +43,7 @@ impl Sphere {
         let a = d.length_squared();
         let c = o.length_squared() - self.radius * self.radius;
         if c <= 0.0 {
-            return Some(RayHit {
-                t: 0.0,
-                normal: -d.normalize_or(Vec3::Y),
-            });
+            return Some(RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) });
         }
         if a == 0.0 {
             return None;
@@ -57,18 +54,13 @@ impl Sphere {
             return None;
         }
         let t = (-b - disc.sqrt()) / a;
-        (t <= max_t).then(|| RayHit {
-            t,
-            normal: (o + t * d).normalize_or(Vec3::Y),
-        })
+        (t <= max_t).then(|| RayHit { t, normal: (o + t * d).normalize_or(Vec3::Y) })
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{
-        check_aabb_against_support, check_rays_against_marching, revolution_mass,
-    };
+    use super::super::test_support::{check_aabb_against_support, check_rays_against_marching, revolution_mass};
     use super::super::Shape;
     use super::*;
 

@@ -14,10 +14,7 @@ impl Lcg {
     }
 
     pub fn next_u32(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 = self.0.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
         (self.0 >> 33) as u32
     }
 
@@ -33,11 +30,7 @@ impl Lcg {
 
     /// Uniform in the box [-h, h].
     pub fn in_box(&mut self, h: Vec3) -> Vec3 {
-        Vec3::new(
-            self.range(-h.x, h.x),
-            self.range(-h.y, h.y),
-            self.range(-h.z, h.z),
-        )
+        Vec3::new(self.range(-h.x, h.x), self.range(-h.y, h.y), self.range(-h.z, h.z))
     }
 
     /// Uniform in the unit ball.
@@ -79,27 +72,19 @@ pub fn check_aabb_against_support(shape: &Shape, seed: u64, slack: f32) {
     for _ in 0..20 {
         let pose = rng.pose(5.0);
         let aabb = shape.aabb(&pose);
-        let world_support =
-            |dir: Vec3| pose.transform_point(shape.support(pose.inverse_transform_vector(dir)));
+        let world_support = |dir: Vec3| pose.transform_point(shape.support(pose.inverse_transform_vector(dir)));
         for _ in 0..100 {
             let p = world_support(rng.direction());
             assert!(
-                (aabb.min - Vec3::splat(slack)).cmple(p).all()
-                    && p.cmple(aabb.max + Vec3::splat(slack)).all(),
+                (aabb.min - Vec3::splat(slack)).cmple(p).all() && p.cmple(aabb.max + Vec3::splat(slack)).all(),
                 "{p} outside {aabb:?} for {shape:?}"
             );
         }
         for axis in 0..3 {
             let mut dir = Vec3::ZERO;
             dir[axis] = 1.0;
-            assert!(
-                (world_support(dir)[axis] - aabb.max[axis]).abs() <= slack,
-                "{shape:?}"
-            );
-            assert!(
-                (world_support(-dir)[axis] - aabb.min[axis]).abs() <= slack,
-                "{shape:?}"
-            );
+            assert!((world_support(dir)[axis] - aabb.max[axis]).abs() <= slack, "{shape:?}");
+            assert!((world_support(-dir)[axis] - aabb.min[axis]).abs() <= slack, "{shape:?}");
         }
     }
 }
@@ -162,26 +147,15 @@ pub fn check_rays_against_marching(
                     hit.t
                 );
                 assert!((hit.normal.length() - 1.0).abs() < 1e-5);
-                let expected = if t_ref == 0.0 {
-                    -ray.direction.normalize()
-                } else {
-                    normal_at(ray.at(hit.t))
-                };
+                let expected = if t_ref == 0.0 { -ray.direction.normalize() } else { normal_at(ray.at(hit.t)) };
                 if expected != Vec3::ZERO {
-                    assert!(
-                        (hit.normal - expected).length() < 1e-3,
-                        "normal {} vs {expected} for {ray:?}",
-                        hit.normal
-                    );
+                    assert!((hit.normal - expected).length() < 1e-3, "normal {} vs {expected} for {ray:?}", hit.normal);
                 }
             }
             (reference, hit) => panic!("reference {reference:?} vs cast {hit:?} for {ray:?}"),
         }
     }
-    assert!(
-        hits > 50 && misses > 50,
-        "{hits} hits and {misses} misses: rays not varied"
-    );
+    assert!(hits > 50 && misses > 50, "{hits} hits and {misses} misses: rays not varied");
 }
 
 /// Mass, axial inertia (about Y) and transverse inertia (about X through the origin) of a
@@ -224,21 +198,14 @@ pub fn assert_valid_hull(hull: &ConvexHull, points: &[Vec3], tolerance: f32) {
     let edge_count = hull.edges.len();
     for (e, edge) in hull.edges.iter().enumerate() {
         let twin = hull.edges[e ^ 1];
-        assert_eq!(
-            twin.origin, hull.edges[edge.next as usize].origin,
-            "edge {e}"
-        );
+        assert_eq!(twin.origin, hull.edges[edge.next as usize].origin, "edge {e}");
         assert_ne!(twin.face, edge.face, "edge {e}");
     }
     let mut loop_edges = 0;
     for f in 0..hull.faces.len() {
         let mut face = Vec::new();
         hull.for_each_face_vertex(f, |v| face.push(hull.vertices[v as usize]));
-        assert!(
-            (3..=64).contains(&face.len()),
-            "face {f} has {} vertices",
-            face.len()
-        );
+        assert!((3..=64).contains(&face.len()), "face {f} has {} vertices", face.len());
         loop_edges += face.len();
         let plane = hull.planes[f];
         assert!((plane.normal.length() - 1.0).abs() < 1e-5);
@@ -251,17 +218,10 @@ pub fn assert_valid_hull(hull: &ConvexHull, points: &[Vec3], tolerance: f32) {
             }
         }
         for p in points.iter().chain(&hull.vertices) {
-            assert!(
-                plane.distance(*p) <= tolerance,
-                "{p} outside face {f} by {}",
-                plane.distance(*p)
-            );
+            assert!(plane.distance(*p) <= tolerance, "{p} outside face {f} by {}", plane.distance(*p));
         }
     }
-    assert_eq!(
-        loop_edges, edge_count,
-        "every half-edge is in one face loop"
-    );
+    assert_eq!(loop_edges, edge_count, "every half-edge is in one face loop");
     let euler = hull.vertices.len() as i64 - edge_count as i64 / 2 + hull.faces.len() as i64;
     assert_eq!(euler, 2);
     for v in &hull.vertices {

@@ -45,6 +45,10 @@ pub struct SolverSettings {
     pub relax: bool,
     /// Start each step from the previous step's impulses.
     pub warm_start: bool,
+    /// Solve the normal rows of each manifold together, as one small exact complementarity
+    /// problem (default on). Off: one point at a time, which lets the first point visited take
+    /// more than its share and makes tall stacks sway.
+    pub block_solver: bool,
     /// Position correction of the `pgs` mode.
     pub position_correction: PositionCorrection,
     /// Baumgarte factor β in (0, 1] for `pgs` + `baumgarte` (default 0.2).
@@ -77,6 +81,7 @@ impl Default for SolverSettings {
             position_iterations: 3,
             relax: true,
             warm_start: true,
+            block_solver: true,
             position_correction: PositionCorrection::Ngs,
             baumgarte: 0.2,
             contact_hertz: 30.0,
@@ -107,7 +112,7 @@ impl SolverSettings {
             }
         };
         count("substeps", self.substeps, 64)?;
-        count("iterations", self.iterations, 1000)?;
+        count("iterations", self.iterations, 100_000)?;
         count("position_iterations", self.position_iterations, 1000)?;
         check_positive("baumgarte", self.baumgarte)?;
         if self.baumgarte > 1.0 {

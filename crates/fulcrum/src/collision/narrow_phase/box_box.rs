@@ -24,9 +24,8 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::sat::{
-    box_corner, choose_contact_kind, closest_points_on_segments, edge_pair_base, face_pair_base,
-    manifold_to_world, ContactKind, RelativeFrame, BOX_FACE_LOOPS, CACHE_EDGES, CACHE_FACE_A,
-    CACHE_FACE_B, PARALLEL_SINE,
+    box_corner, choose_contact_kind, closest_points_on_segments, edge_pair_base, face_pair_base, manifold_to_world,
+    ContactKind, RelativeFrame, BOX_FACE_LOOPS, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B, PARALLEL_SINE,
 };
 use super::PairCache;
 use crate::collision::manifold::Manifold;
@@ -85,11 +84,7 @@ pub fn collide_boxes(
 }
 
 fn separating_axis(kind: u8, index_a: usize, index_b: usize) -> PairCache {
-    PairCache {
-        feature_kind: kind,
-        index_a: index_a as u16,
-        index_b: index_b as u16,
-    }
+    PairCache { feature_kind: kind, index_a: index_a as u16, index_b: index_b as u16 }
 }
 
 /// Index and value of the largest component (ties go to the lower index).
@@ -141,13 +136,7 @@ impl BoxPair {
         let frame = RelativeFrame::b_in_a(pose_a, pose_b);
         let r = &frame.rotation;
         let abs_rotation = Mat3::from_cols(r.x_axis.abs(), r.y_axis.abs(), r.z_axis.abs());
-        Self {
-            frame,
-            abs_rotation,
-            rotation_entries: r.to_cols_array(),
-            half_a,
-            half_b,
-        }
+        Self { frame, abs_rotation, rotation_entries: r.to_cols_array(), half_a, half_b }
     }
 
     /// Separations along A's three face axes: `|t| − h_A − |R| h_B`.
@@ -192,20 +181,12 @@ impl BoxPair {
 
     /// Best of the nine edge axes; returns early with the first separating beyond `margin`.
     fn best_edge_pair(&self, margin: f32) -> BoxEdgeQuery {
-        let mut best = BoxEdgeQuery {
-            separation: f32::NEG_INFINITY,
-            axis_a: 0,
-            axis_b: 0,
-        };
+        let mut best = BoxEdgeQuery { separation: f32::NEG_INFINITY, axis_a: 0, axis_b: 0 };
         for axis_a in 0..3 {
             for axis_b in 0..3 {
                 let separation = self.edge_separation(axis_a, axis_b);
                 if separation > best.separation {
-                    best = BoxEdgeQuery {
-                        separation,
-                        axis_a,
-                        axis_b,
-                    };
+                    best = BoxEdgeQuery { separation, axis_a, axis_b };
                     if separation > margin {
                         return best;
                     }
@@ -241,15 +222,7 @@ impl BoxPair {
         let reference = box_face(self.half_a, reference_face);
         let incident = box_face(self.half_b, incident_face).map(|p| self.frame.point(p));
         let id_base = face_pair_base(true, reference_face, incident_face);
-        clip_faces(
-            &reference,
-            reference_normal,
-            &incident,
-            margin,
-            true,
-            id_base,
-            out,
-        );
+        clip_faces(&reference, reference_normal, &incident, margin, true, id_base, out);
     }
 
     /// Face contact with B's face on `axis` (the side facing A) as reference.
@@ -263,15 +236,7 @@ impl BoxPair {
         let reference = box_face(self.half_b, reference_face).map(|p| self.frame.point(p));
         let incident = box_face(self.half_a, incident_face);
         let id_base = face_pair_base(false, reference_face, incident_face);
-        clip_faces(
-            &reference,
-            reference_normal,
-            &incident,
-            margin,
-            false,
-            id_base,
-            out,
-        );
+        clip_faces(&reference, reference_normal, &incident, margin, false, id_base, out);
     }
 
     /// Edge contact: A's edge parallel to `e_i` through its support corner along `n`, B's
@@ -281,11 +246,7 @@ impl BoxPair {
         let (i, j) = (edges.axis_a, edges.axis_b);
         let b_axis = self.frame.rotation.col(j);
         let u = unit_axis(i).cross(b_axis).normalize();
-        let normal = if u.dot(self.frame.translation) < 0.0 {
-            -u
-        } else {
-            u
-        };
+        let normal = if u.dot(self.frame.translation) < 0.0 { -u } else { u };
         let mut centre_a = self.half_a.copysign(normal);
         centre_a[i] = 0.0;
         let extent_a = unit_axis(i) * self.half_a[i];
@@ -302,11 +263,7 @@ impl BoxPair {
         );
         out.normal = normal;
         let id_base = edge_pair_base(box_edge_index(i, normal), box_edge_index(j, normal_in_b));
-        out.push(
-            0.5 * (on_a + on_b),
-            edges.separation,
-            feature_id(id_base, 0),
-        );
+        out.push(0.5 * (on_a + on_b), edges.separation, feature_id(id_base, 0));
     }
 }
 
@@ -327,9 +284,7 @@ fn box_face(half_extents: Vec3, face: usize) -> [Vec3; 4] {
 #[inline]
 fn box_edge_index(axis: usize, direction: Vec3) -> usize {
     let (u, v) = ((axis + 1) % 3, (axis + 2) % 3);
-    4 * axis
-        + usize::from(direction[u].is_sign_positive())
-        + 2 * usize::from(direction[v].is_sign_positive())
+    4 * axis + usize::from(direction[u].is_sign_positive()) + 2 * usize::from(direction[v].is_sign_positive())
 }
 
 #[cfg(test)]
@@ -344,23 +299,8 @@ mod tests {
 
     fn collide(half_a: Vec3, pose_a: &Pose, half_b: Vec3, pose_b: &Pose) -> Manifold {
         let mut m = Manifold::new();
-        let (a, b) = (
-            Cuboid {
-                half_extents: half_a,
-            },
-            Cuboid {
-                half_extents: half_b,
-            },
-        );
-        collide_boxes(
-            &a,
-            pose_a,
-            &b,
-            pose_b,
-            MARGIN,
-            &mut PairCache::default(),
-            &mut m,
-        );
+        let (a, b) = (Cuboid { half_extents: half_a }, Cuboid { half_extents: half_b });
+        collide_boxes(&a, pose_a, &b, pose_b, MARGIN, &mut PairCache::default(), &mut m);
         m
     }
 
@@ -369,10 +309,7 @@ mod tests {
     }
 
     fn assert_close(actual: Vec3, expected: Vec3, tolerance: f32, what: &str) {
-        assert!(
-            (actual - expected).length() < tolerance,
-            "{what}: {actual:?} vs {expected:?}"
-        );
+        assert!((actual - expected).length() < tolerance, "{what}: {actual:?} vs {expected:?}");
     }
 
     /// A small box (half 0.4) resting 0.01 deep on a large one (top face at y = 0.5), turned
@@ -388,35 +325,21 @@ mod tests {
         assert_eq!(m.count, 4);
         assert_close(m.normal, scene.transform_vector(Vec3::Y), 1e-5, "normal");
         for p in m.points() {
-            assert!(
-                (p.separation + depth).abs() < 1e-5,
-                "depth {}",
-                p.separation
-            );
+            assert!((p.separation + depth).abs() < 1e-5, "depth {}", p.separation);
             let local = scene.inverse_transform_point(p.position);
-            assert!(
-                (local.y - (0.5 - 0.5 * depth)).abs() < 1e-5,
-                "midway: {local:?}"
-            );
+            assert!((local.y - (0.5 - 0.5 * depth)).abs() < 1e-5, "midway: {local:?}");
             let corner = Quat::from_rotation_y(-yaw) * (local - centre_b);
             assert!((corner.x.abs() - 0.4).abs() < 1e-5 && (corner.z.abs() - 0.4).abs() < 1e-5);
         }
-        check_manifold(
-            &m,
-            &world(half_a, &pose_a),
-            &world(half_b, &pose_b),
-            "resting",
-        );
+        check_manifold(&m, &world(half_a, &pose_a), &world(half_b, &pose_b), "resting");
     }
 
     #[test]
     fn resting_box_gives_four_corner_points() {
         resting_case(0.0, Pose::IDENTITY);
         resting_case(FRAC_PI_4, Pose::IDENTITY);
-        let scene = Pose::new(
-            Vec3::new(3.0, -2.0, 7.0),
-            Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 0.9),
-        );
+        let scene =
+            Pose::new(Vec3::new(3.0, -2.0, 7.0), Quat::from_axis_angle(Vec3::new(1.0, 2.0, -0.5).normalize(), 0.9));
         resting_case(0.0, scene);
         resting_case(FRAC_PI_4, scene);
     }
@@ -428,10 +351,7 @@ mod tests {
         // |x| + |z| <= √2/2).
         let depth = 0.005;
         let half = Vec3::splat(0.5);
-        let pose_b = Pose::new(
-            Vec3::new(0.0, 1.0 - depth, 0.0),
-            Quat::from_rotation_y(FRAC_PI_4),
-        );
+        let pose_b = Pose::new(Vec3::new(0.0, 1.0 - depth, 0.0), Quat::from_rotation_y(FRAC_PI_4));
         let m = collide(half, &Pose::IDENTITY, half, &pose_b);
         assert_eq!(m.count, 4);
         assert_close(m.normal, Vec3::Y, 1e-6, "normal");
@@ -439,17 +359,9 @@ mod tests {
             assert!((p.separation + depth).abs() < 1e-5);
             let q = p.position;
             assert!(q.x.abs() <= 0.5 + 1e-5 && q.z.abs() <= 0.5 + 1e-5);
-            assert!(
-                (q.x.abs() + q.z.abs() - SQRT_2 / 2.0).abs() < 1e-4,
-                "on an octagon side: {q:?}"
-            );
+            assert!((q.x.abs() + q.z.abs() - SQRT_2 / 2.0).abs() < 1e-4, "on an octagon side: {q:?}");
         }
-        check_manifold(
-            &m,
-            &world(half, &Pose::IDENTITY),
-            &world(half, &pose_b),
-            "octagon",
-        );
+        check_manifold(&m, &world(half, &Pose::IDENTITY), &world(half, &pose_b), "octagon");
     }
 
     #[test]
@@ -466,18 +378,10 @@ mod tests {
         assert_eq!(m.count, 1);
         assert_close(m.normal, Vec3::Y, 1e-5, "normal");
         assert!((m.points[0].separation + depth).abs() < 1e-5);
-        assert_close(
-            m.points[0].position,
-            Vec3::new(0.2, 0.5 * c, 0.0),
-            1e-5,
-            "point",
-        );
+        assert_close(m.points[0].position, Vec3::new(0.2, 0.5 * c, 0.0), 1e-5, "point");
         check_manifold(&m, &world(half, &pose_a), &world(half, &pose_b), "edges");
         // A 1 mm shift keeps the same edges, hence the same id.
-        let shifted = Pose::new(
-            pose_b.position + Vec3::new(0.001, 0.0, 0.001),
-            pose_b.rotation,
-        );
+        let shifted = Pose::new(pose_b.position + Vec3::new(0.001, 0.0, 0.001), pose_b.rotation);
         let again = collide(half, &pose_a, half, &shifted);
         assert_eq!(again.count, 1);
         assert_eq!(again.points[0].id, m.points[0].id);
@@ -501,18 +405,8 @@ mod tests {
         assert_eq!(m.count, 1);
         assert_close(m.normal, Vec3::Y, 1e-5, "normal");
         assert!((m.points[0].separation + depth).abs() < 1e-5);
-        assert_close(
-            m.points[0].position,
-            Vec3::new(0.3, 0.5 - 0.5 * depth, -0.2),
-            1e-5,
-            "point",
-        );
-        check_manifold(
-            &m,
-            &world(half_a, &Pose::IDENTITY),
-            &world(half_b, &pose_b),
-            "corner",
-        );
+        assert_close(m.points[0].position, Vec3::new(0.3, 0.5 - 0.5 * depth, -0.2), 1e-5, "point");
+        check_manifold(&m, &world(half_a, &Pose::IDENTITY), &world(half_b, &pose_b), "corner");
     }
 
     #[test]
@@ -530,14 +424,7 @@ mod tests {
 
     #[test]
     fn cached_axis_ends_the_query_only_while_it_separates() {
-        let (a, b) = (
-            Cuboid {
-                half_extents: Vec3::splat(0.5),
-            },
-            Cuboid {
-                half_extents: Vec3::splat(0.5),
-            },
-        );
+        let (a, b) = (Cuboid { half_extents: Vec3::splat(0.5) }, Cuboid { half_extents: Vec3::splat(0.5) });
         // Apart along B's turned face axis: the cache remembers some separating axis.
         let far = Pose::new(Vec3::new(1.3, 0.2, 0.1), Quat::from_rotation_y(0.3));
         let mut cache = PairCache::default();
@@ -549,10 +436,7 @@ mod tests {
         let near = Pose::new(Vec3::new(0.0, 0.98, 0.0), Quat::IDENTITY);
         collide_boxes(&a, &Pose::IDENTITY, &b, &near, MARGIN, &mut cache, &mut m);
         assert_eq!(m.count, 4);
-        assert_eq!(
-            m,
-            collide(a.half_extents, &Pose::IDENTITY, b.half_extents, &near)
-        );
+        assert_eq!(m, collide(a.half_extents, &Pose::IDENTITY, b.half_extents, &near));
     }
 
     #[test]
@@ -565,23 +449,9 @@ mod tests {
         ];
         for (half_b, rotation) in cases {
             let centre = Vec3::new(0.05, 0.5 + half_b.y - 0.004, 0.02);
-            let m = collide(
-                half_a,
-                &Pose::IDENTITY,
-                half_b,
-                &Pose::new(centre, rotation),
-            );
-            for shift in [
-                Vec3::new(0.001, 0.0, 0.0),
-                Vec3::new(0.0, 0.0, -0.001),
-                Vec3::new(0.0, 0.001, 0.0),
-            ] {
-                let moved = collide(
-                    half_a,
-                    &Pose::IDENTITY,
-                    half_b,
-                    &Pose::new(centre + shift, rotation),
-                );
+            let m = collide(half_a, &Pose::IDENTITY, half_b, &Pose::new(centre, rotation));
+            for shift in [Vec3::new(0.001, 0.0, 0.0), Vec3::new(0.0, 0.0, -0.001), Vec3::new(0.0, 0.001, 0.0)] {
+                let moved = collide(half_a, &Pose::IDENTITY, half_b, &Pose::new(centre + shift, rotation));
                 assert_eq!(moved.count, 4);
                 for (p, q) in m.points().iter().zip(moved.points()) {
                     assert_eq!(p.id, q.id);
@@ -601,18 +471,8 @@ mod tests {
         let half_big = Vec3::new(2.0, 0.5, 2.0);
         let cube = Vec3::splat(0.5);
         let cases = [
-            (
-                half_big,
-                Pose::IDENTITY,
-                Vec3::splat(0.4),
-                Pose::from_position(Vec3::new(0.1, 0.89, 0.0)),
-            ),
-            (
-                half_big,
-                Pose::IDENTITY,
-                cube,
-                Pose::new(Vec3::new(0.3, 1.33, -0.2), corner_down()),
-            ),
+            (half_big, Pose::IDENTITY, Vec3::splat(0.4), Pose::from_position(Vec3::new(0.1, 0.89, 0.0))),
+            (half_big, Pose::IDENTITY, cube, Pose::new(Vec3::new(0.3, 1.33, -0.2), corner_down())),
             (
                 cube,
                 Pose::new(Vec3::ZERO, Quat::from_rotation_x(FRAC_PI_4)),
@@ -627,10 +487,7 @@ mod tests {
             assert_eq!(ab.count, ba.count);
             assert_close(ba.normal, -ab.normal, 1e-5, "flipped normal");
             for p in ab.points() {
-                let twin = ba
-                    .points()
-                    .iter()
-                    .find(|q| (q.position - p.position).length() < 1e-4);
+                let twin = ba.points().iter().find(|q| (q.position - p.position).length() < 1e-4);
                 let twin = twin.unwrap_or_else(|| panic!("no swapped point at {:?}", p.position));
                 assert!((twin.separation - p.separation).abs() < 1e-5);
             }
@@ -642,16 +499,8 @@ mod tests {
         let mut rng = Lcg(0x5EED_B0B5);
         let (mut penetrating, mut exact) = (0, 0);
         for case in 0..3000 {
-            let half_a = Vec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            );
-            let half_b = Vec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            );
+            let half_a = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
+            let half_b = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
             let pose_a = Pose::new(rng.vec3() * 5.0, rng.rotation());
             let reach = (half_a.length() + half_b.length()) * 0.8;
             let pose_b = Pose::new(pose_a.position + rng.vec3() * reach, rng.rotation());
@@ -662,14 +511,10 @@ mod tests {
                 assert_eq!(m.count, 0, "case {case}: separated by {best}");
                 continue;
             }
-            let exact_along_normal =
-                m.count > 0 && check_manifold(&m, &a, &b, &format!("case {case}"));
+            let exact_along_normal = m.count > 0 && check_manifold(&m, &a, &b, &format!("case {case}"));
             if best < -1e-4 {
                 penetrating += 1;
-                assert!(
-                    m.count > 0,
-                    "case {case}: penetrating by {best} but no points"
-                );
+                assert!(m.count > 0, "case {case}: penetrating by {best} but no points");
                 exact += usize::from(exact_along_normal);
             }
         }

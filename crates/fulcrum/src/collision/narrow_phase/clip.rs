@@ -42,10 +42,7 @@ struct Polygon<const N: usize> {
 
 impl<const N: usize> Polygon<N> {
     fn new() -> Self {
-        Self {
-            vertices: [ClipVertex::default(); N],
-            len: 0,
-        }
+        Self { vertices: [ClipVertex::default(); N], len: 0 }
     }
 
     fn push(&mut self, v: ClipVertex) {
@@ -83,19 +80,9 @@ pub fn clip_faces(
     id_base: u32,
     out: &mut Manifold,
 ) {
-    let faces = FacePair {
-        reference,
-        reference_normal,
-        incident,
-        margin,
-        id_base,
-    };
+    let faces = FacePair { reference, reference_normal, incident, margin, id_base };
     out.clear();
-    out.normal = if reference_is_a {
-        reference_normal
-    } else {
-        -reference_normal
-    };
+    out.normal = if reference_is_a { reference_normal } else { -reference_normal };
     if reference.len() + incident.len() <= SMALL_CLIP_CAPACITY {
         clip_with_capacity::<SMALL_CLIP_CAPACITY>(&faces, out);
     } else {
@@ -115,11 +102,7 @@ struct FacePair<'a> {
 fn clip_with_capacity<const N: usize>(faces: &FacePair, out: &mut Manifold) {
     let mut first = Polygon::<N>::new();
     for (k, &p) in faces.incident.iter().take(MAX_FACE_VERTICES).enumerate() {
-        first.push(ClipVertex {
-            position: p,
-            id: k as u32,
-            edge_tag: k as u32,
-        });
+        first.push(ClipVertex { position: p, id: k as u32, edge_tag: k as u32 });
     }
     let mut second = Polygon::<N>::new();
     // Ping-pong between the two buffers by swapping references, not contents.
@@ -168,11 +151,7 @@ fn clip_by_plane<const N: usize>(input: &Polygon<N>, side: Vec3, offset: f32, pl
             // Leaving the plane: the new edge runs along the side plane; entering: it
             // continues along the edge we were on.
             let edge_tag = if da <= 0.0 { 64 + plane } else { a.edge_tag };
-            output.push(ClipVertex {
-                position,
-                id,
-                edge_tag,
-            });
+            output.push(ClipVertex { position, id, edge_tag });
         }
         da = db;
     }
@@ -226,10 +205,7 @@ mod tests {
         assert_eq!(m.normal, Vec3::Y);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-6);
-            assert!(
-                (p.position.y + 0.005).abs() < 1e-6,
-                "midpoint between surfaces"
-            );
+            assert!((p.position.y + 0.005).abs() < 1e-6, "midpoint between surfaces");
             assert!(p.position.x >= -1e-6 && p.position.x <= 1.0 + 1e-6);
             assert!(p.position.z >= -1e-6 && p.position.z <= 1.0 + 1e-6);
         }
@@ -272,11 +248,8 @@ mod tests {
         assert_eq!(m.count, 4);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-6);
-            let on_side =
-                (p.position.x.abs() - 0.6).abs() < 1e-5 || (p.position.z.abs() - 0.6).abs() < 1e-5;
-            assert!(
-                on_side && p.position.x.abs() <= 0.6 + 1e-5 && p.position.z.abs() <= 0.6 + 1e-5
-            );
+            let on_side = (p.position.x.abs() - 0.6).abs() < 1e-5 || (p.position.z.abs() - 0.6).abs() < 1e-5;
+            assert!(on_side && p.position.x.abs() <= 0.6 + 1e-5 && p.position.z.abs() <= 0.6 + 1e-5);
             assert!(p.position.x.hypot(p.position.z) <= 1.0 + 1e-5);
         }
         for i in 0..4 {

@@ -79,12 +79,7 @@ fn separation_along_centres(a: &ConvexCore, b: &ConvexCore) -> Separation {
     let normal = (b.center() - a.center()).normalize_or(Vec3::Y);
     let point_a = a.support(normal) + a.radius * normal;
     let point_b = b.support(-normal) - b.radius * normal;
-    Separation {
-        normal,
-        separation: normal.dot(point_b - point_a),
-        point_a,
-        point_b,
-    }
+    Separation { normal, separation: normal.dot(point_b - point_a), point_a, point_b }
 }
 
 /// Contact manifold of two convex shapes (any kinds but planes) by GJK/EPA and feature
@@ -99,10 +94,7 @@ pub fn collide_convex(
     out: &mut Manifold,
 ) {
     out.clear();
-    let (Some(a), Some(b)) = (
-        ConvexCore::from_shape(shape_a, pose_a),
-        ConvexCore::from_shape(shape_b, pose_b),
-    ) else {
+    let (Some(a), Some(b)) = (ConvexCore::from_shape(shape_a, pose_a), ConvexCore::from_shape(shape_b, pose_b)) else {
         return;
     };
     let found = separation(&a, &b, cache.direction());
@@ -112,13 +104,7 @@ pub fn collide_convex(
 
 /// The manifold once the separation is known: supporting features along the normal, then
 /// [`manifold_from_features`]. Empty when `found.separation > margin`.
-pub fn manifold_from_separation(
-    a: &ConvexCore,
-    b: &ConvexCore,
-    found: &Separation,
-    margin: f32,
-    out: &mut Manifold,
-) {
+pub fn manifold_from_separation(a: &ConvexCore, b: &ConvexCore, found: &Separation, margin: f32, out: &mut Manifold) {
     out.clear();
     if found.separation > margin || found.separation.is_nan() {
         return;
@@ -140,38 +126,19 @@ pub fn manifold_from_features(
     out.clear();
     let id_base = (feature_a.index << 16) | (feature_b.index & 0xFFFF);
     let n = found.normal;
-    let align_a = if feature_a.is_polygon() {
-        feature_a.normal.dot(n)
-    } else {
-        -1.0
-    };
-    let align_b = if feature_b.is_polygon() {
-        -feature_b.normal.dot(n)
-    } else {
-        -1.0
-    };
+    let align_a = if feature_a.is_polygon() { feature_a.normal.dot(n) } else { -1.0 };
+    let align_b = if feature_b.is_polygon() { -feature_b.normal.dot(n) } else { -1.0 };
     let clipped = if align_a.max(align_b) >= REFERENCE_COSINE {
-        let (reference, incident, reference_is_a) = if align_a >= align_b {
-            (feature_a, feature_b, true)
-        } else {
-            (feature_b, feature_a, false)
-        };
+        let (reference, incident, reference_is_a) =
+            if align_a >= align_b { (feature_a, feature_b, true) } else { (feature_b, feature_a, false) };
         clip_against_face(reference, incident, margin, reference_is_a, id_base, out)
     } else if feature_a.is_segment() && feature_b.is_segment() {
-        segment_pair(
-            feature_a.points(),
-            feature_b.points(),
-            n,
-            margin,
-            id_base,
-            out,
-        )
+        segment_pair(feature_a.points(), feature_b.points(), n, margin, id_base, out)
     } else {
         false
     };
     let agrees = !out.is_empty()
-        && (out.min_separation() - found.separation).abs()
-            <= FEATURE_TOLERANCE + 0.05 * found.separation.abs();
+        && (out.min_separation() - found.separation).abs() <= FEATURE_TOLERANCE + 0.05 * found.separation.abs();
     if clipped && agrees {
         return;
     }
@@ -195,15 +162,7 @@ fn clip_against_face(
 ) -> bool {
     if incident.is_polygon() {
         let (face, normal) = (reference.points(), reference.normal);
-        clip_faces(
-            face,
-            normal,
-            incident.points(),
-            margin,
-            reference_is_a,
-            id_base,
-            out,
-        );
+        clip_faces(face, normal, incident.points(), margin, reference_is_a, id_base, out);
         true
     } else if incident.is_segment() {
         let segment = [incident.vertices[0], incident.vertices[1]];
@@ -263,11 +222,7 @@ pub fn clip_segment_to_face(
         let p = segment[0] + t * direction;
         let separation = n.dot(p - face[0]);
         if separation <= margin {
-            out.push(
-                p - 0.5 * separation * n,
-                separation,
-                feature_id(id_base, id),
-            );
+            out.push(p - 0.5 * separation * n, separation, feature_id(id_base, id));
         }
     }
 }
@@ -279,20 +234,12 @@ pub fn clip_segment_to_face(
 /// Returns false (no points written) when the segments are not parallel or do not overlap.
 ///
 /// Local ids: B's end k has id k; an end cut by A's end plane j has id `2 + j`.
-pub fn segment_pair(
-    a: &[Vec3],
-    b: &[Vec3],
-    normal: Vec3,
-    margin: f32,
-    id_base: u32,
-    out: &mut Manifold,
-) -> bool {
+pub fn segment_pair(a: &[Vec3], b: &[Vec3], normal: Vec3, margin: f32, id_base: u32, out: &mut Manifold) -> bool {
     out.clear();
     out.normal = normal;
     let (u, v) = (a[1] - a[0], b[1] - b[0]);
     let (uu, vv) = (u.length_squared(), v.length_squared());
-    if !(uu > 1e-12 && vv > 1e-12) || u.cross(v).length_squared() > PARALLEL_SINE.powi(2) * uu * vv
-    {
+    if !(uu > 1e-12 && vv > 1e-12) || u.cross(v).length_squared() > PARALLEL_SINE.powi(2) * uu * vv {
         return false;
     }
     // Parameter of B's points along A: s(t) = s0 + t (s1 - s0).
@@ -327,11 +274,7 @@ pub fn segment_pair(
         let p = closest_point_on_segment(q, a[0], a[1]);
         let separation = normal.dot(q - p);
         if separation <= margin {
-            out.push(
-                q - 0.5 * separation * normal,
-                separation,
-                feature_id(id_base, id),
-            );
+            out.push(q - 0.5 * separation * normal, separation, feature_id(id_base, id));
         }
     }
     true

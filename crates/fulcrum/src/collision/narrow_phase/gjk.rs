@@ -74,33 +74,13 @@ impl<'a> ConvexCore<'a> {
     pub fn from_shape(shape: &'a Shape, pose: &Pose) -> Option<Self> {
         let (kind, radius) = match shape {
             Shape::Sphere(s) => (CoreKind::Point, s.radius),
-            Shape::Capsule(c) => (
-                CoreKind::Segment {
-                    half_height: c.half_height,
-                },
-                c.radius,
-            ),
-            Shape::Cuboid(b) => (
-                CoreKind::Box {
-                    half_extents: b.half_extents,
-                },
-                0.0,
-            ),
-            Shape::Cylinder(c) => (
-                CoreKind::Cylinder {
-                    half_height: c.half_height,
-                    radius: c.radius,
-                },
-                0.0,
-            ),
+            Shape::Capsule(c) => (CoreKind::Segment { half_height: c.half_height }, c.radius),
+            Shape::Cuboid(b) => (CoreKind::Box { half_extents: b.half_extents }, 0.0),
+            Shape::Cylinder(c) => (CoreKind::Cylinder { half_height: c.half_height, radius: c.radius }, 0.0),
             Shape::ConvexHull(h) => (CoreKind::Hull(h), 0.0),
             Shape::Plane(_) => return None,
         };
-        Some(Self {
-            kind,
-            pose: *pose,
-            radius,
-        })
+        Some(Self { kind, pose: *pose, radius })
     }
 
     /// The core point furthest along `local_direction` (local frame; need not be unit).
@@ -109,34 +89,15 @@ impl<'a> ConvexCore<'a> {
         let d = local_direction;
         match self.kind {
             CoreKind::Point => Vec3::ZERO,
-            CoreKind::Segment { half_height } => Vec3::new(
-                0.0,
-                if d.y >= 0.0 {
-                    half_height
-                } else {
-                    -half_height
-                },
-                0.0,
-            ),
-            CoreKind::Box { half_extents: h } => {
-                Vec3::new(h.x.copysign(d.x), h.y.copysign(d.y), h.z.copysign(d.z))
+            CoreKind::Segment { half_height } => {
+                Vec3::new(0.0, if d.y >= 0.0 { half_height } else { -half_height }, 0.0)
             }
-            CoreKind::Cylinder {
-                half_height,
-                radius,
-            } => {
+            CoreKind::Box { half_extents: h } => Vec3::new(h.x.copysign(d.x), h.y.copysign(d.y), h.z.copysign(d.z)),
+            CoreKind::Cylinder { half_height, radius } => {
                 let radial = Vec3::new(d.x, 0.0, d.z);
                 let len = radial.length();
-                let rim = if len > 1e-12 {
-                    radial * (radius / len)
-                } else {
-                    Vec3::ZERO
-                };
-                let y = if d.y >= 0.0 {
-                    half_height
-                } else {
-                    -half_height
-                };
+                let rim = if len > 1e-12 { radial * (radius / len) } else { Vec3::ZERO };
+                let y = if d.y >= 0.0 { half_height } else { -half_height };
                 Vec3::new(rim.x, y, rim.z)
             }
             CoreKind::Hull(hull) => hull.support(d),
@@ -175,11 +136,7 @@ pub struct SupportPoint {
 pub fn minkowski_support(a: &ConvexCore, b: &ConvexCore, direction: Vec3) -> SupportPoint {
     let pa = a.support(direction);
     let pb = b.support(-direction);
-    SupportPoint {
-        w: pa - pb,
-        a: pa,
-        b: pb,
-    }
+    SupportPoint { w: pa - pb, a: pa, b: pb }
 }
 
 /// GJK's simplex: up to four points of `A - B` and the barycentric weights of the point
@@ -204,19 +161,13 @@ impl Simplex {
 
     /// `Σ λ_i w_i`: the point of the simplex closest to the origin.
     fn closest(&self) -> Vec3 {
-        (0..self.len)
-            .map(|i| self.points[i].w * self.weights[i])
-            .sum()
+        (0..self.len).map(|i| self.points[i].w * self.weights[i]).sum()
     }
 
     /// The witness points `(Σ λ_i a_i, Σ λ_i b_i)` on the two cores.
     fn witnesses(&self) -> (Vec3, Vec3) {
-        let a = (0..self.len)
-            .map(|i| self.points[i].a * self.weights[i])
-            .sum();
-        let b = (0..self.len)
-            .map(|i| self.points[i].b * self.weights[i])
-            .sum();
+        let a = (0..self.len).map(|i| self.points[i].a * self.weights[i]).sum();
+        let b = (0..self.len).map(|i| self.points[i].b * self.weights[i]).sum();
         (a, b)
     }
 
@@ -302,20 +253,10 @@ pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
     finish(a, b, simplex, v, overlapping)
 }
 
-fn finish(
-    a: &ConvexCore,
-    b: &ConvexCore,
-    simplex: Simplex,
-    v: Vec3,
-    overlapping: bool,
-) -> GjkResult {
+fn finish(a: &ConvexCore, b: &ConvexCore, simplex: Simplex, v: Vec3, overlapping: bool) -> GjkResult {
     let (core_a, core_b) = simplex.witnesses();
     let core_distance = if overlapping { 0.0 } else { v.length() };
-    let normal = if overlapping {
-        Vec3::ZERO
-    } else {
-        -v / core_distance
-    };
+    let normal = if overlapping { Vec3::ZERO } else { -v / core_distance };
     GjkResult {
         overlapping,
         core_distance,
@@ -336,17 +277,12 @@ fn solve_simplex(simplex: &mut Simplex) -> bool {
             false
         }
         2 => {
-            let (keep, weights, count) =
-                closest_on_segment(simplex.points[0].w, simplex.points[1].w);
+            let (keep, weights, count) = closest_on_segment(simplex.points[0].w, simplex.points[1].w);
             simplex.reduce(&keep[..count], &weights[..count]);
             false
         }
         3 => {
-            let w = [
-                simplex.points[0].w,
-                simplex.points[1].w,
-                simplex.points[2].w,
-            ];
+            let w = [simplex.points[0].w, simplex.points[1].w, simplex.points[2].w];
             let (keep, weights, count) = closest_on_triangle(w);
             simplex.reduce(&keep[..count], &weights[..count]);
             false
@@ -360,11 +296,7 @@ fn solve_simplex(simplex: &mut Simplex) -> bool {
 fn closest_on_segment(p0: Vec3, p1: Vec3) -> ([usize; 3], [f32; 3], usize) {
     let edge = p1 - p0;
     let length_squared = edge.length_squared();
-    let t = if length_squared > 0.0 {
-        -p0.dot(edge) / length_squared
-    } else {
-        0.0
-    };
+    let t = if length_squared > 0.0 { -p0.dot(edge) / length_squared } else { 0.0 };
     if t <= 0.0 {
         ([0, 0, 0], [1.0, 0.0, 0.0], 1)
     } else if t >= 1.0 {
@@ -450,12 +382,7 @@ fn best_edge(w: [Vec3; 3]) -> ([usize; 3], [f32; 3], usize) {
 /// outside of wins. A flat tetrahedron tests all four faces.
 fn solve_tetrahedron(simplex: &mut Simplex) -> bool {
     const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
-    let w = [
-        simplex.points[0].w,
-        simplex.points[1].w,
-        simplex.points[2].w,
-        simplex.points[3].w,
-    ];
+    let w = [simplex.points[0].w, simplex.points[1].w, simplex.points[2].w, simplex.points[3].w];
     let mut best: Option<([usize; 3], [f32; 3], usize)> = None;
     let mut best_distance = f32::INFINITY;
     for [p, q, r, s] in FACES {
@@ -520,11 +447,7 @@ mod tests {
 
     /// End points of a capsule's axis in the frame of `frame`, in f64.
     fn axis_in(capsule_pose: &Pose, half_height: f32, frame: &Pose) -> (DVec3, DVec3) {
-        let end = |y: f32| {
-            to_f64(
-                frame.inverse_transform_point(capsule_pose.transform_point(Vec3::new(0.0, y, 0.0))),
-            )
-        };
+        let end = |y: f32| to_f64(frame.inverse_transform_point(capsule_pose.transform_point(Vec3::new(0.0, y, 0.0))));
         (end(-half_height), end(half_height))
     }
 
@@ -536,12 +459,7 @@ mod tests {
 
     /// Runs GJK on random poses of `a` and `b` and compares the distance with `reference`
     /// (the exact core distance in f64). Returns how many separated cases were compared.
-    fn compare(
-        shape_a: &Shape,
-        shape_b: &Shape,
-        seed: u64,
-        reference: impl Fn(&Pose, &Pose) -> f64,
-    ) -> usize {
+    fn compare(shape_a: &Shape, shape_b: &Shape, seed: u64, reference: impl Fn(&Pose, &Pose) -> f64) -> usize {
         let mut rng = Rng::new(seed);
         let mut compared = 0;
         for _ in 0..300 {
@@ -549,11 +467,7 @@ mod tests {
             let a = ConvexCore::from_shape(shape_a, &pose_a).unwrap();
             let b = ConvexCore::from_shape(shape_b, &pose_b).unwrap();
             let exact = reference(&pose_a, &pose_b);
-            let hint = if compared % 2 == 0 {
-                Vec3::ZERO
-            } else {
-                rng.vec3(-1.0, 1.0)
-            };
+            let hint = if compared % 2 == 0 { Vec3::ZERO } else { rng.vec3(-1.0, 1.0) };
             let result = gjk(&a, &b, hint);
             if exact == 0.0 {
                 assert!(result.overlapping, "cores overlap");
@@ -563,11 +477,7 @@ mod tests {
             }
             assert!(!result.overlapping, "cores {exact} apart");
             let expected = exact - (a.radius + b.radius) as f64;
-            assert!(
-                (result.distance as f64 - expected).abs() < 1e-5,
-                "{} vs {expected}",
-                result.distance
-            );
+            assert!((result.distance as f64 - expected).abs() < 1e-5, "{} vs {expected}", result.distance);
             // Witnesses: on the surfaces, `distance` apart along the normal.
             let gap = result.point_b - result.point_a;
             assert!((gap.dot(result.normal) - result.distance).abs() < 1e-5);
@@ -617,9 +527,7 @@ mod tests {
             convex_minimum(|t| point_segment_distance(p + t * (q - p), r, s))
         });
         assert!(compared > 200, "{compared}");
-        let compared = compare(&sphere, &sphere, 5, |pa, pb| {
-            to_f64(pa.position - pb.position).length()
-        });
+        let compared = compare(&sphere, &sphere, 5, |pa, pb| to_f64(pa.position - pb.position).length());
         assert!(compared > 250, "{compared}");
     }
 
@@ -628,26 +536,17 @@ mod tests {
         let cuboid = Shape::cuboid(Vec3::new(0.5, 0.5, 0.5)).unwrap();
         let sphere = Shape::sphere(0.1).unwrap();
         let a = ConvexCore::from_shape(&cuboid, &Pose::IDENTITY).unwrap();
-        for centre in [
-            Vec3::ZERO,
-            Vec3::new(0.49, 0.2, -0.3),
-            Vec3::new(0.5, 0.5, 0.5),
-        ] {
+        for centre in [Vec3::ZERO, Vec3::new(0.49, 0.2, -0.3), Vec3::new(0.5, 0.5, 0.5)] {
             let b = ConvexCore::from_shape(&sphere, &Pose::from_position(centre)).unwrap();
             assert!(gjk(&a, &b, Vec3::ZERO).overlapping, "centre {centre}");
         }
         // Just apart: 1e-4 from the face is measured, not called overlapping.
-        let b = ConvexCore::from_shape(&sphere, &Pose::from_position(Vec3::new(0.5001, 0.1, 0.0)))
-            .unwrap();
+        let b = ConvexCore::from_shape(&sphere, &Pose::from_position(Vec3::new(0.5001, 0.1, 0.0))).unwrap();
         let result = gjk(&a, &b, Vec3::ZERO);
         assert!(!result.overlapping);
         assert!((result.core_distance - 1e-4).abs() < 2e-6);
         // v = 1e-4 is a difference of coordinates near 0.5 (rounding 3e-8 each): the
         // normal is good to a few 1e-4.
-        assert!(
-            (result.normal - Vec3::X).length() < 2e-3,
-            "{}",
-            result.normal
-        );
+        assert!((result.normal - Vec3::X).length() < 2e-3, "{}", result.normal);
     }
 }

@@ -15,10 +15,9 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::sat::{
-    choose_contact_kind, closest_points_on_segments, edge_axis, edge_pair_base, face_a_separation,
-    face_b_separation, face_pair_base, manifold_to_world, query_edges, query_faces_a,
-    query_faces_b, separation_along, BoxPolyhedron, ContactKind, EdgeQuery, Polyhedron,
-    RelativeFrame, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B,
+    choose_contact_kind, closest_points_on_segments, edge_axis, edge_pair_base, face_a_separation, face_b_separation,
+    face_pair_base, manifold_to_world, query_edges, query_faces_a, query_faces_b, separation_along, BoxPolyhedron,
+    ContactKind, EdgeQuery, Polyhedron, RelativeFrame, CACHE_EDGES, CACHE_FACE_A, CACHE_FACE_B,
 };
 use super::PairCache;
 use crate::collision::manifold::Manifold;
@@ -100,12 +99,11 @@ pub fn collide_polyhedra(
         return;
     }
     *cache = PairCache::default();
-    let reference =
-        match choose_contact_kind(faces_a.separation, faces_b.separation, edges.separation) {
-            ContactKind::FaceA => Some((faces_a.face, true)),
-            ContactKind::FaceB => Some((faces_b.face, false)),
-            ContactKind::Edges => None,
-        };
+    let reference = match choose_contact_kind(faces_a.separation, faces_b.separation, edges.separation) {
+        ContactKind::FaceA => Some((faces_a.face, true)),
+        ContactKind::FaceB => Some((faces_b.face, false)),
+        ContactKind::Edges => None,
+    };
     if let Some((face, reference_is_a)) = reference {
         face_contact(a, b, &b_in_a, face, reference_is_a, margin, out);
     }
@@ -118,20 +116,11 @@ pub fn collide_polyhedra(
 }
 
 fn separating_feature(kind: u8, index_a: usize, index_b: usize) -> PairCache {
-    PairCache {
-        feature_kind: kind,
-        index_a: index_a as u16,
-        index_b: index_b as u16,
-    }
+    PairCache { feature_kind: kind, index_a: index_a as u16, index_b: index_b as u16 }
 }
 
 /// Separation along the axis the cache remembers (`−∞` when it holds none or a stale index).
-fn cached_axis_separation(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    cache: &PairCache,
-) -> f32 {
+fn cached_axis_separation(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, cache: &PairCache) -> f32 {
     let (i, j) = (cache.index_a as usize, cache.index_b as usize);
     match cache.feature_kind {
         CACHE_FACE_A if i < a.faces.len() => face_a_separation(a, b, b_in_a, i),
@@ -163,14 +152,10 @@ fn face_contact(
     out: &mut Manifold,
 ) {
     let identity = RelativeFrame::IDENTITY;
-    let (reference, incident, reference_frame, incident_frame) = if reference_is_a {
-        (a, b, &identity, b_in_a)
-    } else {
-        (b, a, b_in_a, &identity)
-    };
+    let (reference, incident, reference_frame, incident_frame) =
+        if reference_is_a { (a, b, &identity, b_in_a) } else { (b, a, b_in_a, &identity) };
     let reference_normal = reference_frame.vector(reference.planes[face].normal);
-    let incident_face =
-        incident.most_antiparallel_face(incident_frame.inverse_vector(reference_normal));
+    let incident_face = incident.most_antiparallel_face(incident_frame.inverse_vector(reference_normal));
     let mut reference_polygon = [Vec3::ZERO; MAX_FACE_VERTICES];
     let mut incident_polygon = [Vec3::ZERO; MAX_FACE_VERTICES];
     let reference_len = reference.face_polygon(face, reference_frame, &mut reference_polygon);
@@ -188,24 +173,13 @@ fn face_contact(
 
 /// Edge contact: one point midway between the closest points of the two edges, with the SAT
 /// separation.
-fn edge_contact(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    edges: &EdgeQuery,
-    out: &mut Manifold,
-) {
+fn edge_contact(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, edges: &EdgeQuery, out: &mut Manifold) {
     let (start_a, end_a) = a.edge_endpoints(edges.edge_a);
     let (start_b, end_b) = b.edge_endpoints(edges.edge_b);
-    let (on_a, on_b) =
-        closest_points_on_segments(start_a, end_a, b_in_a.point(start_b), b_in_a.point(end_b));
+    let (on_a, on_b) = closest_points_on_segments(start_a, end_a, b_in_a.point(start_b), b_in_a.point(end_b));
     out.normal = edges.normal;
     let id_base = edge_pair_base(edges.edge_a / 2, edges.edge_b / 2);
-    out.push(
-        0.5 * (on_a + on_b),
-        edges.separation,
-        feature_id(id_base, 0),
-    );
+    out.push(0.5 * (on_a + on_b), edges.separation, feature_id(id_base, 0));
 }
 
 #[cfg(test)]
@@ -260,87 +234,40 @@ mod tests {
 
     /// Tetrahedron on any four points in general position.
     fn tetrahedron_of(points: [Vec3; 4]) -> ConvexHull {
-        hull_from_loops(
-            points.to_vec(),
-            &[&[0, 1, 2], &[0, 2, 3], &[0, 3, 1], &[1, 2, 3]],
-        )
+        hull_from_loops(points.to_vec(), &[&[0, 1, 2], &[0, 2, 3], &[0, 3, 1], &[1, 2, 3]])
     }
 
     /// Triangular prism: triangle `triangle` swept by `sweep` (faces: 2 triangles, 3 quads).
     fn prism(triangle: [Vec3; 3], sweep: Vec3) -> ConvexHull {
         let mut vertices = triangle.to_vec();
         vertices.extend(triangle.iter().map(|&v| v + sweep));
-        hull_from_loops(
-            vertices,
-            &[
-                &[0, 1, 2],
-                &[3, 4, 5],
-                &[0, 1, 4, 3],
-                &[1, 2, 5, 4],
-                &[2, 0, 3, 5],
-            ],
-        )
+        hull_from_loops(vertices, &[&[0, 1, 2], &[3, 4, 5], &[0, 1, 4, 3], &[1, 2, 5, 4], &[2, 0, 3, 5]])
     }
 
     /// Prism along x (length 2·l) whose cross-section has its lowest edge at y = −h, z = 0 and
     /// its top at y = h, z = ±w.
     fn edge_down_prism(l: f32, h: f32, w: f32) -> ConvexHull {
-        let triangle = [
-            Vec3::new(-l, -h, 0.0),
-            Vec3::new(-l, h, w),
-            Vec3::new(-l, h, -w),
-        ];
+        let triangle = [Vec3::new(-l, -h, 0.0), Vec3::new(-l, h, w), Vec3::new(-l, h, -w)];
         prism(triangle, Vec3::new(2.0 * l, 0.0, 0.0))
     }
 
     fn hulls(a: &ConvexHull, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Manifold {
         let mut m = Manifold::new();
-        collide_hulls(
-            a,
-            pose_a,
-            b,
-            pose_b,
-            MARGIN,
-            &mut PairCache::default(),
-            &mut m,
-        );
+        collide_hulls(a, pose_a, b, pose_b, MARGIN, &mut PairCache::default(), &mut m);
         m
     }
 
     fn box_hull(half: Vec3, pose_a: &Pose, b: &ConvexHull, pose_b: &Pose) -> Manifold {
         let mut m = Manifold::new();
         let cuboid = Cuboid { half_extents: half };
-        collide_box_hull(
-            &cuboid,
-            pose_a,
-            b,
-            pose_b,
-            MARGIN,
-            &mut PairCache::default(),
-            &mut m,
-        );
+        collide_box_hull(&cuboid, pose_a, b, pose_b, MARGIN, &mut PairCache::default(), &mut m);
         m
     }
 
     fn boxes(half_a: Vec3, pose_a: &Pose, half_b: Vec3, pose_b: &Pose) -> Manifold {
         let mut m = Manifold::new();
-        let (a, b) = (
-            Cuboid {
-                half_extents: half_a,
-            },
-            Cuboid {
-                half_extents: half_b,
-            },
-        );
-        collide_boxes(
-            &a,
-            pose_a,
-            &b,
-            pose_b,
-            MARGIN,
-            &mut PairCache::default(),
-            &mut m,
-        );
+        let (a, b) = (Cuboid { half_extents: half_a }, Cuboid { half_extents: half_b });
+        collide_boxes(&a, pose_a, &b, pose_b, MARGIN, &mut PairCache::default(), &mut m);
         m
     }
 
@@ -349,10 +276,7 @@ mod tests {
     }
 
     fn assert_close(actual: Vec3, expected: Vec3, tolerance: f32, what: &str) {
-        assert!(
-            (actual - expected).length() < tolerance,
-            "{what}: {actual:?} vs {expected:?}"
-        );
+        assert!((actual - expected).length() < tolerance, "{what}: {actual:?} vs {expected:?}");
     }
 
     #[test]
@@ -365,20 +289,12 @@ mod tests {
         let pose_b = Pose::from_position(Vec3::new(0.3, 1.0 - depth, -0.2));
         let expected = Vec3::new(0.3, 0.5 - 0.5 * depth, -0.2);
         let cuboid = ConvexHull::cuboid(half);
-        for m in [
-            box_hull(half, &Pose::IDENTITY, &tetra, &pose_b),
-            hulls(&cuboid, &Pose::IDENTITY, &tetra, &pose_b),
-        ] {
+        for m in [box_hull(half, &Pose::IDENTITY, &tetra, &pose_b), hulls(&cuboid, &Pose::IDENTITY, &tetra, &pose_b)] {
             assert_eq!(m.count, 1);
             assert_close(m.normal, Vec3::Y, 1e-5, "normal");
             assert!((m.points[0].separation + depth).abs() < 1e-5);
             assert_close(m.points[0].position, expected, 1e-5, "point");
-            check_manifold(
-                &m,
-                &world(&cuboid, &Pose::IDENTITY),
-                &world(&tetra, &pose_b),
-                "tetra",
-            );
+            check_manifold(&m, &world(&cuboid, &Pose::IDENTITY), &world(&tetra, &pose_b), "tetra");
         }
     }
 
@@ -394,10 +310,7 @@ mod tests {
         assert_close(m.normal, Vec3::Y, 1e-5, "normal");
         let mut xs: Vec<f32> = m.points().iter().map(|p| p.position.x).collect();
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] + 0.4).abs() < 1e-5 && (xs[1] - 0.8).abs() < 1e-5,
-            "ends at {xs:?}"
-        );
+        assert!((xs[0] + 0.4).abs() < 1e-5 && (xs[1] - 0.8).abs() < 1e-5, "ends at {xs:?}");
         for p in m.points() {
             assert!((p.separation + depth).abs() < 1e-5);
             assert!((p.position.y - (0.5 - 0.5 * depth)).abs() < 1e-5);
@@ -423,36 +336,18 @@ mod tests {
         let depth = 0.02;
         let wedge = edge_down_prism(0.6, 0.3, 0.4);
         let pose_a = Pose::new(Vec3::ZERO, Quat::from_rotation_z(PI));
-        let pose_b = Pose::new(
-            Vec3::new(0.1, 0.6 - depth, 0.15),
-            Quat::from_rotation_y(FRAC_PI_2),
-        );
+        let pose_b = Pose::new(Vec3::new(0.1, 0.6 - depth, 0.15), Quat::from_rotation_y(FRAC_PI_2));
         let m = hulls(&wedge, &pose_a, &wedge, &pose_b);
         assert_eq!(m.count, 1);
         assert_close(m.normal, Vec3::Y, 1e-5, "normal");
         assert!((m.points[0].separation + depth).abs() < 1e-5);
-        assert_close(
-            m.points[0].position,
-            Vec3::new(0.1, 0.3 - 0.5 * depth, 0.0),
-            1e-5,
-            "point",
-        );
-        check_manifold(
-            &m,
-            &world(&wedge, &pose_a),
-            &world(&wedge, &pose_b),
-            "crossed",
-        );
+        assert_close(m.points[0].position, Vec3::new(0.1, 0.3 - 0.5 * depth, 0.0), 1e-5, "point");
+        check_manifold(&m, &world(&wedge, &pose_a), &world(&wedge, &pose_b), "crossed");
         // Swapped: flipped normal, same point and depth.
         let swapped = hulls(&wedge, &pose_b, &wedge, &pose_a);
         assert_eq!(swapped.count, 1);
         assert_close(swapped.normal, -Vec3::Y, 1e-5, "swapped normal");
-        assert_close(
-            swapped.points[0].position,
-            m.points[0].position,
-            1e-5,
-            "swapped point",
-        );
+        assert_close(swapped.points[0].position, m.points[0].position, 1e-5, "swapped point");
         assert!((swapped.points[0].separation - m.points[0].separation).abs() < 1e-5);
     }
 
@@ -466,10 +361,7 @@ mod tests {
         for p in below.points() {
             assert!((p.separation - (MARGIN - 1e-4)).abs() < 1e-5);
         }
-        assert_eq!(
-            box_hull(half, &Pose::IDENTITY, &wedge, &at_gap(MARGIN + 1e-4)).count,
-            0
-        );
+        assert_eq!(box_hull(half, &Pose::IDENTITY, &wedge, &at_gap(MARGIN + 1e-4)).count, 0);
     }
 
     #[test]
@@ -479,21 +371,9 @@ mod tests {
         let wedge = edge_down_prism(0.6, 0.3, 0.4);
         let tilted = Quat::from_axis_angle(Vec3::new(1.0, 0.0, 1.0).normalize(), 0.2);
         let cases = [
-            (
-                &cuboid,
-                &tetra,
-                Pose::from_position(Vec3::new(0.3, 0.98, -0.2)),
-            ),
-            (
-                &cuboid,
-                &wedge,
-                Pose::new(Vec3::new(0.2, 0.79, 0.1), tilted),
-            ),
-            (
-                &tetra,
-                &wedge,
-                Pose::new(Vec3::new(0.05, -0.75, 0.01), Quat::from_rotation_z(PI)),
-            ),
+            (&cuboid, &tetra, Pose::from_position(Vec3::new(0.3, 0.98, -0.2))),
+            (&cuboid, &wedge, Pose::new(Vec3::new(0.2, 0.79, 0.1), tilted)),
+            (&tetra, &wedge, Pose::new(Vec3::new(0.05, -0.75, 0.01), Quat::from_rotation_z(PI))),
         ];
         for (a, b, pose_b) in cases {
             let ab = hulls(a, &Pose::IDENTITY, b, &pose_b);
@@ -502,10 +382,7 @@ mod tests {
             assert_eq!(ab.count, ba.count);
             assert_close(ba.normal, -ab.normal, 1e-5, "flipped normal");
             for p in ab.points() {
-                let twin = ba
-                    .points()
-                    .iter()
-                    .find(|q| (q.position - p.position).length() < 1e-4);
+                let twin = ba.points().iter().find(|q| (q.position - p.position).length() < 1e-4);
                 let twin = twin.unwrap_or_else(|| panic!("no swapped point at {:?}", p.position));
                 assert!((twin.separation - p.separation).abs() < 1e-5);
             }
@@ -541,14 +418,8 @@ mod tests {
             vertex_edges: Vec::new(),
         };
         let cube = ConvexHull::cuboid(Vec3::ONE);
-        assert_eq!(
-            hulls(&empty, &Pose::IDENTITY, &cube, &Pose::IDENTITY).count,
-            0
-        );
-        assert_eq!(
-            hulls(&cube, &Pose::IDENTITY, &empty, &Pose::IDENTITY).count,
-            0
-        );
+        assert_eq!(hulls(&empty, &Pose::IDENTITY, &cube, &Pose::IDENTITY).count, 0);
+        assert_eq!(hulls(&cube, &Pose::IDENTITY, &empty, &Pose::IDENTITY).count, 0);
     }
 
     #[test]
@@ -556,35 +427,21 @@ mod tests {
         let mut rng = Lcg(0xB0C5_4411);
         let mut touching = 0;
         for case in 0..1500 {
-            let half_a = Vec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            );
-            let half_b = Vec3::new(
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-                rng.range(0.1, 1.0),
-            );
+            let half_a = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
+            let half_b = Vec3::new(rng.range(0.1, 1.0), rng.range(0.1, 1.0), rng.range(0.1, 1.0));
             let pose_a = Pose::new(rng.vec3() * 5.0, rng.rotation());
             let reach = (half_a.length() + half_b.length()) * 0.8;
             let pose_b = Pose::new(pose_a.position + rng.vec3() * reach, rng.rotation());
             let (hull_a, hull_b) = (ConvexHull::cuboid(half_a), ConvexHull::cuboid(half_b));
             let reference = boxes(half_a, &pose_a, half_b, &pose_b);
-            let results = [
-                hulls(&hull_a, &pose_a, &hull_b, &pose_b),
-                box_hull(half_a, &pose_a, &hull_b, &pose_b),
-            ];
+            let results = [hulls(&hull_a, &pose_a, &hull_b, &pose_b), box_hull(half_a, &pose_a, &hull_b, &pose_b)];
             for m in results {
                 assert_eq!(m.count, reference.count, "case {case}");
                 if m.count == 0 {
                     continue;
                 }
                 touching += 1;
-                assert!(
-                    (m.normal - reference.normal).length() < 1e-3,
-                    "case {case}: normal"
-                );
+                assert!((m.normal - reference.normal).length() < 1e-3, "case {case}: normal");
                 let (s, r) = (m.min_separation(), reference.min_separation());
                 assert!((s - r).abs() < 1e-4, "case {case}: separation {s} vs {r}");
             }
@@ -598,9 +455,7 @@ mod tests {
         match (rng.next_f32() * 3.0) as u32 {
             0 => loop {
                 let points = [rng.vec3(), rng.vec3(), rng.vec3(), rng.vec3()];
-                let volume = (points[1] - points[0])
-                    .cross(points[2] - points[0])
-                    .dot(points[3] - points[0]);
+                let volume = (points[1] - points[0]).cross(points[2] - points[0]).dot(points[3] - points[0]);
                 if volume.abs() > 0.3 {
                     return tetrahedron_of(points);
                 }
@@ -613,11 +468,7 @@ mod tests {
                     return prism(triangle, sweep);
                 }
             },
-            _ => ConvexHull::cuboid(Vec3::new(
-                rng.range(0.1, 0.8),
-                rng.range(0.1, 0.8),
-                rng.range(0.1, 0.8),
-            )),
+            _ => ConvexHull::cuboid(Vec3::new(rng.range(0.1, 0.8), rng.range(0.1, 0.8), rng.range(0.1, 0.8))),
         }
     }
 
@@ -636,14 +487,10 @@ mod tests {
                 assert_eq!(m.count, 0, "case {case}: separated by {best}");
                 continue;
             }
-            let exact_along_normal =
-                m.count > 0 && check_manifold(&m, &wa, &wb, &format!("case {case}"));
+            let exact_along_normal = m.count > 0 && check_manifold(&m, &wa, &wb, &format!("case {case}"));
             if best < -1e-4 {
                 penetrating += 1;
-                assert!(
-                    m.count > 0,
-                    "case {case}: penetrating by {best} but no points"
-                );
+                assert!(m.count > 0, "case {case}: penetrating by {best} but no points");
                 exact += usize::from(exact_along_normal);
             }
         }

@@ -67,17 +67,10 @@ impl PairCache {
         }
         let (mut px, mut py) = (direction.x / l1, direction.y / l1);
         if direction.z < 0.0 {
-            (px, py) = (
-                (1.0 - py.abs()) * px.signum(),
-                (1.0 - px.abs()) * py.signum(),
-            );
+            (px, py) = ((1.0 - py.abs()) * px.signum(), (1.0 - px.abs()) * py.signum());
         }
         let quantise = |v: f32| ((v.clamp(-1.0, 1.0) + 1.0) * 0.5 * 65535.0).round() as u16;
-        *self = Self {
-            feature_kind: Self::GJK_DIRECTION,
-            index_a: quantise(px),
-            index_b: quantise(py),
-        };
+        *self = Self { feature_kind: Self::GJK_DIRECTION, index_a: quantise(px), index_b: quantise(py) };
     }
 
     /// The direction stored by [`PairCache::set_direction`] (unit), or zero when the cache
@@ -89,14 +82,7 @@ impl PairCache {
         let expand = |q: u16| q as f32 / 65535.0 * 2.0 - 1.0;
         let (px, py) = (expand(self.index_a), expand(self.index_b));
         let z = 1.0 - px.abs() - py.abs();
-        let (x, y) = if z < 0.0 {
-            (
-                (1.0 - py.abs()) * px.signum(),
-                (1.0 - px.abs()) * py.signum(),
-            )
-        } else {
-            (px, py)
-        };
+        let (x, y) = if z < 0.0 { ((1.0 - py.abs()) * px.signum(), (1.0 - px.abs()) * py.signum()) } else { (px, py) };
         Vec3::new(x, y, z).normalize_or_zero()
     }
 }
@@ -121,43 +107,25 @@ pub fn collide(
     match (shape_a, shape_b) {
         (S::Plane(_), S::Plane(_)) => {}
         (S::Plane(p), _) => plane::collide_plane(p, a.1, b.0, b.1, margin, out),
-        (_, S::Plane(p)) => flipped(out, |out| {
-            plane::collide_plane(p, b.1, a.0, a.1, margin, out)
-        }),
-        (S::Sphere(sa), S::Sphere(sb)) => {
-            sphere_sphere::collide_spheres(sa, a.1, sb, b.1, margin, out)
+        (_, S::Plane(p)) => flipped(out, |out| plane::collide_plane(p, b.1, a.0, a.1, margin, out)),
+        (S::Sphere(sa), S::Sphere(sb)) => sphere_sphere::collide_spheres(sa, a.1, sb, b.1, margin, out),
+        (S::Sphere(s), S::Capsule(c)) => sphere_capsule::collide_sphere_capsule(s, a.1, c, b.1, margin, out),
+        (S::Capsule(c), S::Sphere(s)) => {
+            flipped(out, |out| sphere_capsule::collide_sphere_capsule(s, b.1, c, a.1, margin, out))
         }
-        (S::Sphere(s), S::Capsule(c)) => {
-            sphere_capsule::collide_sphere_capsule(s, a.1, c, b.1, margin, out)
-        }
-        (S::Capsule(c), S::Sphere(s)) => flipped(out, |out| {
-            sphere_capsule::collide_sphere_capsule(s, b.1, c, a.1, margin, out)
-        }),
         (S::Sphere(s), S::Cuboid(c)) => sphere_box::collide_sphere_box(s, a.1, c, b.1, margin, out),
-        (S::Cuboid(c), S::Sphere(s)) => flipped(out, |out| {
-            sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out)
-        }),
-        (S::Capsule(ca), S::Capsule(cb)) => {
-            capsule_capsule::collide_capsules(ca, a.1, cb, b.1, margin, out)
+        (S::Cuboid(c), S::Sphere(s)) => flipped(out, |out| sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out)),
+        (S::Capsule(ca), S::Capsule(cb)) => capsule_capsule::collide_capsules(ca, a.1, cb, b.1, margin, out),
+        (S::Capsule(c), S::Cuboid(x)) => capsule_box::collide_capsule_box(c, a.1, x, b.1, margin, cache, out),
+        (S::Cuboid(x), S::Capsule(c)) => {
+            flipped(out, |out| capsule_box::collide_capsule_box(c, b.1, x, a.1, margin, cache, out))
         }
-        (S::Capsule(c), S::Cuboid(x)) => {
-            capsule_box::collide_capsule_box(c, a.1, x, b.1, margin, cache, out)
+        (S::Cuboid(xa), S::Cuboid(xb)) => box_box::collide_boxes(xa, a.1, xb, b.1, margin, cache, out),
+        (S::Cuboid(x), S::ConvexHull(h)) => hull_hull::collide_box_hull(x, a.1, h, b.1, margin, cache, out),
+        (S::ConvexHull(h), S::Cuboid(x)) => {
+            flipped(out, |out| hull_hull::collide_box_hull(x, b.1, h, a.1, margin, cache, out))
         }
-        (S::Cuboid(x), S::Capsule(c)) => flipped(out, |out| {
-            capsule_box::collide_capsule_box(c, b.1, x, a.1, margin, cache, out)
-        }),
-        (S::Cuboid(xa), S::Cuboid(xb)) => {
-            box_box::collide_boxes(xa, a.1, xb, b.1, margin, cache, out)
-        }
-        (S::Cuboid(x), S::ConvexHull(h)) => {
-            hull_hull::collide_box_hull(x, a.1, h, b.1, margin, cache, out)
-        }
-        (S::ConvexHull(h), S::Cuboid(x)) => flipped(out, |out| {
-            hull_hull::collide_box_hull(x, b.1, h, a.1, margin, cache, out)
-        }),
-        (S::ConvexHull(ha), S::ConvexHull(hb)) => {
-            hull_hull::collide_hulls(ha, a.1, hb, b.1, margin, cache, out)
-        }
+        (S::ConvexHull(ha), S::ConvexHull(hb)) => hull_hull::collide_hulls(ha, a.1, hb, b.1, margin, cache, out),
         _ => convex::collide_convex(a.0, a.1, b.0, b.1, margin, cache, out),
     }
 }

@@ -69,11 +69,8 @@ pub enum ContactKind {
 /// the best one by more than one margin.
 #[inline]
 pub fn choose_contact_kind(face_a: f32, face_b: f32, edges: f32) -> ContactKind {
-    let (face_kind, face) = if clearly_greater(face_b, face_a) {
-        (ContactKind::FaceB, face_b)
-    } else {
-        (ContactKind::FaceA, face_a)
-    };
+    let (face_kind, face) =
+        if clearly_greater(face_b, face_a) { (ContactKind::FaceB, face_b) } else { (ContactKind::FaceA, face_a) };
     if clearly_greater(edges, face) {
         ContactKind::Edges
     } else {
@@ -107,10 +104,7 @@ pub struct RelativeFrame {
 
 impl RelativeFrame {
     /// The identity (A seen from A).
-    pub const IDENTITY: RelativeFrame = RelativeFrame {
-        rotation: Mat3::IDENTITY,
-        translation: Vec3::ZERO,
-    };
+    pub const IDENTITY: RelativeFrame = RelativeFrame { rotation: Mat3::IDENTITY, translation: Vec3::ZERO };
 
     /// B's pose relative to A's: `R = q_A⁻¹ q_B`, `t = q_A⁻¹ (p_B − p_A)`.
     #[inline]
@@ -118,10 +112,7 @@ impl RelativeFrame {
         let inverse_a = pose_a.rotation.inverse();
         let rotation = Mat3::from_quat((inverse_a * pose_b.rotation).normalize());
         let translation = inverse_a * (pose_b.position - pose_a.position);
-        Self {
-            rotation,
-            translation,
-        }
+        Self { rotation, translation }
     }
 
     /// Maps a point of B's frame into A's.
@@ -175,11 +166,7 @@ pub fn closest_points_on_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Ve
     }
     let b = d1.dot(d2);
     let denominator = a * e - b * b;
-    let mut s = if denominator > TINY * a * e {
-        ((b * f - c * e) / denominator).clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
+    let mut s = if denominator > TINY * a * e { ((b * f - c * e) / denominator).clamp(0.0, 1.0) } else { 0.0 };
     let mut t = (b * s + f) / e;
     if t < 0.0 {
         t = 0.0;
@@ -194,14 +181,8 @@ pub fn closest_points_on_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Ve
 /// Faces of a box as CCW corner loops seen from outside, in the order −x, +x, −y, +y, −z,
 /// +z (face `2·axis + positive`). Corner `k` has sign bits x = bit 0, y = bit 1, z = bit 2
 /// (bit set = positive), as in `Cuboid::corners` and `ConvexHull::cuboid`.
-pub const BOX_FACE_LOOPS: [[usize; 4]; 6] = [
-    [0, 4, 6, 2],
-    [1, 3, 7, 5],
-    [0, 1, 5, 4],
-    [2, 6, 7, 3],
-    [0, 2, 3, 1],
-    [4, 5, 7, 6],
-];
+pub const BOX_FACE_LOOPS: [[usize; 4]; 6] =
+    [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
 
 const fn half_edge(origin: u16, next: u16, face: u16) -> HalfEdge {
     HalfEdge { origin, next, face }
@@ -271,22 +252,14 @@ impl BoxPolyhedron {
             let sign = if face % 2 == 1 { 1.0 } else { -1.0 };
             let mut normal = Vec3::ZERO;
             normal[axis] = sign;
-            FacePlane {
-                normal,
-                offset: half_extents[axis],
-            }
+            FacePlane { normal, offset: half_extents[axis] }
         });
         Self { vertices, planes }
     }
 
     /// The polyhedron view of this box.
     pub fn view(&self) -> Polyhedron<'_> {
-        Polyhedron {
-            vertices: &self.vertices,
-            edges: &BOX_EDGES,
-            faces: &BOX_FACES,
-            planes: &self.planes,
-        }
+        Polyhedron { vertices: &self.vertices, edges: &BOX_EDGES, faces: &BOX_FACES, planes: &self.planes }
     }
 }
 
@@ -307,12 +280,7 @@ pub struct Polyhedron<'a> {
 impl<'a> Polyhedron<'a> {
     /// A view of `hull`.
     pub fn of_hull(hull: &'a ConvexHull) -> Self {
-        Self {
-            vertices: &hull.vertices,
-            edges: &hull.edges,
-            faces: &hull.faces,
-            planes: &hull.planes,
-        }
+        Self { vertices: &hull.vertices, edges: &hull.edges, faces: &hull.faces, planes: &hull.planes }
     }
 
     /// True when the view has what the queries index: vertices, faces with planes, and
@@ -363,12 +331,7 @@ impl<'a> Polyhedron<'a> {
 
     /// Writes face `face`'s vertices, mapped by `frame`, into `polygon` in loop order and
     /// returns how many it wrote (at most [`MAX_FACE_VERTICES`]; a broken loop stops early).
-    pub fn face_polygon(
-        &self,
-        face: usize,
-        frame: &RelativeFrame,
-        polygon: &mut [Vec3; MAX_FACE_VERTICES],
-    ) -> usize {
+    pub fn face_polygon(&self, face: usize, frame: &RelativeFrame, polygon: &mut [Vec3; MAX_FACE_VERTICES]) -> usize {
         let first = self.faces[face].first_edge as usize;
         let mut e = first;
         let mut count = 0;
@@ -426,12 +389,7 @@ pub struct EdgeQuery {
 
 /// Separation along face `face` of A: `s = n·support_B(−n) − d` with B mapped into A's frame.
 #[inline]
-pub fn face_a_separation(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    face: usize,
-) -> f32 {
+pub fn face_a_separation(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, face: usize) -> f32 {
     let plane = a.planes[face];
     let deepest_b = b_in_a.point(b.support(b_in_a.inverse_vector(-plane.normal)));
     plane.normal.dot(deepest_b) - plane.offset
@@ -440,12 +398,7 @@ pub fn face_a_separation(
 /// Separation along face `face` of B. In A's frame B's plane has normal `m = R n` and offset
 /// `d + m·t`, so `s = m·support_A(−m) − d − m·t`.
 #[inline]
-pub fn face_b_separation(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    face: usize,
-) -> f32 {
+pub fn face_b_separation(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, face: usize) -> f32 {
     let plane = b.planes[face];
     let normal = b_in_a.vector(plane.normal);
     let deepest_a = a.support(-normal);
@@ -453,16 +406,8 @@ pub fn face_b_separation(
 }
 
 /// Best face of A; returns early with the first face separating by more than `margin`.
-pub fn query_faces_a(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    margin: f32,
-) -> FaceQuery {
-    let mut best = FaceQuery {
-        separation: f32::NEG_INFINITY,
-        face: 0,
-    };
+pub fn query_faces_a(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, margin: f32) -> FaceQuery {
+    let mut best = FaceQuery { separation: f32::NEG_INFINITY, face: 0 };
     for face in 0..a.faces.len() {
         let separation = face_a_separation(a, b, b_in_a, face);
         if separation > best.separation {
@@ -476,16 +421,8 @@ pub fn query_faces_a(
 }
 
 /// Best face of B; returns early with the first face separating by more than `margin`.
-pub fn query_faces_b(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    margin: f32,
-) -> FaceQuery {
-    let mut best = FaceQuery {
-        separation: f32::NEG_INFINITY,
-        face: 0,
-    };
+pub fn query_faces_b(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, margin: f32) -> FaceQuery {
+    let mut best = FaceQuery { separation: f32::NEG_INFINITY, face: 0 };
     for face in 0..b.faces.len() {
         let separation = face_b_separation(a, b, b_in_a, face);
         if separation > best.separation {
@@ -539,18 +476,8 @@ impl MappedEdge {
 /// `c`, `d` maps, for A − B, to arc `−c→−d`. Where they cross, the axis `n ∝ E × F` (edge
 /// directions) is a face normal of A − B; it is oriented to lie on arc `a→b`
 /// (`n·(a + b) > 0`), so it points from A to B, and `s = n·(q − p)`.
-pub fn query_edges(
-    a: &Polyhedron,
-    b: &Polyhedron,
-    b_in_a: &RelativeFrame,
-    margin: f32,
-) -> EdgeQuery {
-    let mut best = EdgeQuery {
-        separation: f32::NEG_INFINITY,
-        edge_a: 0,
-        edge_b: 0,
-        normal: Vec3::ZERO,
-    };
+pub fn query_edges(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, margin: f32) -> EdgeQuery {
+    let mut best = EdgeQuery { separation: f32::NEG_INFINITY, edge_a: 0, edge_b: 0, normal: Vec3::ZERO };
     for edge_b in (0..b.edges.len()).step_by(2) {
         let mapped = MappedEdge::new(b, b_in_a, edge_b);
         let (c, d) = (-mapped.left_normal, -mapped.right_normal);
@@ -567,12 +494,7 @@ pub fn query_edges(
             };
             let separation = normal.dot(mapped.start - start_a);
             if separation > best.separation {
-                best = EdgeQuery {
-                    separation,
-                    edge_a,
-                    edge_b,
-                    normal,
-                };
+                best = EdgeQuery { separation, edge_a, edge_b, normal };
                 if separation > margin {
                     return best;
                 }
@@ -587,8 +509,7 @@ pub fn query_edges(
 pub fn edge_axis(direction_a: Vec3, direction_b: Vec3, towards: Vec3) -> Option<Vec3> {
     let axis = direction_a.cross(direction_b);
     let length_squared = axis.length_squared();
-    let limit =
-        PARALLEL_SINE * PARALLEL_SINE * direction_a.length_squared() * direction_b.length_squared();
+    let limit = PARALLEL_SINE * PARALLEL_SINE * direction_a.length_squared() * direction_b.length_squared();
     if length_squared > limit {
         let axis = axis / length_squared.sqrt();
         Some(if axis.dot(towards) < 0.0 { -axis } else { axis })
@@ -618,10 +539,7 @@ pub mod test_util {
     impl Lcg {
         /// Uniform in [0, 1).
         pub fn next_f32(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
+            self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
             (self.0 >> 40) as f32 / (1u64 << 24) as f32
         }
 
@@ -632,11 +550,7 @@ pub mod test_util {
 
         /// A vector with components uniform in [-1, 1).
         pub fn vec3(&mut self) -> Vec3 {
-            Vec3::new(
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-                self.range(-1.0, 1.0),
-            )
+            Vec3::new(self.range(-1.0, 1.0), self.range(-1.0, 1.0), self.range(-1.0, 1.0))
         }
 
         /// A rotation from a normalised random 4-vector.
@@ -668,11 +582,7 @@ pub mod test_util {
     impl WorldPolytope {
         /// The polyhedron `shape` placed at `pose`.
         pub fn new(shape: &Polyhedron, pose: &Pose) -> Self {
-            let vertices: Vec<Vec3> = shape
-                .vertices
-                .iter()
-                .map(|&v| pose.transform_point(v))
-                .collect();
+            let vertices: Vec<Vec3> = shape.vertices.iter().map(|&v| pose.transform_point(v)).collect();
             let planes = shape.planes[..shape.faces.len()]
                 .iter()
                 .map(|p| {
@@ -687,28 +597,18 @@ pub mod test_util {
                     pose.transform_vector(end - start)
                 })
                 .collect();
-            Self {
-                vertices,
-                planes,
-                edges,
-            }
+            Self { vertices, planes, edges }
         }
 
         /// `max n·x` over the vertices.
         pub fn reach(&self, n: Vec3) -> f32 {
-            self.vertices
-                .iter()
-                .map(|v| v.dot(n))
-                .fold(f32::NEG_INFINITY, f32::max)
+            self.vertices.iter().map(|v| v.dot(n)).fold(f32::NEG_INFINITY, f32::max)
         }
 
         /// Largest signed distance of `p` above the face planes (exact inside, a lower bound
         /// of the distance outside).
         pub fn plane_distance(&self, p: Vec3) -> f32 {
-            self.planes
-                .iter()
-                .map(|(n, d)| n.dot(p) - d)
-                .fold(f32::NEG_INFINITY, f32::max)
+            self.planes.iter().map(|(n, d)| n.dot(p) - d).fold(f32::NEG_INFINITY, f32::max)
         }
     }
 
@@ -754,11 +654,7 @@ pub mod test_util {
     /// Returns true when the min separation equals the support separation along the normal
     /// (1e-4), whichever case applied.
     pub fn check_manifold(m: &Manifold, a: &WorldPolytope, b: &WorldPolytope, label: &str) -> bool {
-        assert!(
-            (m.normal.length() - 1.0).abs() < 1e-5,
-            "{label}: normal {:?}",
-            m.normal
-        );
+        assert!((m.normal.length() - 1.0).abs() < 1e-5, "{label}: normal {:?}", m.normal);
         assert!(m.count >= 1 && m.count <= 4, "{label}: {} points", m.count);
         for i in 0..m.count {
             for j in 0..i {
@@ -782,11 +678,7 @@ pub mod test_util {
         } else {
             // Penetrating: the clipped points are no shallower than the best axis allows.
             // Apart (speculative points): the best axis is only a lower bound of the gap.
-            let upper = if best < 0.0 {
-                best + 1e-4
-            } else {
-                f32::INFINITY
-            };
+            let upper = if best < 0.0 { best + 1e-4 } else { f32::INFINITY };
             assert!(
                 reported >= along_normal - 1e-4 && reported <= upper,
                 "{label}: min separation {reported} outside [{along_normal}, {upper}]"
@@ -796,11 +688,7 @@ pub mod test_util {
             let half = 0.5 * p.separation.abs() + 1e-4;
             for (shape, name) in [(a, "A"), (b, "B")] {
                 let d = shape.plane_distance(p.position);
-                assert!(
-                    d.abs() <= half,
-                    "{label}: point {:?} is {d} from {name}",
-                    p.position
-                );
+                assert!(d.abs() <= half, "{label}: point {:?} is {d} from {name}", p.position);
             }
         }
         (reported - along_normal).abs() < 1e-4
@@ -838,21 +726,13 @@ mod tests {
         assert!((p - Vec3::new(0.25, 0.0, 0.0)).length() < 1e-6);
         assert!((q - Vec3::new(0.25, 1.0, 0.0)).length() < 1e-6);
         // Beyond an end: the closest point of the first segment is clamped to its end.
-        let (p, q) = closest_points_on_segments(
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::new(3.0, 1.0, -1.0),
-            Vec3::new(3.0, 1.0, 1.0),
-        );
+        let (p, q) =
+            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(3.0, 1.0, -1.0), Vec3::new(3.0, 1.0, 1.0));
         assert!((p - Vec3::X).length() < 1e-6);
         assert!((q - Vec3::new(3.0, 1.0, 0.0)).length() < 1e-6);
         // Parallel: any pair at the right distance; the distance must be 2.
-        let (p, q) = closest_points_on_segments(
-            Vec3::ZERO,
-            Vec3::X,
-            Vec3::new(0.5, 2.0, 0.0),
-            Vec3::new(1.5, 2.0, 0.0),
-        );
+        let (p, q) =
+            closest_points_on_segments(Vec3::ZERO, Vec3::X, Vec3::new(0.5, 2.0, 0.0), Vec3::new(1.5, 2.0, 0.0));
         assert!(((p - q).length() - 2.0).abs() < 1e-6);
     }
 
@@ -864,26 +744,14 @@ mod tests {
         assert_eq!(choose_contact_kind(-0.1, -0.2, -0.05), ContactKind::Edges);
         assert_eq!(choose_contact_kind(-0.1, -0.2, -0.0999), ContactKind::FaceA);
         // The edge is measured against the chosen face, not the best one.
-        assert_eq!(
-            choose_contact_kind(-0.1, -0.0999, -0.0999),
-            ContactKind::FaceA
-        );
-        assert_eq!(
-            choose_contact_kind(-0.1, -0.0999, -0.09),
-            ContactKind::Edges
-        );
+        assert_eq!(choose_contact_kind(-0.1, -0.0999, -0.0999), ContactKind::FaceA);
+        assert_eq!(choose_contact_kind(-0.1, -0.0999, -0.09), ContactKind::Edges);
     }
 
     #[test]
     fn relative_frame_maps_points_like_the_poses() {
-        let pose_a = Pose::new(
-            Vec3::new(1.0, 2.0, -1.0),
-            crate::math::Quat::from_rotation_y(0.7),
-        );
-        let pose_b = Pose::new(
-            Vec3::new(-0.5, 0.3, 2.0),
-            crate::math::Quat::from_rotation_x(-1.2),
-        );
+        let pose_a = Pose::new(Vec3::new(1.0, 2.0, -1.0), crate::math::Quat::from_rotation_y(0.7));
+        let pose_b = Pose::new(Vec3::new(-0.5, 0.3, 2.0), crate::math::Quat::from_rotation_x(-1.2));
         let frame = RelativeFrame::b_in_a(&pose_a, &pose_b);
         let x = Vec3::new(0.3, -0.2, 0.9);
         let expected = pose_a.inverse_transform_point(pose_b.transform_point(x));

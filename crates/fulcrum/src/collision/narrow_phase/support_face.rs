@@ -38,10 +38,7 @@ pub const CYLINDER_SIDE_FEATURE: u32 = 0x0E01;
 const QUARTER_CIRCLE: [(f32, f32); 4] = [
     (1.0, 0.0),
     (0.923_879_5, 0.382_683_43),
-    (
-        std::f32::consts::FRAC_1_SQRT_2,
-        std::f32::consts::FRAC_1_SQRT_2,
-    ),
+    (std::f32::consts::FRAC_1_SQRT_2, std::f32::consts::FRAC_1_SQRT_2),
     (0.382_683_43, 0.923_879_5),
 ];
 
@@ -61,12 +58,7 @@ pub struct SupportFeature {
 
 impl SupportFeature {
     fn new(normal: Vec3, index: u32) -> Self {
-        Self {
-            vertices: [Vec3::ZERO; MAX_FACE_VERTICES],
-            len: 0,
-            normal,
-            index,
-        }
+        Self { vertices: [Vec3::ZERO; MAX_FACE_VERTICES], len: 0, normal, index }
     }
 
     fn push(&mut self, p: Vec3) {
@@ -103,21 +95,14 @@ pub fn support_feature(core: &ConvexCore, direction: Vec3) -> SupportFeature {
         CoreKind::Point => point_feature(core, local),
         CoreKind::Segment { half_height } => segment_feature(core, local, half_height),
         CoreKind::Box { half_extents } => box_face(local, half_extents),
-        CoreKind::Cylinder {
-            half_height,
-            radius,
-        } => cylinder_feature(core, local, half_height, radius),
+        CoreKind::Cylinder { half_height, radius } => cylinder_feature(core, local, half_height, radius),
         CoreKind::Hull(hull) => hull_face(local, hull),
     };
     // Local to world; rounded cores move out by their radius along the direction.
     for v in &mut feature.vertices[..feature.len] {
         *v = core.pose.transform_point(*v) + core.radius * direction;
     }
-    feature.normal = if feature.is_polygon() {
-        core.pose.rotation * feature.normal
-    } else {
-        direction
-    };
+    feature.normal = if feature.is_polygon() { core.pose.rotation * feature.normal } else { direction };
     feature
 }
 
@@ -170,12 +155,7 @@ pub fn box_face(local: Vec3, half_extents: Vec3) -> SupportFeature {
     feature
 }
 
-fn cylinder_feature(
-    core: &ConvexCore,
-    local: Vec3,
-    half_height: f32,
-    radius: f32,
-) -> SupportFeature {
+fn cylinder_feature(core: &ConvexCore, local: Vec3, half_height: f32, radius: f32) -> SupportFeature {
     let length = local.length();
     let axial = local.y;
     if axial.abs() >= CAP_COSINE * length {
@@ -197,18 +177,10 @@ fn cylinder_feature(
 /// (`z × x = y`): `(r sin θ_k, h, r cos θ_k)`. The bottom cap lists the same angles in
 /// reverse. Top cap index 1, bottom cap 0.
 pub fn cylinder_cap(top: bool, half_height: f32, radius: f32) -> SupportFeature {
-    let (normal, y) = if top {
-        (Vec3::Y, half_height)
-    } else {
-        (-Vec3::Y, -half_height)
-    };
+    let (normal, y) = if top { (Vec3::Y, half_height) } else { (-Vec3::Y, -half_height) };
     let mut feature = SupportFeature::new(normal, top as u32);
     for step in 0..CYLINDER_CAP_SIDES {
-        let k = if top {
-            step
-        } else {
-            (CYLINDER_CAP_SIDES - step) % CYLINDER_CAP_SIDES
-        };
+        let k = if top { step } else { (CYLINDER_CAP_SIDES - step) % CYLINDER_CAP_SIDES };
         let (cos, sin) = circle_point(k);
         feature.push(Vec3::new(radius * sin, y, radius * cos));
     }
@@ -257,10 +229,7 @@ mod tests {
     /// for a counter-clockwise loop.
     fn loop_normal(points: &[Vec3]) -> Vec3 {
         let n = points.len();
-        (0..n)
-            .map(|k| points[k].cross(points[(k + 1) % n]))
-            .sum::<Vec3>()
-            .normalize()
+        (0..n).map(|k| points[k].cross(points[(k + 1) % n])).sum::<Vec3>().normalize()
     }
 
     #[test]
@@ -270,15 +239,9 @@ mod tests {
             let face = box_face(d + Vec3::new(0.1, -0.05, 0.08), h);
             assert_eq!(face.len, 4);
             assert!((face.normal - d).length() < 1e-6);
-            assert!(
-                (loop_normal(face.points()) - d).length() < 1e-5,
-                "CCW about {d}"
-            );
+            assert!((loop_normal(face.points()) - d).length() < 1e-5, "CCW about {d}");
             for p in face.points() {
-                assert!(
-                    (p.dot(d) - h.dot(d.abs())).abs() < 1e-6,
-                    "corner on the face plane"
-                );
+                assert!((p.dot(d) - h.dot(d.abs())).abs() < 1e-6, "corner on the face plane");
             }
         }
     }

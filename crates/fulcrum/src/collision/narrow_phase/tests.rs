@@ -31,11 +31,7 @@ impl Rng {
 
     /// Each component uniform in `[low, high)`.
     pub(super) fn vec3(&mut self, low: f32, high: f32) -> Vec3 {
-        Vec3::new(
-            self.uniform(low, high),
-            self.uniform(low, high),
-            self.uniform(low, high),
-        )
+        Vec3::new(self.uniform(low, high), self.uniform(low, high), self.uniform(low, high))
     }
 
     /// A rotation from a normalised random quaternion (rejecting short ones).
@@ -112,28 +108,17 @@ fn bottom(shape: &Shape) -> f32 {
 /// down so that its solid side faces up, away from A.
 fn stacked_pose(a: &Shape, b: &Shape, gap: f32) -> Pose {
     let height = top(a) + bottom(b) + gap;
-    let rotation = if b.kind() == ShapeKind::Plane {
-        Quat::from_rotation_x(std::f32::consts::PI)
-    } else {
-        Quat::IDENTITY
-    };
+    let rotation =
+        if b.kind() == ShapeKind::Plane { Quat::from_rotation_x(std::f32::consts::PI) } else { Quat::IDENTITY };
     Pose::new(Vec3::new(0.05, height, 0.03), rotation)
 }
 
 fn check_sane(m: &Manifold, margin: f32, what: &str) {
     assert!(m.count <= 4, "{what}");
-    assert!(
-        (m.normal.length() - 1.0).abs() < 1e-4,
-        "{what}: normal {}",
-        m.normal
-    );
+    assert!((m.normal.length() - 1.0).abs() < 1e-4, "{what}: normal {}", m.normal);
     for (i, p) in m.points().iter().enumerate() {
         assert!(p.position.is_finite() && p.separation.is_finite(), "{what}");
-        assert!(
-            p.separation <= margin + 1e-6,
-            "{what}: {} beyond the margin",
-            p.separation
-        );
+        assert!(p.separation <= margin + 1e-6, "{what}: {} beyond the margin", p.separation);
         for q in &m.points()[..i] {
             assert_ne!(p.id, q.id, "{what}: feature ids must be distinct");
         }
@@ -153,15 +138,7 @@ fn every_pair_in_both_orders_touching_and_separated() {
             let sat_pair = routed_to_sat(a, b);
             let mut m = Manifold::new();
             let touching = stacked_pose(a, b, -0.01);
-            collide(
-                a,
-                &Pose::IDENTITY,
-                b,
-                &touching,
-                margin,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(a, &Pose::IDENTITY, b, &touching, margin, &mut PairCache::default(), &mut m);
             if both_planes {
                 assert!(m.is_empty(), "{what}");
                 continue;
@@ -171,48 +148,19 @@ fn every_pair_in_both_orders_touching_and_separated() {
             }
             if !m.is_empty() {
                 check_sane(&m, margin, &what);
-                assert!(
-                    m.normal.y > 0.95,
-                    "{what}: normal {} from A (below) to B",
-                    m.normal
-                );
+                assert!(m.normal.y > 0.95, "{what}: normal {} from A (below) to B", m.normal);
                 let deepest = m.min_separation();
-                assert!(
-                    (-0.0101..0.0).contains(&deepest),
-                    "{what}: deepest {deepest}"
-                );
+                assert!((-0.0101..0.0).contains(&deepest), "{what}: deepest {deepest}");
                 // The same pair in the other order: the normal flips, the depth stays.
                 let mut swapped = Manifold::new();
                 let mut cache = PairCache::default();
-                collide(
-                    b,
-                    &touching,
-                    a,
-                    &Pose::IDENTITY,
-                    margin,
-                    &mut cache,
-                    &mut swapped,
-                );
+                collide(b, &touching, a, &Pose::IDENTITY, margin, &mut cache, &mut swapped);
                 check_sane(&swapped, margin, &what);
-                assert!(
-                    (swapped.normal + m.normal).length() < 1e-3,
-                    "{what}: swapped normal"
-                );
-                assert!(
-                    (swapped.min_separation() - deepest).abs() < 1e-4,
-                    "{what}: swapped depth"
-                );
+                assert!((swapped.normal + m.normal).length() < 1e-3, "{what}: swapped normal");
+                assert!((swapped.min_separation() - deepest).abs() < 1e-4, "{what}: swapped depth");
             }
             let apart = stacked_pose(a, b, 0.5);
-            collide(
-                a,
-                &Pose::IDENTITY,
-                b,
-                &apart,
-                margin,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(a, &Pose::IDENTITY, b, &apart, margin, &mut PairCache::default(), &mut m);
             assert!(m.is_empty(), "{what}: 0.5 apart with a {margin} margin");
         }
     }
@@ -243,24 +191,8 @@ fn swapping_a_and_b_flips_the_normal_in_random_poses() {
                 }
                 let mut ab = Manifold::new();
                 let mut ba = Manifold::new();
-                collide(
-                    a,
-                    &pose_a,
-                    b,
-                    &pose_b,
-                    0.02,
-                    &mut PairCache::default(),
-                    &mut ab,
-                );
-                collide(
-                    b,
-                    &pose_b,
-                    a,
-                    &pose_a,
-                    0.02,
-                    &mut PairCache::default(),
-                    &mut ba,
-                );
+                collide(a, &pose_a, b, &pose_b, 0.02, &mut PairCache::default(), &mut ab);
+                collide(b, &pose_b, a, &pose_a, 0.02, &mut PairCache::default(), &mut ba);
                 assert_eq!(ab.is_empty(), ba.is_empty());
                 if ab.is_empty() {
                     continue;
@@ -273,25 +205,14 @@ fn swapping_a_and_b_flips_the_normal_in_random_poses() {
                 let curved = a.kind() == ShapeKind::Cylinder || b.kind() == ShapeKind::Cylinder;
                 let normal_tolerance = if curved { 1e-2 } else { 1e-4 };
                 let mismatch = (ab.normal + ba.normal).length();
-                assert!(
-                    mismatch < normal_tolerance,
-                    "{what}: {} vs {}",
-                    ab.normal,
-                    ba.normal
-                );
+                assert!(mismatch < normal_tolerance, "{what}: {} vs {}", ab.normal, ba.normal);
                 let (da, db) = (ab.min_separation(), ba.min_separation());
-                assert!(
-                    (da - db).abs() < 1e-3 * (1.0 + da.abs()),
-                    "{what}: {da} vs {db}"
-                );
+                assert!((da - db).abs() < 1e-3 * (1.0 + da.abs()), "{what}: {da} vs {db}");
                 compared += 1;
             }
         }
     }
-    assert!(
-        compared > 300,
-        "most random poses overlap; compared {compared}"
-    );
+    assert!(compared > 300, "most random poses overlap; compared {compared}");
 }
 
 /// A cylinder (radius 0.35, half height 0.4) standing upright on a box's top face, with its
@@ -306,24 +227,8 @@ fn cylinder_on(base: &Shape, depth: f32, tilt: f32) -> (Manifold, Manifold) {
     );
     let mut on = Manifold::new();
     let mut under = Manifold::new();
-    collide(
-        &cylinder,
-        &pose,
-        base,
-        &base_pose,
-        0.02,
-        &mut PairCache::default(),
-        &mut on,
-    );
-    collide(
-        base,
-        &base_pose,
-        &cylinder,
-        &pose,
-        0.02,
-        &mut PairCache::default(),
-        &mut under,
-    );
+    collide(&cylinder, &pose, base, &base_pose, 0.02, &mut PairCache::default(), &mut on);
+    collide(base, &base_pose, &cylinder, &pose, 0.02, &mut PairCache::default(), &mut under);
     (on, under)
 }
 
@@ -338,24 +243,10 @@ fn cylinder_standing_on_a_box_or_a_hull_gets_a_full_manifold() {
         for depth in [-0.01, 0.0, 0.005, 0.02, 0.1] {
             let (on, under) = cylinder_on(base, depth, 0.0);
             for (m, sign) in [(on, -1.0), (under, 1.0)] {
-                assert!(
-                    m.count >= 3,
-                    "{:?}, depth {depth}: {} points",
-                    base.kind(),
-                    m.count
-                );
-                assert!(
-                    (m.normal - sign * Vec3::Y).length() < 1e-4,
-                    "normal {}",
-                    m.normal
-                );
+                assert!(m.count >= 3, "{:?}, depth {depth}: {} points", base.kind(), m.count);
+                assert!((m.normal - sign * Vec3::Y).length() < 1e-4, "normal {}", m.normal);
                 for p in m.points() {
-                    assert!(
-                        (p.separation + depth).abs() < 1e-4,
-                        "{} vs {}",
-                        p.separation,
-                        -depth
-                    );
+                    assert!((p.separation + depth).abs() < 1e-4, "{} vs {}", p.separation, -depth);
                     // On the cylinder's bottom rim (or inside it), midway in height.
                     let radial = Vec3::new(p.position.x - 0.25, 0.0, p.position.z - 0.05);
                     assert!(radial.length() <= 0.35 + 1e-4);
@@ -375,11 +266,7 @@ fn tilted_cylinder_on_a_box_rests_on_its_rim() {
     let (on, _) = cylinder_on(&base, 0.41 - lowest_drop, 0.3);
     assert!(on.count >= 1);
     assert!((on.normal + Vec3::Y).length() < 1e-4);
-    assert!(
-        (on.min_separation() + 0.01).abs() < 1e-4,
-        "{}",
-        on.min_separation()
-    );
+    assert!((on.min_separation() + 0.01).abs() < 1e-4, "{}", on.min_separation());
 }
 
 #[test]
@@ -395,23 +282,12 @@ fn lying_cylinder_and_capsule_get_two_points() {
             // Axis along world X at height 0.5 + 0.35 - 0.01: 0.01 deep in the top face.
             let pose = Pose::new(Vec3::new(0.1, 0.84, 0.2), lying);
             let mut m = Manifold::new();
-            collide_convex(
-                shape,
-                &pose,
-                support,
-                &Pose::IDENTITY,
-                0.02,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide_convex(shape, &pose, support, &Pose::IDENTITY, 0.02, &mut PairCache::default(), &mut m);
             assert_eq!(m.count, 2, "{:?} on {:?}", shape.kind(), support.kind());
             assert!((m.normal + Vec3::Y).length() < 1e-4);
             let mut xs = [m.points[0].position.x, m.points[1].position.x];
             xs.sort_by(f32::total_cmp);
-            assert!(
-                (xs[0] + 0.3).abs() < 1e-4 && (xs[1] - 0.5).abs() < 1e-4,
-                "{xs:?}"
-            );
+            assert!((xs[0] + 0.3).abs() < 1e-4 && (xs[1] - 0.5).abs() < 1e-4, "{xs:?}");
             for p in m.points() {
                 assert!((p.separation + 0.01).abs() < 1e-4);
                 assert!((p.position.y - 0.495).abs() < 1e-4 && (p.position.z - 0.2).abs() < 1e-4);
@@ -425,22 +301,14 @@ fn sphere_against_cylinder_and_hull_matches_the_analytic_contact() {
     let sphere = Shape::sphere(0.3).unwrap();
     let cylinder = Shape::cylinder(0.5, 0.4).unwrap();
     let cuboid_hull = Shape::ConvexHull(Arc::new(ConvexHull::cuboid(Vec3::new(0.4, 0.5, 0.4))));
-    let pose_b = Pose::new(
-        Vec3::new(1.0, 2.0, -1.0),
-        Quat::from_rotation_x(0.6) * Quat::from_rotation_y(0.2),
-    );
+    let pose_b = Pose::new(Vec3::new(1.0, 2.0, -1.0), Quat::from_rotation_x(0.6) * Quat::from_rotation_y(0.2));
     // (sphere centre in B's frame, expected separation, expected normal in B's frame)
     let diagonal = Vec3::new(1.0, 0.0, 1.0).normalize();
     let cases = [
         (Vec3::new(0.0, 0.75, 0.1), -0.05, -Vec3::Y, true),
         (Vec3::new(0.65, 0.1, 0.0), -0.05, -Vec3::X, true),
         (Vec3::new(0.0, 0.35, 0.0), -0.45, -Vec3::Y, true),
-        (
-            diagonal * 0.7 + Vec3::new(0.0, 0.1, 0.0),
-            0.0,
-            -diagonal,
-            false,
-        ),
+        (diagonal * 0.7 + Vec3::new(0.0, 0.1, 0.0), 0.0, -diagonal, false),
         (
             Vec3::new(0.6, 0.7, 0.0),
             Vec3::new(0.2, 0.2, 0.0).length() - 0.3,
@@ -449,29 +317,14 @@ fn sphere_against_cylinder_and_hull_matches_the_analytic_contact() {
         ),
     ];
     for (centre, separation, normal, both) in cases {
-        let shapes: &[&Shape] = if both {
-            &[&cylinder, &cuboid_hull]
-        } else {
-            &[&cylinder]
-        };
+        let shapes: &[&Shape] = if both { &[&cylinder, &cuboid_hull] } else { &[&cylinder] };
         for shape in shapes {
             let pose_a = Pose::from_position(pose_b.transform_point(centre));
             let mut m = Manifold::new();
-            collide(
-                &sphere,
-                &pose_a,
-                shape,
-                &pose_b,
-                0.02,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(&sphere, &pose_a, shape, &pose_b, 0.02, &mut PairCache::default(), &mut m);
             assert_eq!(m.count, 1, "{:?} at {centre}", shape.kind());
             let local_normal = pose_b.inverse_transform_vector(m.normal);
-            assert!(
-                (local_normal - normal).length() < 1e-4,
-                "{local_normal} vs {normal}"
-            );
+            assert!((local_normal - normal).length() < 1e-4, "{local_normal} vs {normal}");
             assert!(
                 (m.points[0].separation - separation).abs() < 1e-5,
                 "{:?} at {centre}: {} vs {separation}",
@@ -489,15 +342,7 @@ fn stacked_cylinders_and_a_plank_on_a_log() {
     let mut m = Manifold::new();
     // A second cylinder standing on the first, offset by 0.2 sideways and 0.01 deep.
     let upper = Pose::new(Vec3::new(0.2, 0.79, 0.0), Quat::from_rotation_y(0.4));
-    collide(
-        &cylinder,
-        &Pose::IDENTITY,
-        &cylinder,
-        &upper,
-        0.02,
-        &mut PairCache::default(),
-        &mut m,
-    );
+    collide(&cylinder, &Pose::IDENTITY, &cylinder, &upper, 0.02, &mut PairCache::default(), &mut m);
     assert!(m.count >= 3, "{} points", m.count);
     assert!((m.normal - Vec3::Y).length() < 1e-4);
     for p in m.points() {
@@ -508,28 +353,14 @@ fn stacked_cylinders_and_a_plank_on_a_log() {
     }
     // A plank across a log lying along Z: the contact is the log's top line, clipped to the
     // plank's width (|z| <= 0.3).
-    let log = Pose::new(
-        Vec3::ZERO,
-        Quat::from_rotation_x(std::f32::consts::FRAC_PI_2),
-    );
+    let log = Pose::new(Vec3::ZERO, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2));
     let plank_pose = Pose::from_position(Vec3::new(0.1, 0.35 + 0.05 - 0.005, 0.0));
-    collide(
-        &cylinder,
-        &log,
-        &plank,
-        &plank_pose,
-        0.02,
-        &mut PairCache::default(),
-        &mut m,
-    );
+    collide(&cylinder, &log, &plank, &plank_pose, 0.02, &mut PairCache::default(), &mut m);
     assert_eq!(m.count, 2);
     assert!((m.normal - Vec3::Y).length() < 1e-4);
     let mut zs = [m.points[0].position.z, m.points[1].position.z];
     zs.sort_by(f32::total_cmp);
-    assert!(
-        (zs[0] + 0.3).abs() < 1e-4 && (zs[1] - 0.3).abs() < 1e-4,
-        "{zs:?}"
-    );
+    assert!((zs[0] + 0.3).abs() < 1e-4 && (zs[1] - 0.3).abs() < 1e-4, "{zs:?}");
     for p in m.points() {
         assert!((p.separation + 0.005).abs() < 1e-4 && p.position.x.abs() < 1e-3);
     }
@@ -544,33 +375,20 @@ fn feature_ids_stay_while_the_same_features_touch() {
     let cases = [
         (&cylinder, Pose::from_position(Vec3::new(0.2, 0.89, 0.1))),
         (&capsule, Pose::new(Vec3::new(0.7, 0.69, 0.1), lying)),
-        (
-            &base,
-            Pose::new(Vec3::new(0.3, 0.99, 0.2), Quat::from_rotation_y(0.3)),
-        ),
+        (&base, Pose::new(Vec3::new(0.3, 0.99, 0.2), Quat::from_rotation_y(0.3))),
     ];
     for (shape, pose) in cases {
         let ids = |pose: &Pose| {
             let mut m = Manifold::new();
-            collide(
-                &base,
-                &Pose::IDENTITY,
-                shape,
-                pose,
-                0.02,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(&base, &Pose::IDENTITY, shape, pose, 0.02, &mut PairCache::default(), &mut m);
             let mut ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
             ids.sort();
             ids
         };
         let before = ids(&pose);
         // A small slide and twist, as between two steps.
-        let moved = Pose::new(
-            pose.position + Vec3::new(0.004, -0.002, -0.003),
-            Quat::from_rotation_y(0.01) * pose.rotation,
-        );
+        let moved =
+            Pose::new(pose.position + Vec3::new(0.004, -0.002, -0.003), Quat::from_rotation_y(0.01) * pose.rotation);
         let after = ids(&moved);
         if shape.kind() == ShapeKind::Cuboid && before.is_empty() {
             continue; // box/box belongs to the SAT routine (box_box.rs)
@@ -587,25 +405,9 @@ fn non_finite_poses_give_empty_manifolds_without_panicking() {
     for a in &shapes {
         for b in &shapes {
             let mut m = Manifold::new();
-            collide(
-                a,
-                &Pose::IDENTITY,
-                b,
-                &broken,
-                0.02,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(a, &Pose::IDENTITY, b, &broken, 0.02, &mut PairCache::default(), &mut m);
             assert!(m.is_empty(), "{:?} / {:?}", a.kind(), b.kind());
-            collide(
-                a,
-                &broken,
-                b,
-                &Pose::IDENTITY,
-                0.02,
-                &mut PairCache::default(),
-                &mut m,
-            );
+            collide(a, &broken, b, &Pose::IDENTITY, 0.02, &mut PairCache::default(), &mut m);
             assert!(m.is_empty(), "{:?} / {:?}", a.kind(), b.kind());
         }
     }
@@ -621,11 +423,7 @@ fn pair_cache_keeps_a_direction() {
         let random = (rng.vec3(-1.0, 1.0) + Vec3::splat(1e-3)).normalize();
         let n = axes.get(k).copied().unwrap_or(random);
         cache.set_direction(n);
-        assert!(
-            (cache.direction() - n).length() < 2e-4,
-            "{n} -> {}",
-            cache.direction()
-        );
+        assert!((cache.direction() - n).length() < 2e-4, "{n} -> {}", cache.direction());
     }
     cache.set_direction(Vec3::ZERO);
     assert_eq!(cache, PairCache::default());

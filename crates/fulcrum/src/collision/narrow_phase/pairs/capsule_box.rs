@@ -40,19 +40,11 @@ pub fn collide_capsule_box(
 ) {
     out.clear();
     let core_a = ConvexCore {
-        kind: CoreKind::Segment {
-            half_height: capsule.half_height,
-        },
+        kind: CoreKind::Segment { half_height: capsule.half_height },
         pose: *pose_a,
         radius: capsule.radius,
     };
-    let core_b = ConvexCore {
-        kind: CoreKind::Box {
-            half_extents: cuboid.half_extents,
-        },
-        pose: *pose_b,
-        radius: 0.0,
-    };
+    let core_b = ConvexCore { kind: CoreKind::Box { half_extents: cuboid.half_extents }, pose: *pose_b, radius: 0.0 };
     let result = gjk(&core_a, &core_b, cache.direction());
     let found = if result.overlapping {
         segment_box_overlap(capsule, pose_a, cuboid, pose_b)
@@ -69,19 +61,13 @@ pub fn collide_capsule_box(
 }
 
 /// The separating-axis answer for an axis segment that overlaps the box, in world space.
-fn segment_box_overlap(
-    capsule: &Capsule,
-    pose_a: &Pose,
-    cuboid: &Cuboid,
-    pose_b: &Pose,
-) -> Separation {
+fn segment_box_overlap(capsule: &Capsule, pose_a: &Pose, cuboid: &Cuboid, pose_b: &Pose) -> Separation {
     let h = cuboid.half_extents;
     let (bottom, top) = capsule.segment();
     let p0 = pose_b.inverse_transform_point(pose_a.transform_point(bottom));
     let p1 = pose_b.inverse_transform_point(pose_a.transform_point(top));
     let (centre, half) = (0.5 * (p0 + p1), 0.5 * (p1 - p0));
-    let overlap_along =
-        |axis: Vec3| h.dot(axis.abs()) + half.dot(axis).abs() - centre.dot(axis).abs();
+    let overlap_along = |axis: Vec3| h.dot(axis.abs()) + half.dot(axis).abs() - centre.dot(axis).abs();
     let mut best_axis = Vec3::X;
     let mut best_overlap = f32::INFINITY;
     let mut best_edge = None;
@@ -105,11 +91,7 @@ fn segment_box_overlap(
         }
     }
     // The box lies on the -sign(m·L) side of the segment's centre.
-    let sign = if centre.dot(best_axis) >= 0.0 {
-        1.0
-    } else {
-        -1.0
-    };
+    let sign = if centre.dot(best_axis) >= 0.0 { 1.0 } else { -1.0 };
     let normal = -sign * best_axis;
     let (core_point, box_point) = match best_edge {
         None => face_witnesses(p0, p1, normal, h, best_axis, sign),
@@ -126,14 +108,7 @@ fn segment_box_overlap(
 
 /// Face axis: the axis point deepest along `normal` (the midpoint when the axis is parallel
 /// to the face) and its projection on the face plane `L·x = sign · (h·|L|)`.
-fn face_witnesses(
-    p0: Vec3,
-    p1: Vec3,
-    normal: Vec3,
-    h: Vec3,
-    axis: Vec3,
-    sign: f32,
-) -> (Vec3, Vec3) {
+fn face_witnesses(p0: Vec3, p1: Vec3, normal: Vec3, h: Vec3, axis: Vec3, sign: f32) -> (Vec3, Vec3) {
     let (d0, d1) = (p0.dot(normal), p1.dot(normal));
     let core = if (d0 - d1).abs() <= 1e-6 {
         0.5 * (p0 + p1)
@@ -149,11 +124,7 @@ fn face_witnesses(
 /// Edge axis `e_i × u`: the box edge parallel to `e_i` that supports the box towards the
 /// capsule (direction `-normal`), and the closest points of that edge and the axis.
 fn edge_witnesses(p0: Vec3, p1: Vec3, normal: Vec3, h: Vec3, i: usize) -> (Vec3, Vec3) {
-    let corner = Vec3::new(
-        h.x.copysign(-normal.x),
-        h.y.copysign(-normal.y),
-        h.z.copysign(-normal.z),
-    );
+    let corner = Vec3::new(h.x.copysign(-normal.x), h.y.copysign(-normal.y), h.z.copysign(-normal.z));
     let (mut start, mut end) = (corner, corner);
     start[i] = -h[i];
     end[i] = h[i];
@@ -169,27 +140,14 @@ mod tests {
 
     fn collide(capsule: &Capsule, pose_a: &Pose, cuboid: &Cuboid, pose_b: &Pose) -> Manifold {
         let mut m = Manifold::new();
-        collide_capsule_box(
-            capsule,
-            pose_a,
-            cuboid,
-            pose_b,
-            0.02,
-            &mut PairCache::default(),
-            &mut m,
-        );
+        collide_capsule_box(capsule, pose_a, cuboid, pose_b, 0.02, &mut PairCache::default(), &mut m);
         m
     }
 
     #[test]
     fn capsule_lying_on_a_face_gets_two_points() {
-        let cuboid = Cuboid {
-            half_extents: Vec3::new(1.0, 0.5, 1.0),
-        };
-        let capsule = Capsule {
-            half_height: 0.6,
-            radius: 0.2,
-        };
+        let cuboid = Cuboid { half_extents: Vec3::new(1.0, 0.5, 1.0) };
+        let capsule = Capsule { half_height: 0.6, radius: 0.2 };
         let lying = Quat::from_rotation_z(-FRAC_PI_2); // axis along X
                                                        // Axis at y = 0.69: the surfaces overlap by 0.01; the axis spans x in [0.6, 1.8],
                                                        // so clipping by the face's x = 1 side leaves x in [0.6, 1].
@@ -197,22 +155,12 @@ mod tests {
             let pose_a = Pose::new(Vec3::new(1.2, y, 0.3), lying);
             let m = collide(&capsule, &pose_a, &cuboid, &Pose::IDENTITY);
             assert_eq!(m.count, 2, "axis at y = {y}");
-            assert!(
-                (m.normal + Vec3::Y).length() < 1e-5,
-                "capsule above: normal points down"
-            );
+            assert!((m.normal + Vec3::Y).length() < 1e-5, "capsule above: normal points down");
             let mut xs = [m.points[0].position.x, m.points[1].position.x];
             xs.sort_by(f32::total_cmp);
-            assert!(
-                (xs[0] - 0.6).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
-                "{xs:?}"
-            );
+            assert!((xs[0] - 0.6).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5, "{xs:?}");
             for p in m.points() {
-                assert!(
-                    (p.separation - separation).abs() < 1e-5,
-                    "{} vs {separation}",
-                    p.separation
-                );
+                assert!((p.separation - separation).abs() < 1e-5, "{} vs {separation}", p.separation);
                 assert!((p.position.y - (0.5 + 0.5 * separation)).abs() < 1e-5);
                 assert!((p.position.z - 0.3).abs() < 1e-5);
             }
@@ -221,13 +169,8 @@ mod tests {
 
     #[test]
     fn standing_and_edge_contacts_get_one_point() {
-        let cuboid = Cuboid {
-            half_extents: Vec3::new(1.0, 0.5, 1.0),
-        };
-        let capsule = Capsule {
-            half_height: 0.6,
-            radius: 0.2,
-        };
+        let cuboid = Cuboid { half_extents: Vec3::new(1.0, 0.5, 1.0) };
+        let capsule = Capsule { half_height: 0.6, radius: 0.2 };
         // Standing on the top face, axis bottom 0.15 above it: separation -0.05.
         let pose_a = Pose::from_position(Vec3::new(0.2, 0.5 + 0.6 + 0.15, -0.4));
         let m = collide(&capsule, &pose_a, &cuboid, &Pose::IDENTITY);
@@ -248,13 +191,8 @@ mod tests {
 
     #[test]
     fn deep_overlaps_match_the_separating_axis_answer() {
-        let cuboid = Cuboid {
-            half_extents: Vec3::new(1.0, 0.5, 1.0),
-        };
-        let capsule = Capsule {
-            half_height: 0.6,
-            radius: 0.2,
-        };
+        let cuboid = Cuboid { half_extents: Vec3::new(1.0, 0.5, 1.0) };
+        let capsule = Capsule { half_height: 0.6, radius: 0.2 };
         // Axis upright through the top face, its bottom 0.1 below the face: the shallowest
         // way out is up, by 0.1 + r.
         let pose_a = Pose::from_position(Vec3::new(0.0, 0.5 - 0.1 + 0.6, 0.0));

@@ -44,15 +44,9 @@ pub fn collide_capsules(
     } else {
         touching_axes_normal(a1 - a0, b1 - b0, pose_b.position - pose_a.position)
     };
-    let found = Separation {
-        normal,
-        separation,
-        point_a: core_a + ra * normal,
-        point_b: core_b - rb * normal,
-    };
+    let found = Separation { normal, separation, point_a: core_a + ra * normal, point_b: core_b - rb * normal };
     let (u, v) = (a1 - a0, b1 - b0);
-    let perpendicular_to_normal =
-        |axis: Vec3| axis.dot(normal).abs() <= SEGMENT_SINE * axis.length();
+    let perpendicular_to_normal = |axis: Vec3| axis.dot(normal).abs() <= SEGMENT_SINE * axis.length();
     if perpendicular_to_normal(u) && perpendicular_to_normal(v) {
         let surface_a = [a0 + ra * normal, a1 + ra * normal];
         let surface_b = [b0 - rb * normal, b1 - rb * normal];
@@ -98,14 +92,8 @@ mod tests {
     fn capsule_lying_on_a_capsule_gets_two_points() {
         // Both axes along world X (local Y turned by -90 degrees about Z), B above A.
         let lying = Quat::from_rotation_z(-FRAC_PI_2);
-        let a = Capsule {
-            half_height: 1.0,
-            radius: 0.3,
-        };
-        let b = Capsule {
-            half_height: 0.5,
-            radius: 0.2,
-        };
+        let a = Capsule { half_height: 1.0, radius: 0.3 };
+        let b = Capsule { half_height: 0.5, radius: 0.2 };
         let pose_a = Pose::new(Vec3::ZERO, lying);
         // B's axis 0.48 above A's, shifted so it spans x in [0.7, 1.7]: overlap x in [0.7, 1].
         let pose_b = Pose::new(Vec3::new(1.2, 0.48, 0.0), lying);
@@ -115,10 +103,7 @@ mod tests {
         assert!((m.normal - Vec3::Y).length() < 1e-5);
         let mut xs = [m.points[0].position.x, m.points[1].position.x];
         xs.sort_by(f32::total_cmp);
-        assert!(
-            (xs[0] - 0.7).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5,
-            "{xs:?}"
-        );
+        assert!((xs[0] - 0.7).abs() < 1e-5 && (xs[1] - 1.0).abs() < 1e-5, "{xs:?}");
         for p in m.points() {
             assert!((p.separation + 0.02).abs() < 1e-5);
             // Midway between A's top (y = 0.3) and B's bottom (y = 0.28).
@@ -129,10 +114,7 @@ mod tests {
 
     #[test]
     fn crossing_capsules_get_one_point() {
-        let a = Capsule {
-            half_height: 1.0,
-            radius: 0.25,
-        };
+        let a = Capsule { half_height: 1.0, radius: 0.25 };
         let pose_a = Pose::new(Vec3::ZERO, Quat::from_rotation_z(-FRAC_PI_2)); // along X
         let pose_b = Pose::new(Vec3::new(0.3, 0.45, -0.1), Quat::from_rotation_x(FRAC_PI_2)); // along Z
         let mut m = Manifold::new();
@@ -152,10 +134,7 @@ mod tests {
 
     #[test]
     fn tilted_capsules_beyond_the_margin_give_nothing() {
-        let a = Capsule {
-            half_height: 1.0,
-            radius: 0.25,
-        };
+        let a = Capsule { half_height: 1.0, radius: 0.25 };
         let pose_a = Pose::new(Vec3::ZERO, Quat::from_rotation_z(0.3));
         let pose_b = Pose::new(Vec3::new(0.0, 0.0, 0.52), Quat::from_rotation_z(-0.4));
         let mut m = Manifold::new();

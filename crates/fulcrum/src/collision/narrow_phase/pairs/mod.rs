@@ -55,11 +55,7 @@ pub fn closest_points_segments(p1: Vec3, q1: Vec3, p2: Vec3, q2: Vec3) -> (f32, 
         } else {
             let b = d1.dot(d2);
             let denominator = a * e - b * b;
-            let s = if denominator > EPS * a * e {
-                ((b * f - c * e) / denominator).clamp(0.0, 1.0)
-            } else {
-                0.0
-            };
+            let s = if denominator > EPS * a * e { ((b * f - c * e) / denominator).clamp(0.0, 1.0) } else { 0.0 };
             let t = (b * s + f) / e;
             if t < 0.0 {
                 ((-c / a).clamp(0.0, 1.0), 0.0)
@@ -97,11 +93,7 @@ pub fn ball_contact(
     if separation > margin || separation.is_nan() {
         return;
     }
-    out.normal = if distance > 1e-9 {
-        offset / distance
-    } else {
-        fallback_normal
-    };
+    out.normal = if distance > 1e-9 { offset / distance } else { fallback_normal };
     let surface_a = center_a + radius_a * out.normal;
     let surface_b = center_b - radius_b * out.normal;
     out.push(0.5 * (surface_a + surface_b), separation, id);
@@ -132,36 +124,11 @@ mod tests {
     #[test]
     fn segment_closest_points_match_sampling() {
         let cases = [
-            (
-                Vec3::ZERO,
-                Vec3::X,
-                Vec3::new(0.5, 1.0, -1.0),
-                Vec3::new(0.5, 1.0, 1.0),
-            ),
-            (
-                Vec3::ZERO,
-                Vec3::X,
-                Vec3::new(2.0, 0.5, 0.0),
-                Vec3::new(3.0, 0.5, 0.0),
-            ),
-            (
-                Vec3::ZERO,
-                Vec3::X,
-                Vec3::new(0.2, 0.3, 0.0),
-                Vec3::new(0.8, 0.3, 0.0),
-            ),
-            (
-                Vec3::ZERO,
-                Vec3::ZERO,
-                Vec3::new(-1.0, 1.0, 0.0),
-                Vec3::new(1.0, 1.0, 0.0),
-            ),
-            (
-                Vec3::new(0.0, -1.0, 0.3),
-                Vec3::new(0.1, 1.0, -0.2),
-                Vec3::X,
-                Vec3::new(1.0, 2.0, 1.0),
-            ),
+            (Vec3::ZERO, Vec3::X, Vec3::new(0.5, 1.0, -1.0), Vec3::new(0.5, 1.0, 1.0)),
+            (Vec3::ZERO, Vec3::X, Vec3::new(2.0, 0.5, 0.0), Vec3::new(3.0, 0.5, 0.0)),
+            (Vec3::ZERO, Vec3::X, Vec3::new(0.2, 0.3, 0.0), Vec3::new(0.8, 0.3, 0.0)),
+            (Vec3::ZERO, Vec3::ZERO, Vec3::new(-1.0, 1.0, 0.0), Vec3::new(1.0, 1.0, 0.0)),
+            (Vec3::new(0.0, -1.0, 0.3), Vec3::new(0.1, 1.0, -0.2), Vec3::X, Vec3::new(1.0, 2.0, 1.0)),
         ];
         for (p1, q1, p2, q2) in cases {
             let (s, t, c1, c2) = closest_points_segments(p1, q1, p2, q2);

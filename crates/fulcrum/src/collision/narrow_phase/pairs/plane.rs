@@ -51,38 +51,18 @@ impl WorldPlane {
 
 /// Contact between plane A and `shape` B (normal from A to B, the plane's world normal);
 /// empty when further apart than `margin` metres. Two planes give nothing.
-pub fn collide_plane(
-    plane: &Plane,
-    plane_pose: &Pose,
-    shape: &Shape,
-    pose: &Pose,
-    margin: f32,
-    out: &mut Manifold,
-) {
+pub fn collide_plane(plane: &Plane, plane_pose: &Pose, shape: &Shape, pose: &Pose, margin: f32, out: &mut Manifold) {
     out.clear();
     let normal = plane_pose.transform_vector(plane.normal);
     let point = plane_pose.transform_point(plane.normal * plane.offset);
-    let world = WorldPlane {
-        normal,
-        offset: normal.dot(point),
-    };
+    let world = WorldPlane { normal, offset: normal.dot(point) };
     out.normal = normal;
     match shape {
         Shape::Sphere(s) => world.push(pose.position - s.radius * normal, margin, 0, out),
         Shape::Capsule(c) => {
             let (bottom, top) = c.segment();
-            world.push(
-                pose.transform_point(bottom) - c.radius * normal,
-                margin,
-                0,
-                out,
-            );
-            world.push(
-                pose.transform_point(top) - c.radius * normal,
-                margin,
-                1,
-                out,
-            );
+            world.push(pose.transform_point(bottom) - c.radius * normal, margin, 0, out);
+            world.push(pose.transform_point(top) - c.radius * normal, margin, 1, out);
         }
         Shape::Cuboid(b) => box_points(&world, b, pose, margin, out),
         Shape::Cylinder(c) => cylinder_points(&world, c, pose, margin, out),
@@ -110,40 +90,21 @@ fn box_points(world: &WorldPlane, cuboid: &Cuboid, pose: &Pose, margin: f32, out
     }
     let corners = cuboid.corners();
     for &(_, index) in &kept[..count.min(4)] {
-        world.push(
-            pose.transform_point(corners[index]),
-            margin,
-            index as u32,
-            out,
-        );
+        world.push(pose.transform_point(corners[index]), margin, index as u32, out);
     }
 }
 
-fn cylinder_points(
-    world: &WorldPlane,
-    cylinder: &Cylinder,
-    pose: &Pose,
-    margin: f32,
-    out: &mut Manifold,
-) {
+fn cylinder_points(world: &WorldPlane, cylinder: &Cylinder, pose: &Pose, margin: f32, out: &mut Manifold) {
     let n = world.normal;
     let axis = pose.transform_vector(Vec3::Y);
     let across = n - n.dot(axis) * axis;
     // Local direction from the axis to the deepest rim point, when the cylinder is tilted.
-    let deepest_local = (across.length() > UPRIGHT_SINE).then(|| {
-        -pose
-            .inverse_transform_vector(across)
-            .with_y(0.0)
-            .normalize_or_zero()
-    });
+    let deepest_local = (across.length() > UPRIGHT_SINE)
+        .then(|| -pose.inverse_transform_vector(across).with_y(0.0).normalize_or_zero());
     let mut candidates = [ContactPoint::default(); 18];
     let mut count = 0;
     for cap in 0..2u32 {
-        let y = if cap == 0 {
-            -cylinder.half_height
-        } else {
-            cylinder.half_height
-        };
+        let y = if cap == 0 { -cylinder.half_height } else { cylinder.half_height };
         let exact = deepest_local.map(|d| (d, 8));
         let fixed = (0..8u32).filter_map(|k| {
             let (cos, sin) = circle_point(2 * k as usize);
@@ -157,11 +118,7 @@ fn cylinder_points(
             let separation = world.separation(s);
             if separation <= margin {
                 let position = s - 0.5 * separation * n;
-                candidates[count] = ContactPoint {
-                    position,
-                    separation,
-                    id: 16 * cap + k,
-                };
+                candidates[count] = ContactPoint { position, separation, id: 16 * cap + k };
                 count += 1;
             }
         }
@@ -174,13 +131,7 @@ fn cylinder_points(
 /// (deepest; furthest from it; largest triangle; furthest outside the triangle), streaming
 /// over the vertices instead of collecting them. In the hull's frame the separation of
 /// vertex `v` is `n_l·v + c` with `n_l = R⁻¹ n`, `c = n·t - d`.
-fn hull_points(
-    world: &WorldPlane,
-    hull: &ConvexHull,
-    pose: &Pose,
-    margin: f32,
-    out: &mut Manifold,
-) {
+fn hull_points(world: &WorldPlane, hull: &ConvexHull, pose: &Pose, margin: f32, out: &mut Manifold) {
     let n_local = pose.inverse_transform_vector(world.normal);
     let shift = world.normal.dot(pose.position) - world.offset;
     let separation = |v: Vec3| n_local.dot(v) + shift;
@@ -206,22 +157,13 @@ fn hull_points(
     let third = best(&|v| area(p1, p2, v).abs()).unwrap_or(deepest);
     let p3 = hull.vertices[third];
     let sign = if area(p1, p2, p3) >= 0.0 { 1.0 } else { -1.0 };
-    let outside = |v: Vec3| {
-        -(sign * area(p1, p2, v))
-            .min(sign * area(p2, p3, v))
-            .min(sign * area(p3, p1, v))
-    };
+    let outside = |v: Vec3| -(sign * area(p1, p2, v)).min(sign * area(p2, p3, v)).min(sign * area(p3, p1, v));
     let fourth = best(&outside).unwrap_or(deepest);
     let mut chosen = [usize::MAX; 4];
     for (slot, index) in [deepest, far, third, fourth].into_iter().enumerate() {
         if !chosen.contains(&index) {
             chosen[slot] = index;
-            world.push(
-                pose.transform_point(hull.vertices[index]),
-                margin,
-                index as u32,
-                out,
-            );
+            world.push(pose.transform_point(hull.vertices[index]), margin, index as u32, out);
         }
     }
 }
@@ -234,13 +176,7 @@ mod tests {
 
     /// The ground `y = 0` (normal +Y) as a plane through the origin.
     fn ground() -> (Plane, Pose) {
-        (
-            Plane {
-                normal: Vec3::Y,
-                offset: 0.0,
-            },
-            Pose::IDENTITY,
-        )
+        (Plane { normal: Vec3::Y, offset: 0.0 }, Pose::IDENTITY)
     }
 
     fn collide(shape: &Shape, pose: &Pose, margin: f32) -> Manifold {
@@ -253,24 +189,14 @@ mod tests {
     #[test]
     fn tilted_offset_plane_and_sphere() {
         // The plane n·x = 2 in its local frame, rotated and moved: world normal R n.
-        let plane = Plane {
-            normal: Vec3::Y,
-            offset: 2.0,
-        };
+        let plane = Plane { normal: Vec3::Y, offset: 2.0 };
         let plane_pose = Pose::new(Vec3::new(1.0, 0.0, 0.0), Quat::from_rotation_z(0.5));
         let normal = plane_pose.transform_vector(Vec3::Y);
         let on_plane = plane_pose.transform_point(Vec3::new(0.7, 2.0, -3.0));
         let sphere = Shape::sphere(0.5).unwrap();
         let centre = on_plane + 0.45 * normal;
         let mut m = Manifold::new();
-        collide_plane(
-            &plane,
-            &plane_pose,
-            &sphere,
-            &Pose::from_position(centre),
-            0.0,
-            &mut m,
-        );
+        collide_plane(&plane, &plane_pose, &sphere, &Pose::from_position(centre), 0.0, &mut m);
         assert_eq!(m.count, 1);
         assert!((m.normal - normal).length() < 1e-6);
         assert!((m.points[0].separation + 0.05).abs() < 1e-5);
@@ -281,43 +207,25 @@ mod tests {
     fn capsule_ends() {
         let capsule = Shape::capsule(1.0, 0.25).unwrap();
         // Tilted so the ends sit at heights 0.5 ± sin(0.3).
-        let pose = Pose::new(
-            Vec3::new(0.0, 0.5, 0.0),
-            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2 - 0.3),
-        );
+        let pose = Pose::new(Vec3::new(0.0, 0.5, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_2 - 0.3));
         let m = collide(&capsule, &pose, 0.1);
         let low_end = pose.transform_point(Vec3::new(0.0, -1.0, 0.0));
         let expected = low_end.y - 0.25;
-        assert_eq!(
-            m.count,
-            1,
-            "the high end is {} above",
-            0.5 + 0.3f32.sin() - 0.25
-        );
+        assert_eq!(m.count, 1, "the high end is {} above", 0.5 + 0.3f32.sin() - 0.25);
         assert!((m.points[0].separation - expected).abs() < 1e-5);
         assert!((m.points[0].position - Vec3::new(low_end.x, 0.5 * expected, 0.0)).length() < 1e-5);
         assert_eq!(m.points[0].id, 0);
-        let flat = Pose::new(
-            Vec3::new(0.0, 0.2, 0.0),
-            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
-        );
+        let flat = Pose::new(Vec3::new(0.0, 0.2, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
         let m = collide(&capsule, &flat, 0.0);
         assert_eq!(m.count, 2);
-        assert!(m
-            .points()
-            .iter()
-            .all(|p| (p.separation + 0.05).abs() < 1e-5));
+        assert!(m.points().iter().all(|p| (p.separation + 0.05).abs() < 1e-5));
     }
 
     #[test]
     fn box_keeps_the_four_deepest_corners() {
         let cuboid = Shape::cuboid(Vec3::new(0.5, 0.3, 0.4)).unwrap();
         // Resting flat, 0.01 deep: the four bottom corners (y bit clear: indices 0, 1, 4, 5).
-        let m = collide(
-            &cuboid,
-            &Pose::from_position(Vec3::new(2.0, 0.29, 1.0)),
-            0.02,
-        );
+        let m = collide(&cuboid, &Pose::from_position(Vec3::new(2.0, 0.29, 1.0)), 0.02);
         assert_eq!(m.count, 4);
         let mut ids: Vec<u32> = m.points().iter().map(|p| p.id).collect();
         ids.sort();
@@ -342,21 +250,14 @@ mod tests {
     fn cylinder_upright_lying_and_on_its_rim() {
         let cylinder = Shape::cylinder(0.5, 0.3).unwrap();
         // Upright, 0.01 deep: four points spread on the bottom rim.
-        let m = collide(
-            &cylinder,
-            &Pose::from_position(Vec3::new(0.0, 0.49, 0.0)),
-            0.02,
-        );
+        let m = collide(&cylinder, &Pose::from_position(Vec3::new(0.0, 0.49, 0.0)), 0.02);
         assert_eq!(m.count, 4);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-5);
             assert!((Vec3::new(p.position.x, 0.0, p.position.z).length() - 0.3).abs() < 1e-5);
         }
         // Lying along X, 0.02 deep: the exact lowest rim points of both caps.
-        let lying = Pose::new(
-            Vec3::new(0.0, 0.28, 0.0),
-            Quat::from_rotation_z(std::f32::consts::FRAC_PI_2),
-        );
+        let lying = Pose::new(Vec3::new(0.0, 0.28, 0.0), Quat::from_rotation_z(std::f32::consts::FRAC_PI_2));
         let m = collide(&cylinder, &lying, 0.0);
         assert_eq!(m.count, 2);
         for p in m.points() {
@@ -370,11 +271,7 @@ mod tests {
         let lowest = 0.3 - 0.5 * c - 0.3 * s;
         assert!(m.count >= 1);
         assert!((m.min_separation() - lowest).abs() < 1e-5);
-        let deepest = m
-            .points()
-            .iter()
-            .find(|p| p.separation == m.min_separation())
-            .unwrap();
+        let deepest = m.points().iter().find(|p| p.separation == m.min_separation()).unwrap();
         assert_eq!(deepest.id, 8);
         let expected = Vec3::new(0.5 * s - 0.3 * c, 0.5 * lowest, 0.0);
         assert!((deepest.position - expected).length() < 1e-5);
@@ -403,11 +300,7 @@ mod tests {
         }
         let hull = ConvexHull::from_face_loops(vertices, &loops).unwrap();
         let shape = Shape::ConvexHull(Arc::new(hull));
-        let m = collide(
-            &shape,
-            &Pose::from_position(Vec3::new(0.0, 0.19, 0.0)),
-            0.01,
-        );
+        let m = collide(&shape, &Pose::from_position(Vec3::new(0.0, 0.19, 0.0)), 0.01);
         assert_eq!(m.count, 4);
         for p in m.points() {
             assert!((p.separation + 0.01).abs() < 1e-5);
@@ -417,8 +310,7 @@ mod tests {
         // diagonal) and one point on each side: the area is that of the inscribed square, 2.
         let q = |i: usize| m.points[i].position;
         let diagonal = q(1) - q(0);
-        let area =
-            0.5 * (diagonal.cross(q(2) - q(0)).length() + diagonal.cross(q(3) - q(0)).length());
+        let area = 0.5 * (diagonal.cross(q(2) - q(0)).length() + diagonal.cross(q(3) - q(0)).length());
         assert!(area > 1.9, "area {area}");
     }
 }

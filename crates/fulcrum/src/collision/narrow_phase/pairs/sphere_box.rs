@@ -51,11 +51,7 @@ pub fn collide_sphere_box(
     }
     let sphere_surface = centre + sphere.radius * normal;
     out.normal = pose_b.transform_vector(normal);
-    out.push(
-        pose_b.transform_point(0.5 * (sphere_surface + surface)),
-        separation,
-        id,
-    );
+    out.push(pose_b.transform_point(0.5 * (sphere_surface + surface)), separation, id);
 }
 
 /// The face of least depth for a centre inside the box: (normal from sphere to box,
@@ -84,13 +80,8 @@ mod tests {
     use crate::math::Quat;
 
     fn run(centre_local: Vec3, radius: f32) -> (Manifold, Pose) {
-        let cuboid = Cuboid {
-            half_extents: Vec3::new(1.0, 0.5, 2.0),
-        };
-        let pose_b = Pose::new(
-            Vec3::new(3.0, -1.0, 0.5),
-            Quat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1),
-        );
+        let cuboid = Cuboid { half_extents: Vec3::new(1.0, 0.5, 2.0) };
+        let pose_b = Pose::new(Vec3::new(3.0, -1.0, 0.5), Quat::from_euler(glam::EulerRot::XYZ, 0.3, -0.7, 1.1));
         let pose_a = Pose::from_position(pose_b.transform_point(centre_local));
         let mut m = Manifold::new();
         collide_sphere_box(&Sphere { radius }, &pose_a, &cuboid, &pose_b, 0.02, &mut m);
@@ -102,22 +93,10 @@ mod tests {
         // (centre in box frame, radius, normal in box frame, separation, position in box frame)
         let cases = [
             // Above the +y face: 0.1 penetration.
-            (
-                Vec3::new(0.2, 0.8, -1.0),
-                0.4,
-                -Vec3::Y,
-                -0.1,
-                Vec3::new(0.2, 0.45, -1.0),
-            ),
+            (Vec3::new(0.2, 0.8, -1.0), 0.4, -Vec3::Y, -0.1, Vec3::new(0.2, 0.45, -1.0)),
             // Beside the edge x = 1, y = 0.5: offset (0.3, 0.4) from the edge, distance 0.5;
             // midway = q - ½ separation · n.
-            (
-                Vec3::new(1.3, 0.9, 0.0),
-                0.49,
-                Vec3::new(-0.6, -0.8, 0.0),
-                0.01,
-                Vec3::new(1.003, 0.504, 0.0),
-            ),
+            (Vec3::new(1.3, 0.9, 0.0), 0.49, Vec3::new(-0.6, -0.8, 0.0), 0.01, Vec3::new(1.003, 0.504, 0.0)),
             // Near the corner (1, 0.5, 2): offset (0.2, 0.2, 0.1), distance 0.3.
             (
                 Vec3::new(1.2, 0.7, 2.1),
@@ -127,28 +106,16 @@ mod tests {
                 Vec3::new(1.0, 0.5, 2.0) + Vec3::new(2.0, 2.0, 1.0) / 3.0 * -0.025,
             ),
             // Inside, nearest to the -y face (depth 0.1).
-            (
-                Vec3::new(0.1, -0.4, 0.3),
-                0.2,
-                Vec3::Y,
-                -0.3,
-                Vec3::new(0.1, -0.35, 0.3),
-            ),
+            (Vec3::new(0.1, -0.4, 0.3), 0.2, Vec3::Y, -0.3, Vec3::new(0.1, -0.35, 0.3)),
         ];
         for (centre, radius, normal, separation, position) in cases {
             let (m, pose) = run(centre, radius);
             assert_eq!(m.count, 1, "centre {centre}");
             let local_normal = pose.inverse_transform_vector(m.normal);
-            assert!(
-                (local_normal - normal).length() < 1e-5,
-                "{local_normal} vs {normal}"
-            );
+            assert!((local_normal - normal).length() < 1e-5, "{local_normal} vs {normal}");
             assert!((m.points[0].separation - separation).abs() < 1e-5);
             let local_position = pose.inverse_transform_point(m.points[0].position);
-            assert!(
-                (local_position - position).length() < 1e-5,
-                "{local_position} vs {position}"
-            );
+            assert!((local_position - position).length() < 1e-5, "{local_position} vs {position}");
         }
         let (m, _) = run(Vec3::new(0.0, 0.0, 2.5), 0.47);
         assert!(m.is_empty(), "0.03 apart with a 0.02 margin");

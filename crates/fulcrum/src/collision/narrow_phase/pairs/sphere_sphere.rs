@@ -20,16 +20,7 @@ pub fn collide_spheres(
     out: &mut Manifold,
 ) {
     let (a, b) = (pose_a.position, pose_b.position);
-    ball_contact(
-        a,
-        sphere_a.radius,
-        b,
-        sphere_b.radius,
-        Vec3::Y,
-        margin,
-        0,
-        out,
-    );
+    ball_contact(a, sphere_a.radius, b, sphere_b.radius, Vec3::Y, margin, 0, out);
 }
 
 #[cfg(test)]
