@@ -61,10 +61,8 @@ fn set<T>(target: &mut T, value: Option<T>) {
 /// building can find (features the engine lacks, shapes the engine refuses) name their path.
 pub(crate) fn build_world(scene: &Scene) -> Result<(World, SceneIndex)> {
     if !scene.joints.is_empty() {
-        let reason = format!(
-            "joints cannot be built yet: the engine has no joints (this scene has {})",
-            scene.joints.len()
-        );
+        let reason =
+            format!("joints cannot be built yet: the engine has no joints (this scene has {})", scene.joints.len());
         return Err(fail("joints[0]", reason));
     }
     refuse_unsupported_shapes(&scene.bodies)?;
@@ -159,7 +157,8 @@ fn build_shape(spec: &ShapeSpec) -> Result<Shape> {
         ShapeType::Capsule => Shape::capsule(half_height()?, radius()?),
         ShapeType::Cylinder => Shape::cylinder(half_height()?, radius()?),
         ShapeType::ConvexHull => {
-            let points: Vec<Vec3> = required(spec, "points", &spec.points)?.iter().map(|&p| Vec3::from_array(p)).collect();
+            let points: Vec<Vec3> =
+                required(spec, "points", &spec.points)?.iter().map(|&p| Vec3::from_array(p)).collect();
             Shape::convex_hull(&points)
         }
         ShapeType::Plane => {
@@ -181,4 +180,3 @@ fn rename_axes(mut error: crate::Error, field: &str) -> crate::Error {
     }
     error
 }
-

@@ -10,6 +10,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::validate::{check_finite_at, check_non_negative_at, check_positive_at, check_vec3_at, fail};
 use crate::error::Result;
+use JointKind::{Angle, Ball, Distance, Gear, Hinge, Line, Prismatic, Pulley, SixDof, Weld};
 
 /// The kind of a joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -268,8 +269,6 @@ pub struct JointSpec {
     pub axes: Option<SixDofAxesSpec>,
 }
 
-use JointKind::*;
-
 /// Kinds that accept each optional, kind-specific field.
 const KIND_FIELDS: &[(&str, &[JointKind])] = &[
     ("limits", &[Hinge, Prismatic, Line]),
@@ -413,12 +412,12 @@ fn validate_anchors(joint: &JointSpec) -> Result<()> {
     let world_form = if joint.kind.pins_one_point() { "`anchor`" } else { "`anchor_a` and `anchor_b`" };
     match (world, local) {
         (true, true) => Err(fail("", format!("give either {world_form} or the local anchors, not both"))),
-        (false, false) => {
-            Err(fail("", format!("needs {world_form}, or `local_anchor_a` and `local_anchor_b`")))
-        }
+        (false, false) => Err(fail("", format!("needs {world_form}, or `local_anchor_a` and `local_anchor_b`"))),
         _ => {
             if joint.kind == Pulley {
-                for (field, value) in [("ground_anchor_a", joint.ground_anchor_a), ("ground_anchor_b", joint.ground_anchor_b)] {
+                for (field, value) in
+                    [("ground_anchor_a", joint.ground_anchor_a), ("ground_anchor_b", joint.ground_anchor_b)]
+                {
                     if value.is_none() {
                         return Err(fail(field, "is required for a pulley"));
                     }
@@ -431,7 +430,9 @@ fn validate_anchors(joint: &JointSpec) -> Result<()> {
 
 /// `axis` or both local axes, non-zero and finite; required for hinge, prismatic and line.
 fn validate_axis(joint: &JointSpec) -> Result<()> {
-    for (field, value) in [("axis", joint.axis), ("local_axis_a", joint.local_axis_a), ("local_axis_b", joint.local_axis_b)] {
+    for (field, value) in
+        [("axis", joint.axis), ("local_axis_a", joint.local_axis_a), ("local_axis_b", joint.local_axis_b)]
+    {
         if let Some(v) = value {
             check_vec3_at(field, &v)?;
             if v.iter().all(|c| c.abs() < 1e-12) {
@@ -534,7 +535,8 @@ fn check_motor(motor: MotorSpec) -> Result<()> {
 
 /// Distance lengths non-negative and ordered min ≤ rest ≤ max; ratios positive (gear: non-zero).
 fn validate_lengths_and_ratio(joint: &JointSpec) -> Result<()> {
-    let lengths = [("min_length", joint.min_length), ("rest_length", joint.rest_length), ("max_length", joint.max_length)];
+    let lengths =
+        [("min_length", joint.min_length), ("rest_length", joint.rest_length), ("max_length", joint.max_length)];
     for (field, value) in lengths {
         if let Some(length) = value {
             check_non_negative_at(field, length)?;

@@ -27,8 +27,8 @@
 
 mod build;
 mod from_world;
-mod json_format;
 pub mod joint;
+mod json_format;
 pub mod trajectory;
 pub mod types;
 mod validate;
@@ -117,14 +117,16 @@ impl Scene {
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         let path = path.as_ref();
         let name = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| Error::new(name.clone(), format!("cannot read the file: {e}")))?;
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Error::new(name.clone(), format!("cannot read the file: {e}")))?;
         Scene::from_json_str(&text, &name)
     }
 
     /// The scene as pretty JSON (short arrays and objects on one line), ending in a newline.
     /// Numbers are written with the fewest digits that read back as the same `f32`.
     pub fn to_json_string(&self) -> Result<String> {
-        let compact = serde_json::to_string(self).map_err(|e| self.locate(Error::new("", format!("cannot write JSON: {e}"))))?;
+        let compact =
+            serde_json::to_string(self).map_err(|e| self.locate(Error::new("", format!("cannot write JSON: {e}"))))?;
         Ok(json_format::pretty(&compact))
     }
 
@@ -132,7 +134,8 @@ impl Scene {
     pub fn save(&self, path: impl AsRef<Path>) -> Result<()> {
         let path = path.as_ref();
         let text = self.to_json_string()?;
-        std::fs::write(path, text).map_err(|e| Error::new(path.display().to_string(), format!("cannot write the file: {e}")))
+        std::fs::write(path, text)
+            .map_err(|e| Error::new(path.display().to_string(), format!("cannot write the file: {e}")))
     }
 
     /// Checks every value of the scene (see the format's Errors section).

@@ -115,11 +115,7 @@ fn a_scene_with_every_field_round_trips_through_json() {
     let scene = Scene::from_json_str(EVERYTHING, "everything.json").unwrap();
     assert_eq!(scene.bodies.len(), 3);
     assert_eq!(scene.joints.len(), 11);
-    assert_eq!(
-        scene.joints[6].axes.unwrap().z,
-        Some(AxisMotion::Limited(-1.0, 1.0)),
-        "six-DOF ranges are parsed"
-    );
+    assert_eq!(scene.joints[6].axes.unwrap().z, Some(AxisMotion::Limited(-1.0, 1.0)), "six-DOF ranges are parsed");
     let text = scene.to_json_string().unwrap();
     let again = Scene::from_json_str(&text, "again.json").unwrap();
     assert_eq!(again, scene);
@@ -226,10 +222,13 @@ fn varied_world() -> World {
     // Unnamed and repeated names get generated ones, never taking a later body's own name
     // (slot 3 repeats "compound"; its generated "body3" is taken by slot 4, so "body3_2").
     for (name, x) in [("", 5.0), ("compound", 8.0), ("body3", 11.0)] {
-        let id = world.create_body(&BodyDef::dynamic(Vec3::new(x, 0.0, 0.0)).with_name(name).with_angular_velocity(Vec3::Z)).unwrap();
+        let id = world
+            .create_body(&BodyDef::dynamic(Vec3::new(x, 0.0, 0.0)).with_name(name).with_angular_velocity(Vec3::Z))
+            .unwrap();
         world.create_collider(id, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
     }
-    let spinner = world.create_body(&BodyDef::kinematic(Vec3::new(0.0, 3.0, -4.0)).with_angular_velocity(Vec3::Y)).unwrap();
+    let spinner =
+        world.create_body(&BodyDef::kinematic(Vec3::new(0.0, 3.0, -4.0)).with_angular_velocity(Vec3::Y)).unwrap();
     world.create_collider(spinner, &ColliderDef::new(Shape::cuboid(Vec3::ONE).unwrap())).unwrap();
     let sleeper_def = BodyDef { awake: false, ..BodyDef::dynamic(Vec3::new(0.0, 20.0, 0.0)).with_name("sleeper") };
     let sleeper = world.create_body(&sleeper_def).unwrap();
@@ -264,15 +263,25 @@ fn world_to_scene_to_world_keeps_bodies_poses_and_masses() {
         assert!(ia.abs_diff_eq(ib, 1e-6 * ia.abs().to_cols_array().iter().fold(0.0f32, |m, x| m.max(*x))), "{name}");
         assert!((a.local_center_of_mass() - b.local_center_of_mass()).length() < 1e-6, "{name}");
         assert_eq!(a.mass_override(), b.mass_override(), "{name}");
-        assert_eq!((a.linear_damping(), a.angular_damping(), a.gravity_scale()), (b.linear_damping(), b.angular_damping(), b.gravity_scale()));
-        assert_eq!((a.can_sleep(), a.is_bullet(), a.is_sleeping()), (b.can_sleep(), b.is_bullet(), b.is_sleeping()), "{name}");
+        assert_eq!(
+            (a.linear_damping(), a.angular_damping(), a.gravity_scale()),
+            (b.linear_damping(), b.angular_damping(), b.gravity_scale())
+        );
+        assert_eq!(
+            (a.can_sleep(), a.is_bullet(), a.is_sleeping()),
+            (b.can_sleep(), b.is_bullet(), b.is_sleeping()),
+            "{name}"
+        );
         assert_eq!(a.colliders().len(), b.colliders().len());
         for (&ca, &cb) in a.colliders().iter().zip(b.colliders()) {
             let (ca, cb) = (world.collider(ca).unwrap(), rebuilt.collider(cb).unwrap());
             assert_eq!(ca.shape(), cb.shape(), "{name}");
             assert!((ca.local_pose().position - cb.local_pose().position).length() < 1e-7);
             assert!(ca.local_pose().rotation.angle_between(cb.local_pose().rotation) < 1e-6);
-            assert_eq!((ca.density(), ca.friction(), ca.restitution(), ca.is_sensor()), (cb.density(), cb.friction(), cb.restitution(), cb.is_sensor()));
+            assert_eq!(
+                (ca.density(), ca.friction(), ca.restitution(), ca.is_sensor()),
+                (cb.density(), cb.friction(), cb.restitution(), cb.is_sensor())
+            );
         }
     }
 }
@@ -291,9 +300,21 @@ fn invalid_json_is_refused_with_its_position() {
 fn a_value_of_the_wrong_type_is_refused_at_its_path() {
     let text = with_collider(r#"{"shape": {"type": "sphere", "radius": "big"}}"#);
     assert_refused(&text, "bodies[0].colliders[0].shape.radius", "invalid type: string \"big\", expected f32");
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "kind": "floating"}]}"#, "bodies[0].kind", "unknown variant `floating`");
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "position": [1, 2]}]}"#, "bodies[0].position", "invalid length 2");
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "rotation": "up"}]}"#, "bodies[0].rotation", "a quaternion [x, y, z, w] or");
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "b", "kind": "floating"}]}"#,
+        "bodies[0].kind",
+        "unknown variant `floating`",
+    );
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "b", "position": [1, 2]}]}"#,
+        "bodies[0].position",
+        "invalid length 2",
+    );
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "b", "rotation": "up"}]}"#,
+        "bodies[0].rotation",
+        "a quaternion [x, y, z, w] or",
+    );
 }
 
 #[test]
@@ -305,7 +326,11 @@ fn unsupported_format_versions_are_refused() {
 
 #[test]
 fn missing_body_names_are_refused() {
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "a"}, {"kind": "static"}]}"#, "bodies[1]", "missing field `name`");
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "a"}, {"kind": "static"}]}"#,
+        "bodies[1]",
+        "missing field `name`",
+    );
     assert_refused(r#"{"format": 1, "bodies": [{"name": ""}]}"#, "bodies[0].name", "must not be empty");
 }
 
@@ -350,33 +375,75 @@ fn joint_fields_are_checked() {
 #[test]
 fn non_finite_numbers_are_refused() {
     // 1e39 is beyond f32: it parses to infinity.
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "position": [0, 1e39, 0]}]}"#, "bodies[0].position[1]", "must be a finite number");
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "b", "position": [0, 1e39, 0]}]}"#,
+        "bodies[0].position[1]",
+        "must be a finite number",
+    );
     let text = with_collider(r#"{"shape": {"type": "sphere", "radius": 1}, "friction": -1e39}"#);
     assert_refused(&text, "bodies[0].colliders[0].friction", "must be a finite number");
-    assert_refused(r#"{"format": 1, "settings": {"gravity": [0, 1e40, 0]}, "bodies": []}"#, "settings.gravity[1]", "finite");
+    assert_refused(
+        r#"{"format": 1, "settings": {"gravity": [0, 1e40, 0]}, "bodies": []}"#,
+        "settings.gravity[1]",
+        "finite",
+    );
 }
 
 #[test]
 fn non_positive_sizes_masses_and_densities_are_refused() {
     let shape = |s: &str| with_collider(&format!(r#"{{"shape": {s}}}"#));
-    assert_refused(&shape(r#"{"type": "sphere", "radius": -1}"#), "bodies[0].colliders[0].shape.radius", "must be greater than zero, got -1");
-    assert_refused(&shape(r#"{"type": "box", "half_extents": [1, 0, 1]}"#), "bodies[0].colliders[0].shape.half_extents[1]", "greater than zero");
-    assert_refused(&shape(r#"{"type": "capsule", "half_height": 0, "radius": 1}"#), "bodies[0].colliders[0].shape.half_height", "greater than zero");
-    assert_refused(&shape(r#"{"type": "cylinder", "half_height": 1}"#), "bodies[0].colliders[0].shape.radius", "is required for a cylinder shape");
+    assert_refused(
+        &shape(r#"{"type": "sphere", "radius": -1}"#),
+        "bodies[0].colliders[0].shape.radius",
+        "must be greater than zero, got -1",
+    );
+    assert_refused(
+        &shape(r#"{"type": "box", "half_extents": [1, 0, 1]}"#),
+        "bodies[0].colliders[0].shape.half_extents[1]",
+        "greater than zero",
+    );
+    assert_refused(
+        &shape(r#"{"type": "capsule", "half_height": 0, "radius": 1}"#),
+        "bodies[0].colliders[0].shape.half_height",
+        "greater than zero",
+    );
+    assert_refused(
+        &shape(r#"{"type": "cylinder", "half_height": 1}"#),
+        "bodies[0].colliders[0].shape.radius",
+        "is required for a cylinder shape",
+    );
     let density = with_collider(r#"{"shape": {"type": "sphere", "radius": 1}, "density": 0}"#);
     assert_refused(&density, "bodies[0].colliders[0].density", "greater than zero");
     assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "mass": -2}]}"#, "bodies[0].mass", "greater than zero");
     let material = r#"{"format": 1, "materials": {"lead": {"density": -1}}, "bodies": []}"#;
     assert_refused(material, "materials.lead.density", "greater than zero");
-    assert_refused(r#"{"format": 1, "settings": {"timestep": 0}, "bodies": []}"#, "settings.timestep", "greater than zero");
-    assert_refused(r#"{"format": 1, "settings": {"substeps": 0}, "bodies": []}"#, "settings.substeps", "between 1 and 64");
-    assert_refused(r#"{"format": 1, "settings": {"solver": {"baumgarte": 2}}, "bodies": []}"#, "settings.solver.baumgarte", "at most 1");
+    assert_refused(
+        r#"{"format": 1, "settings": {"timestep": 0}, "bodies": []}"#,
+        "settings.timestep",
+        "greater than zero",
+    );
+    assert_refused(
+        r#"{"format": 1, "settings": {"substeps": 0}, "bodies": []}"#,
+        "settings.substeps",
+        "between 1 and 64",
+    );
+    assert_refused(
+        r#"{"format": 1, "settings": {"solver": {"baumgarte": 2}}, "bodies": []}"#,
+        "settings.solver.baumgarte",
+        "at most 1",
+    );
 }
 
 #[test]
 fn non_unit_rotations_are_refused() {
-    assert_refused(r#"{"format": 1, "bodies": [{"name": "b", "rotation": [0, 0, 1, 1]}]}"#, "bodies[0].rotation", "must be a unit quaternion, its length is 1.414");
-    let zero_axis = with_collider(r#"{"shape": {"type": "sphere", "radius": 1}, "rotation": {"axis": [0, 0, 0], "angle_deg": 10}}"#);
+    assert_refused(
+        r#"{"format": 1, "bodies": [{"name": "b", "rotation": [0, 0, 1, 1]}]}"#,
+        "bodies[0].rotation",
+        "must be a unit quaternion, its length is 1.414",
+    );
+    let zero_axis = with_collider(
+        r#"{"shape": {"type": "sphere", "radius": 1}, "rotation": {"axis": [0, 0, 0], "angle_deg": 10}}"#,
+    );
     assert_refused(&zero_axis, "bodies[0].colliders[0].rotation.axis", "must not be the zero vector");
 }
 
@@ -394,19 +461,38 @@ fn degenerate_hulls_are_refused() {
 fn shapes_a_body_kind_does_not_allow_are_refused() {
     let plane = r#"{"format": 1, "bodies": [{"name": "b", "kind": "kinematic",
       "colliders": [{"shape": {"type": "plane", "normal": [0, 1, 0], "offset": 0}}]}]}"#;
-    assert_refused(plane, "bodies[0].colliders[0].shape", "a plane may only be attached to a static body, not a kinematic one");
-    let mesh = with_collider(r#"{"shape": {"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[0,0,1]], "indices": [[0,1,2]]}}"#);
-    assert_refused(&mesh, "bodies[0].colliders[0].shape", "a trimesh may only be attached to a static or kinematic body");
+    assert_refused(
+        plane,
+        "bodies[0].colliders[0].shape",
+        "a plane may only be attached to a static body, not a kinematic one",
+    );
+    let mesh =
+        with_collider(r#"{"shape": {"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[0,0,1]], "indices": [[0,1,2]]}}"#);
+    assert_refused(
+        &mesh,
+        "bodies[0].colliders[0].shape",
+        "a trimesh may only be attached to a static or kinematic body",
+    );
     let compound = with_collider(r#"{"shape": {"type": "compound"}}"#);
     assert_refused(&compound, "bodies[0].colliders[0].shape.type", "give the body several colliders");
 }
 
 #[test]
 fn bad_meshes_and_height_fields_are_refused() {
-    let shape = |s: &str| format!(r#"{{"format": 1, "bodies": [{{"name": "b", "kind": "static", "colliders": [{{"shape": {s}}}]}}]}}"#);
+    let shape = |s: &str| {
+        format!(r#"{{"format": 1, "bodies": [{{"name": "b", "kind": "static", "colliders": [{{"shape": {s}}}]}}]}}"#)
+    };
     let path = "bodies[0].colliders[0].shape";
-    assert_refused(&shape(r#"{"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[0,0,1]], "indices": [[0,1,3]]}"#), &format!("{path}.indices[0][2]"), "out of range");
-    assert_refused(&shape(r#"{"type": "heightfield", "heights": [[0, 1], [0]], "scale": [1, 1, 1]}"#), &format!("{path}.heights[1]"), "has 1 columns");
+    assert_refused(
+        &shape(r#"{"type": "trimesh", "vertices": [[0,0,0],[1,0,0],[0,0,1]], "indices": [[0,1,3]]}"#),
+        &format!("{path}.indices[0][2]"),
+        "out of range",
+    );
+    assert_refused(
+        &shape(r#"{"type": "heightfield", "heights": [[0, 1], [0]], "scale": [1, 1, 1]}"#),
+        &format!("{path}.heights[1]"),
+        "has 1 columns",
+    );
 }
 
 #[test]
@@ -423,7 +509,10 @@ fn building_refuses_joints_and_unsupported_shapes_naming_them() {
     let mut without_joints = scene.clone();
     without_joints.joints.clear();
     let message = without_joints.build().err().expect("build must fail").to_string();
-    assert!(message.starts_with("everything.json: bodies[0].colliders[1].shape: trimesh shapes are not supported yet"), "{message}");
+    assert!(
+        message.starts_with("everything.json: bodies[0].colliders[1].shape: trimesh shapes are not supported yet"),
+        "{message}"
+    );
 }
 
 #[test]

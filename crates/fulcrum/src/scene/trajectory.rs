@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{FORMAT_VERSION, SceneIndex};
+use super::{SceneIndex, FORMAT_VERSION};
 use crate::body::BodyKind;
 use crate::error::{Error, Result};
 use crate::world::World;

@@ -175,7 +175,11 @@ fn validate_body(body: &BodySpec, materials: &BTreeMap<String, MaterialSpec>) ->
 }
 
 /// Collider fields (paths relative to the collider).
-fn validate_collider(collider: &ColliderSpec, kind: BodyKind, materials: &BTreeMap<String, MaterialSpec>) -> Result<()> {
+fn validate_collider(
+    collider: &ColliderSpec,
+    kind: BodyKind,
+    materials: &BTreeMap<String, MaterialSpec>,
+) -> Result<()> {
     validate_shape(&collider.shape, kind).map_err(|e| e.within("shape"))?;
     if let Some(position) = &collider.position {
         check_vec3_at("position", position)?;
@@ -238,7 +242,10 @@ fn validate_shape(shape: &ShapeSpec, kind: BodyKind) -> Result<()> {
         ShapeType::ConvexHull => check_hull_points("points", required(shape, "points", &shape.points)?),
         ShapeType::Plane => {
             if kind != BodyKind::Static {
-                return Err(fail("", format!("a plane may only be attached to a static body, not a {} one", kind_name(kind))));
+                return Err(fail(
+                    "",
+                    format!("a plane may only be attached to a static body, not a {} one", kind_name(kind)),
+                ));
             }
             let normal = required(shape, "normal", &shape.normal)?;
             check_vec3_at("normal", normal)?;
@@ -250,7 +257,10 @@ fn validate_shape(shape: &ShapeSpec, kind: BodyKind) -> Result<()> {
         ShapeType::Trimesh | ShapeType::Heightfield => {
             if kind == BodyKind::Dynamic {
                 let name = shape_type_name(shape.kind);
-                return Err(fail("", format!("a {name} may only be attached to a static or kinematic body, not a dynamic one")));
+                return Err(fail(
+                    "",
+                    format!("a {name} may only be attached to a static or kinematic body, not a dynamic one"),
+                ));
             }
             if shape.kind == ShapeType::Trimesh {
                 check_trimesh(shape)
@@ -324,10 +334,12 @@ fn check_hull_points(field: &str, points: &[[f32; 3]]) -> Result<()> {
         check_vec3_at(&format!("{field}[{k}]"), p)?;
     }
     let p: Vec<Vec3> = points.iter().map(|&q| Vec3::from_array(q)).collect();
-    let furthest = |distance: &dyn Fn(Vec3) -> f32| p.iter().map(|&q| (distance(q), q)).fold((0.0, p[0]), |best, c| if c.0 > best.0 { c } else { best });
+    let furthest = |distance: &dyn Fn(Vec3) -> f32| {
+        p.iter().map(|&q| (distance(q), q)).fold((0.0, p[0]), |best, c| if c.0 > best.0 { c } else { best })
+    };
     let (scale, a) = furthest(&|q| (q - p[0]).length());
     let tolerance = HULL_DEGENERACY_TOLERANCE * scale;
-    if !(scale > 0.0) {
+    if scale <= 0.0 {
         return Err(fail(field, "all points coincide: a convex hull needs 4 points that span a volume"));
     }
     let axis = (a - p[0]) / scale;
