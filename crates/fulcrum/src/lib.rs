@@ -24,6 +24,7 @@ pub mod error;
 pub mod geometry;
 pub mod id;
 pub mod math;
+pub mod scene;
 pub mod shape;
 pub mod world;
 
@@ -33,6 +34,7 @@ pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
 pub use id::{BodyId, ColliderId, JointId};
 pub use math::{Mat3, Pose, Quat, Vec3};
+pub use scene::{Scene, SceneIndex};
 pub use shape::{MassProperties, Shape};
 pub use world::{
     ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, SolverMode, SolverSettings,

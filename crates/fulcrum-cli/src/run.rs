@@ -1,0 +1,121 @@
+//! `fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl]`: simulates a scene headless
+//! at its own timestep, writes the trajectory (header, step 0, then every K-th step; format in
+//! shared/docs/scene-format.md) and prints a summary.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Args;
+use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
+use fulcrum::{SceneIndex, World};
+
+/// Arguments of `fulcrum run`.
+#[derive(Args)]
+pub struct RunArgs {
+    /// A scene file, or the name of a built-in sample (see `fulcrum list`).
+    pub scene: String,
+    /// Number of steps to simulate.
+    #[arg(long, value_name = "N", default_value_t = 300)]
+    pub steps: u64,
+    /// Record every K-th step (step 0 is always recorded).
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
+    pub every: u64,
+    /// Write the trajectory (JSON lines) to this file.
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub out: Option<PathBuf>,
+}
+
+/// Parses a count that must be 1 or more.
+fn at_least_one(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err("must be at least 1".to_string()),
+        Ok(k) => Ok(k),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// Builds the scene, steps it, writes the trajectory and prints the summary.
+pub fn run(args: &RunArgs) -> Result<(), String> {
+    let scene = crate::samples::resolve(&args.scene)?;
+    let (mut world, index) = scene.build().map_err(|e| e.to_string())?;
+    // Open the output before simulating, so that an unwritable path fails at once.
+    let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
+    if let Some(out) = &mut trajectory {
+        out.write_line(TrajectoryHeader::new(&world, &index).to_json_line())?;
+        out.write_frame(&world, &index)?;
+    }
+    let dt = world.settings().timestep;
+    let mut stepping = Duration::ZERO;
+    for step in 1..=args.steps {
+        let start = Instant::now();
+        world.step(dt).map_err(|e| format!("step {step}: {e}"))?;
+        stepping += start.elapsed();
+        if step % args.every == 0 {
+            if let Some(out) = &mut trajectory {
+                out.write_frame(&world, &index)?;
+            }
+        }
+    }
+    let written = trajectory.map(Trajectory::finish).transpose()?;
+    crate::print_out(&summary(scene.source_name(), &world, args.steps, stepping, written))
+}
+
+/// A trajectory file being written.
+struct Trajectory {
+    path: PathBuf,
+    writer: BufWriter<File>,
+    lines: u64,
+}
+
+impl Trajectory {
+    fn create(path: &Path) -> Result<Trajectory, String> {
+        let file = File::create(path).map_err(|e| format!("{}: cannot write the file: {e}", path.display()))?;
+        Ok(Trajectory { path: path.to_path_buf(), writer: BufWriter::new(file), lines: 0 })
+    }
+
+    fn write_line(&mut self, line: fulcrum::Result<String>) -> Result<(), String> {
+        let line = line.map_err(|e| e.to_string())?;
+        writeln!(self.writer, "{line}").map_err(|e| self.write_error(&e))?;
+        self.lines += 1;
+        Ok(())
+    }
+
+    fn write_frame(&mut self, world: &World, index: &SceneIndex) -> Result<(), String> {
+        self.write_line(TrajectoryFrame::capture(world, index).to_json_line())
+    }
+
+    /// Flushes; returns the path and the number of lines written.
+    fn finish(mut self) -> Result<(PathBuf, u64), String> {
+        self.writer.flush().map_err(|e| self.write_error(&e))?;
+        Ok((self.path, self.lines))
+    }
+
+    fn write_error(&self, error: &std::io::Error) -> String {
+        format!("{}: cannot write the file: {error}", self.path.display())
+    }
+}
+
+/// The run's summary: bodies, steps, simulated and wall time, final contacts, disabled bodies.
+fn summary(source: &str, world: &World, steps: u64, stepping: Duration, written: Option<(PathBuf, u64)>) -> String {
+    let dt = world.settings().timestep;
+    let wall_ms = stepping.as_secs_f64() * 1e3;
+    let per_step_ms = if steps > 0 { wall_ms / steps as f64 } else { 0.0 };
+    let disabled: Vec<&str> = world.bodies().filter(|(_, b)| !b.is_enabled()).map(|(_, b)| b.name()).collect();
+    let disabled =
+        if disabled.is_empty() { "none".to_string() } else { format!("{} ({})", disabled.len(), disabled.join(", ")) };
+    let mut text = format!(
+        "{source}\n  {}\n  {steps} steps of {:.3} ms = {:.3} s simulated\n  \
+         wall time {wall_ms:.3} ms stepping, {per_step_ms:.4} ms/step\n  \
+         final contacts: {} points; disabled bodies: {disabled}\n",
+        crate::check::body_counts(world),
+        dt as f64 * 1e3,
+        world.time(),
+        world.contact_point_count(),
+    );
+    if let Some((path, lines)) = written {
+        text.push_str(&format!("  trajectory: {} ({lines} lines)\n", path.display()));
+    }
+    text
+}

@@ -1,0 +1,54 @@
+//! The built-in samples (the files of `scenes/`, embedded so they work from any directory)
+//! and how a SCENE argument is resolved to a scene.
+
+use std::path::Path;
+
+use fulcrum::Scene;
+
+/// A built-in sample scene.
+pub struct Sample {
+    /// The name `fulcrum run NAME` takes.
+    pub name: &'static str,
+    /// The scene file's text.
+    pub text: &'static str,
+}
+
+/// Every built-in sample, in the order `fulcrum list` shows them.
+pub const SAMPLES: &[Sample] = &[
+    Sample { name: "pyramid", text: include_str!("../../../scenes/pyramid.json") },
+    Sample { name: "vertical_stack", text: include_str!("../../../scenes/vertical_stack.json") },
+    Sample { name: "box_on_pole", text: include_str!("../../../scenes/box_on_pole.json") },
+    Sample { name: "slope", text: include_str!("../../../scenes/slope.json") },
+    Sample { name: "bouncing_balls", text: include_str!("../../../scenes/bouncing_balls.json") },
+    Sample { name: "heavy_on_light", text: include_str!("../../../scenes/heavy_on_light.json") },
+    Sample { name: "tumbling_box", text: include_str!("../../../scenes/tumbling_box.json") },
+];
+
+/// The sample called `name`.
+pub fn find(name: &str) -> Option<&'static Sample> {
+    SAMPLES.iter().find(|sample| sample.name == name)
+}
+
+/// "pyramid, vertical_stack, ..." for error messages.
+pub fn names() -> String {
+    SAMPLES.iter().map(|sample| sample.name).collect::<Vec<_>>().join(", ")
+}
+
+impl Sample {
+    /// The parsed, validated sample.
+    pub fn scene(&self) -> Result<Scene, String> {
+        Scene::from_json_str(self.text, &format!("{} (built-in sample)", self.name)).map_err(|e| e.to_string())
+    }
+}
+
+/// A SCENE argument: an existing path is loaded as a file; otherwise the name of a sample.
+pub fn resolve(argument: &str) -> Result<Scene, String> {
+    let path = Path::new(argument);
+    if path.exists() {
+        return Scene::load(path).map_err(|e| e.to_string());
+    }
+    match find(argument) {
+        Some(sample) => sample.scene(),
+        None => Err(format!("{argument}: no such file, and no built-in sample has that name (samples: {})", names())),
+    }
+}

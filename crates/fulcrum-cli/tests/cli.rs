@@ -1,0 +1,183 @@
+//! The `fulcrum` binary end to end: the trajectory format of a free fall, every sample through
+//! list / check / run / export, and exit codes and one-line messages for bad input.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
+use fulcrum::Scene;
+use serde_json::Value;
+
+const SAMPLES: [&str; 7] =
+    ["pyramid", "vertical_stack", "box_on_pole", "slope", "bouncing_balls", "heavy_on_light", "tumbling_box"];
+
+fn fulcrum(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fulcrum")).args(args).output().expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// A file in this test binary's scratch directory, named after the test.
+fn scratch(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// Asserts a failure with exit `code` and exactly one stderr line containing every `part`.
+fn assert_fails(output: &Output, code: i32, parts: &[&str]) {
+    let err = stderr(output);
+    assert_eq!(output.status.code(), Some(code), "stderr: {err}");
+    assert_eq!(err.lines().count(), 1, "one line expected: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    for part in parts {
+        assert!(err.contains(part), "{part:?} missing from: {err}");
+    }
+}
+
+const FREE_FALL: &str = r#"{"format": 1, "settings": {"timestep": 0.01, "substeps": 2},
+  "bodies": [{"name": "ground", "kind": "static"},
+             {"name": "ball", "position": [0, 20, 0], "linear_velocity": [1, 0, 0],
+              "colliders": [{"shape": {"type": "sphere", "radius": 0.25}}]}]}"#;
+
+/// `run --steps 30 --every 7`: header + steps 0, 7, 14, 21, 28. Values parse back to exactly
+/// the library's f32 state after the same steps, and follow the substep recurrence of free fall
+/// (h = dt/2, k substeps: y = y0 + h² g k(k+1)/2) within k · 6e-7 m of f32 rounding.
+#[test]
+fn run_writes_the_trajectory_format() {
+    let scene_path = scratch("free_fall.json");
+    let out_path = scratch("free_fall.jsonl");
+    std::fs::write(&scene_path, FREE_FALL).unwrap();
+    let output = fulcrum(&[
+        "run",
+        scene_path.to_str().unwrap(),
+        "--steps",
+        "30",
+        "--every",
+        "7",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("30 steps") && stdout(&output).contains("(6 lines)"), "{}", stdout(&output));
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 6);
+
+    let header: Value = serde_json::from_str(lines[0]).unwrap();
+    let keys: Vec<&String> = header.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["bodies", "format", "joints", "substeps", "timestep"]);
+    assert_eq!(header["format"], 1);
+    assert_eq!(header["timestep"].as_f64().unwrap() as f32, 0.01f32);
+    assert_eq!(header["substeps"], 2);
+    assert_eq!(header["bodies"], serde_json::json!(["ground", "ball"]));
+    assert_eq!(header["joints"], serde_json::json!([]));
+    assert!(lines[0].contains("\"timestep\":0.01,"), "f32 written with its shortest digits: {}", lines[0]);
+
+    let (mut world, index) = Scene::from_json_str(FREE_FALL, "f").unwrap().build().unwrap();
+    assert_eq!(serde_json::from_str::<TrajectoryHeader>(lines[0]).unwrap(), TrajectoryHeader::new(&world, &index));
+    let h = 0.005f64;
+    for (line, step) in lines[1..].iter().zip([0u64, 7, 14, 21, 28]) {
+        let raw: Value = serde_json::from_str(line).unwrap();
+        let keys: Vec<&String> = raw.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["bodies", "contacts", "joints", "step", "time"]);
+        let body_keys: Vec<&String> = raw["bodies"][0].as_object().unwrap().keys().collect();
+        assert_eq!(body_keys, ["name", "p", "q", "sleeping", "v", "w"]);
+        let frame: TrajectoryFrame = serde_json::from_str(line).unwrap();
+        while world.step_count() < step {
+            world.step(0.01).unwrap();
+        }
+        assert_eq!(frame, TrajectoryFrame::capture(&world, &index), "step {step}: values round-trip exactly");
+        assert_eq!(frame.bodies.len(), 1, "only non-static bodies");
+        let k = (2 * step) as f64;
+        let y = 20.0 + h * h * (-9.81f32 as f64) * k * (k + 1.0) / 2.0;
+        let ball = &frame.bodies[0];
+        assert!((ball.p[1] as f64 - y).abs() < (k + 1.0) * 6e-7, "step {step}: {} vs {y}", ball.p[1]);
+        assert!((ball.p[0] as f64 - k * h).abs() < (k + 1.0) * 6e-7);
+        assert_eq!((frame.contacts, frame.joints.len(), ball.sleeping), (0, 0, false));
+    }
+}
+
+#[test]
+fn every_sample_is_listed_checked_run_and_exported() {
+    let listed = stdout(&fulcrum(&["list"]));
+    for name in SAMPLES {
+        assert!(listed.lines().any(|line| line.starts_with(name)), "{name} not listed: {listed}");
+        let check = fulcrum(&["check", name]);
+        assert!(check.status.success(), "{name}: {}", stderr(&check));
+        assert!(stdout(&check).starts_with(&format!("{name} (built-in sample): ok")), "{}", stdout(&check));
+        let out = scratch(&format!("{name}.jsonl"));
+        let run = fulcrum(&["run", name, "--steps", "3", "--out", out.to_str().unwrap()]);
+        assert!(run.status.success(), "{name}: {}", stderr(&run));
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 5, "header + steps 0..=3");
+        let exported = scratch(&format!("{name}.json"));
+        let export = fulcrum(&["export", name, "--out", exported.to_str().unwrap()]);
+        assert!(export.status.success(), "{name}: {}", stderr(&export));
+        let shipped =
+            std::fs::read_to_string(format!("{}/../../scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
+        assert_eq!(std::fs::read_to_string(&exported).unwrap(), shipped);
+        assert!(fulcrum(&["check", exported.to_str().unwrap()]).status.success());
+    }
+    let to_stdout = fulcrum(&["export", "slope"]);
+    assert!(Scene::from_json_str(&stdout(&to_stdout), "stdout").is_ok());
+}
+
+#[test]
+fn bench_is_a_stub() {
+    let output = fulcrum(&["bench"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "bench: not wired yet\n");
+}
+
+#[test]
+fn bad_command_lines_exit_2_with_one_line() {
+    assert_fails(&fulcrum(&[]), 2, &["no command given"]);
+    assert_fails(&fulcrum(&["frobnicate"]), 2, &["frobnicate"]);
+    assert_fails(&fulcrum(&["run", "pyramid", "--steps", "many"]), 2, &["--steps", "many"]);
+    assert_fails(&fulcrum(&["run", "pyramid", "--every", "0"]), 2, &["--every", "must be at least 1"]);
+    assert_fails(&fulcrum(&["run", "pyramid", "--bogus"]), 2, &["--bogus"]);
+    assert_fails(&fulcrum(&["check"]), 2, &["SCENE"]);
+    assert!(fulcrum(&["--help"]).status.success());
+}
+
+#[test]
+fn missing_and_invalid_scenes_exit_1_naming_the_problem() {
+    assert_fails(&fulcrum(&["run", "no_such_scene.json"]), 1, &["no_such_scene.json", "no such file", "pyramid"]);
+    let bad = scratch("bad_radius.json");
+    std::fs::write(
+        &bad,
+        r#"{"format": 1, "bodies": [{"name": "b", "colliders": [{"shape": {"type": "sphere", "radius": -1}}]}]}"#,
+    )
+    .unwrap();
+    let path = bad.to_str().unwrap();
+    for command in ["run", "check"] {
+        let expected = format!("{path}: bodies[0].colliders[0].shape.radius: must be greater than zero");
+        assert_fails(&fulcrum(&[command, path]), 1, &[&expected]);
+    }
+    let garbage = scratch("garbage.json");
+    std::fs::write(&garbage, "not json").unwrap();
+    assert_fails(&fulcrum(&["check", garbage.to_str().unwrap()]), 1, &["garbage.json", "invalid JSON"]);
+    let joints = scratch("joints.json");
+    std::fs::write(
+        &joints,
+        r#"{"format": 1, "bodies": [{"name": "a"}], "joints": [{"kind": "ball", "body_b": "a", "anchor": [0, 0, 0]}]}"#,
+    )
+    .unwrap();
+    assert_fails(&fulcrum(&["check", joints.to_str().unwrap()]), 1, &["joints[0]", "not"]);
+    assert_fails(&fulcrum(&["check", env!("CARGO_TARGET_TMPDIR")]), 1, &["cannot read the file"]);
+}
+
+#[test]
+fn unwritable_outputs_exit_1_before_simulating() {
+    let missing_dir = scratch("no/such/dir/out.jsonl");
+    let output = fulcrum(&["run", "pyramid", "--out", missing_dir.to_str().unwrap()]);
+    assert_fails(&output, 1, &["out.jsonl", "cannot write the file"]);
+    assert!(stdout(&output).is_empty(), "nothing simulated: {}", stdout(&output));
+    let export = fulcrum(&["export", "pyramid", "--out", missing_dir.to_str().unwrap()]);
+    assert_fails(&export, 1, &["cannot write the file"]);
+    assert_fails(&fulcrum(&["export", "nonesuch"]), 1, &["nonesuch", "no built-in sample"]);
+}

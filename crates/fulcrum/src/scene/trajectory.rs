@@ -1,0 +1,124 @@
+//! The trajectory format `fulcrum run` writes (shared/docs/scene-format.md, "Trajectory
+//! output"): JSON lines, a header then one frame per recorded step. These types serialise to
+//! exactly those lines and read them back; numbers are `f32` written with the fewest digits
+//! that round-trip.
+
+use serde::{Deserialize, Serialize};
+
+use super::{SceneIndex, FORMAT_VERSION};
+use crate::body::BodyKind;
+use crate::error::{Error, Result};
+use crate::world::World;
+
+/// The first line: format, step length, substeps, and the names of all bodies and joints.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrajectoryHeader {
+    /// Format version ([`FORMAT_VERSION`]).
+    pub format: u32,
+    /// Seconds per step.
+    pub timestep: f32,
+    /// Solver substeps per step.
+    pub substeps: u32,
+    /// Every body's name (static ones too), in scene order.
+    pub bodies: Vec<String>,
+    /// Every joint's name.
+    pub joints: Vec<String>,
+}
+
+/// The state of one non-static body in a frame, world space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BodyState {
+    /// The body's name.
+    pub name: String,
+    /// Position of the body origin, metres.
+    pub p: [f32; 3],
+    /// Rotation `[x, y, z, w]`.
+    pub q: [f32; 4],
+    /// Velocity of the centre of mass, m/s.
+    pub v: [f32; 3],
+    /// Angular velocity, rad/s.
+    pub w: [f32; 3],
+    /// Is the body asleep?
+    pub sleeping: bool,
+}
+
+/// The state of one joint in a frame.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JointState {
+    /// The joint's name.
+    pub name: String,
+    /// Constraint force on body B, N.
+    pub force: [f32; 3],
+    /// Constraint torque on body B, N·m.
+    pub torque: [f32; 3],
+    /// Has the joint broken?
+    pub broken: bool,
+}
+
+/// One recorded step.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TrajectoryFrame {
+    /// Steps taken so far (0 = the initial state).
+    pub step: u64,
+    /// Simulated time, seconds.
+    pub time: f32,
+    /// Non-static bodies, in scene order.
+    pub bodies: Vec<BodyState>,
+    /// Joints (none until the engine has joints).
+    pub joints: Vec<JointState>,
+    /// Touching contact points.
+    pub contacts: usize,
+}
+
+impl TrajectoryHeader {
+    /// The header for a world built from a scene with this index.
+    pub fn new(world: &World, index: &SceneIndex) -> Self {
+        TrajectoryHeader {
+            format: FORMAT_VERSION,
+            timestep: world.settings().timestep,
+            substeps: world.settings().solver.substeps,
+            bodies: index.iter().map(|(name, _)| name.to_string()).collect(),
+            joints: Vec::new(),
+        }
+    }
+
+    /// The header as one line of compact JSON (no newline).
+    pub fn to_json_line(&self) -> Result<String> {
+        to_line(self)
+    }
+}
+
+impl TrajectoryFrame {
+    /// The world's state now: every non-static body of `index` that still exists.
+    pub fn capture(world: &World, index: &SceneIndex) -> Self {
+        let bodies = index
+            .iter()
+            .filter_map(|(name, id)| world.body(id).map(|body| (name, body)))
+            .filter(|(_, body)| body.kind() != BodyKind::Static)
+            .map(|(name, body)| BodyState {
+                name: name.to_string(),
+                p: body.position().to_array(),
+                q: body.rotation().to_array(),
+                v: body.linear_velocity().to_array(),
+                w: body.angular_velocity().to_array(),
+                sleeping: body.is_sleeping(),
+            })
+            .collect();
+        TrajectoryFrame {
+            step: world.step_count(),
+            time: world.time() as f32,
+            bodies,
+            joints: Vec::new(),
+            contacts: world.contact_point_count(),
+        }
+    }
+
+    /// The frame as one line of compact JSON (no newline).
+    pub fn to_json_line(&self) -> Result<String> {
+        to_line(self)
+    }
+}
+
+fn to_line<T: Serialize>(value: &T) -> Result<String> {
+    serde_json::to_string(value).map_err(|e| Error::new("trajectory", format!("cannot write JSON: {e}")))
+}
