@@ -89,7 +89,9 @@ fn positive(flag: &str, value: Option<String>) -> Result<usize, String> {
     let text = value_of(flag, value)?;
     match text.parse::<usize>() {
         Ok(number) if number > 0 => Ok(number),
-        _ => Err(format!("{flag}: expected a whole number >= 1, got `{text}`")),
+        _ => Err(format!(
+            "{flag}: expected a whole number >= 1, got `{text}`"
+        )),
     }
 }
 
@@ -100,14 +102,31 @@ mod tests {
     #[test]
     fn parses_all_flags() {
         let options = BenchOptions::parse([
-            "--scene", "balls", "--scene", "joint_grid", "--steps", "10", "--repeats", "5",
-            "--threads", "2", "--json",
+            "--scene",
+            "balls",
+            "--scene",
+            "joint_grid",
+            "--steps",
+            "10",
+            "--repeats",
+            "5",
+            "--threads",
+            "2",
+            "--json",
         ])
         .unwrap();
         assert_eq!(options.scenes, vec!["balls", "joint_grid"]);
         assert_eq!(options.steps, Some(10));
-        assert_eq!((options.repeats, options.threads, options.json), (5, 2, true));
-        let names: Vec<&str> = options.scene_descs().unwrap().iter().map(|s| s.name).collect();
+        assert_eq!(
+            (options.repeats, options.threads, options.json),
+            (5, 2, true)
+        );
+        let names: Vec<&str> = options
+            .scene_descs()
+            .unwrap()
+            .iter()
+            .map(|s| s.name)
+            .collect();
         assert_eq!(names, vec!["balls", "joint_grid"]);
     }
 

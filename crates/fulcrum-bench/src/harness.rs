@@ -185,12 +185,34 @@ pub fn median(values: &[f64]) -> f64 {
 
 /// Resets the kernel's peak-RSS counter to the current RSS by writing "5" to
 /// `/proc/self/clear_refs`; reports whether that was permitted.
+///
+/// Freed heap memory of earlier runs is first handed back to the kernel (glibc keeps it
+/// otherwise, and the reset could only lower the peak to that inflated RSS), so the peak of
+/// a run is the process baseline (code, a few MiB) plus what the run itself touched.
 fn reset_peak_rss() -> RssScope {
+    release_free_heap();
     match std::fs::write("/proc/self/clear_refs", "5") {
         Ok(()) => RssScope::ThisRun,
         Err(_) => RssScope::ProcessWide,
     }
 }
+
+/// Returns free heap pages to the kernel with glibc's `malloc_trim(0)`; a no-op elsewhere.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn release_free_heap() {
+    extern "C" {
+        fn malloc_trim(pad: usize) -> i32;
+    }
+    // SAFETY: malloc_trim only walks glibc's own allocator state under its locks; it takes
+    // no pointers from us and is safe to call at any time from any thread.
+    unsafe {
+        malloc_trim(0);
+    }
+}
+
+/// Returns free heap pages to the kernel with glibc's `malloc_trim(0)`; a no-op elsewhere.
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn release_free_heap() {}
 
 /// Peak resident set size in bytes from the `VmHWM:` line (kB) of `/proc/self/status`.
 pub fn read_peak_rss_bytes() -> Option<u64> {
@@ -372,7 +394,12 @@ mod tests {
     fn json_line_has_the_contract_keys() {
         let result = run_scene::<FreeFall>(&pyramid3d(), Some(1), 1, 1).unwrap();
         let parsed: serde_json::Value = serde_json::from_str(&result.json_line()).unwrap();
-        let keys: Vec<&str> = parsed.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        let keys: Vec<&str> = parsed
+            .as_object()
+            .unwrap()
+            .keys()
+            .map(|k| k.as_str())
+            .collect();
         for key in [
             "scene",
             "engine",
@@ -399,7 +426,9 @@ mod tests {
         }
         let drop = parsed["quality"]["top_drop_m"].as_f64().unwrap();
         assert!((drop - result.quality.top_drop_m.unwrap()).abs() <= 1e-12);
-        assert!(result.json_line().starts_with("{\"scene\": \"pyramid3d\", \"engine\""));
+        assert!(result
+            .json_line()
+            .starts_with("{\"scene\": \"pyramid3d\", \"engine\""));
         let quality = parsed["quality"].as_object().unwrap();
         assert_eq!(quality.len(), 2);
         assert!(quality.contains_key("top_drop_m") && quality.contains_key("top_drift_m"));

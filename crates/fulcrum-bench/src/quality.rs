@@ -64,7 +64,12 @@ impl Quality {
 
     /// Whether two runs gave bit-identical figures (NaN equals NaN here).
     pub fn same_bits(&self, other: &Quality) -> bool {
-        let bits = |q: &Quality| q.entries().iter().map(|(_, v)| v.to_bits()).collect::<Vec<_>>();
+        let bits = |q: &Quality| {
+            q.entries()
+                .iter()
+                .map(|(_, v)| v.to_bits())
+                .collect::<Vec<_>>()
+        };
         bits(self) == bits(other)
     }
 }
@@ -91,9 +96,7 @@ pub fn measure_quality(scene: &SceneDesc, poses: &[BodyPose]) -> Result<Quality,
             quality.top_drift_m = report_drift.then_some(drift);
         }
         QualityDesc::JointGap => quality.max_joint_gap_m = Some(max_joint_gap(scene, poses)),
-        QualityDesc::Penetration => {
-            quality.max_penetration_m = Some(max_penetration(scene, poses))
-        }
+        QualityDesc::Penetration => quality.max_penetration_m = Some(max_penetration(scene, poses)),
     }
     Ok(quality)
 }
@@ -158,7 +161,10 @@ fn max_penetration(scene: &SceneDesc, poses: &[BodyPose]) -> f64 {
             }
         }
     }
-    max_or_nan(deepest, max_sphere_sphere_penetration(scene, poses, &mut spheres))
+    max_or_nan(
+        deepest,
+        max_sphere_sphere_penetration(scene, poses, &mut spheres),
+    )
 }
 
 /// Sweep-and-prune part of [`max_penetration`] for the sphere pairs.
@@ -242,7 +248,10 @@ fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 
 /// Euclidean length, accumulated in f64.
 fn length(v: [f32; 3]) -> f64 {
-    v.iter().map(|&c| f64::from(c) * f64::from(c)).sum::<f64>().sqrt()
+    v.iter()
+        .map(|&c| f64::from(c) * f64::from(c))
+        .sum::<f64>()
+        .sqrt()
 }
 
 /// Rotates v by the unit quaternion q = (u, w): v' = v + 2w (u x v) + 2 u x (u x v).
@@ -265,7 +274,11 @@ mod tests {
     use crate::scenes::{balls, joint_grid, large_pyramid, many_pyramids};
 
     fn initial_poses(scene: &SceneDesc) -> Vec<BodyPose> {
-        scene.bodies.iter().map(|b| BodyPose::at(b.position)).collect()
+        scene
+            .bodies
+            .iter()
+            .map(|b| BodyPose::at(b.position))
+            .collect()
     }
 
     /// Quaternion of a rotation by `angle` radians about the unit axis `axis`.
@@ -332,7 +345,10 @@ mod tests {
         let mut poses = initial_poses(&scene);
         let lower = crate::scenes::joint_grid_index(0, 99);
         poses[lower].rotation = axis_angle([1.0, 0.0, 0.0], std::f32::consts::PI);
-        let gap = measure_quality(&scene, &poses).unwrap().max_joint_gap_m.unwrap();
+        let gap = measure_quality(&scene, &poses)
+            .unwrap()
+            .max_joint_gap_m
+            .unwrap();
         assert!((gap - 1.0).abs() < 1e-5, "gap {gap}");
     }
 
@@ -347,7 +363,10 @@ mod tests {
         poses[300].position[1] = 0.1; // ground overlap 0.4
         poses[301].position = poses[302].position;
         poses[301].position[0] += 0.05; // overlap 0.95
-        let sweep = measure_quality(&scene, &poses).unwrap().max_penetration_m.unwrap();
+        let sweep = measure_quality(&scene, &poses)
+            .unwrap()
+            .max_penetration_m
+            .unwrap();
         let mut brute = 0.0f64;
         for a in 1..poses.len() {
             brute = brute.max(0.5 - f64::from(poses[a].position[1]));
@@ -368,7 +387,9 @@ mod tests {
         assert!(sphere_box_penetration([0.0, 0.5, 0.0], 0.5, &ground, half).abs() < 1e-6);
         assert!((sphere_box_penetration([0.0, 0.7, 0.0], 0.5, &ground, half) + 0.2).abs() < 1e-6);
         assert!((sphere_box_penetration([3.0, 0.3, 0.0], 0.5, &ground, half) - 0.2).abs() < 1e-6);
-        assert!((sphere_box_penetration([3.0, -0.25, 0.0], 0.5, &ground, half) - 0.75).abs() < 1e-6);
+        assert!(
+            (sphere_box_penetration([3.0, -0.25, 0.0], 0.5, &ground, half) - 0.75).abs() < 1e-6
+        );
         // Off a corner edge: centre 0.3 m beyond x and y faces, distance 0.3*sqrt(2).
         let corner = sphere_box_penetration([100.3, 0.3, 0.0], 0.5, &ground, half);
         assert!((corner - (0.5 - 0.3 * 2f64.sqrt())).abs() < 1e-5);

@@ -273,8 +273,7 @@ pub fn large_pyramid() -> SceneDesc {
     for row in 0..ROWS {
         let y = (2 * row + 1) as f32 * 0.5;
         for column in row..ROWS {
-            let x = (row + 1) as f32 * 0.5 + 2.0 * (column - row) as f32 * 0.5
-                - 0.5 * ROWS as f32;
+            let x = (row + 1) as f32 * 0.5 + 2.0 * (column - row) as f32 * 0.5 - 0.5 * ROWS as f32;
             scene.bodies.push(unit_cube([x, y, 0.0], 100.0));
         }
     }
@@ -520,13 +519,17 @@ mod tests {
             .filter(|j| scene.bodies[j.body_a].is_static && scene.bodies[j.body_b].is_static)
             .count();
         assert_eq!(static_pairs, 99);
-        assert_close(scene.bodies[joint_grid_index(3, 7)].position, [3.0, -7.0, 0.0]);
+        assert_close(
+            scene.bodies[joint_grid_index(3, 7)].position,
+            [3.0, -7.0, 0.0],
+        );
         // Every joint's anchors coincide in the initial configuration.
         for joint in &scene.joints {
             let a = scene.bodies[joint.body_a].position;
             let b = scene.bodies[joint.body_b].position;
             for axis in 0..3 {
-                let gap = a[axis] + joint.local_anchor_a[axis] - b[axis] - joint.local_anchor_b[axis];
+                let gap =
+                    a[axis] + joint.local_anchor_a[axis] - b[axis] - joint.local_anchor_b[axis];
                 assert!(gap.abs() <= EPS);
             }
         }
@@ -535,12 +538,7 @@ mod tests {
     #[test]
     fn lcg_values_match_hand_computation() {
         // s1 = 12345*1664525 + 1013904223 mod 2^32 = 87628868, r = (s1 >> 8)/2^24 - 0.5.
-        let expected = [
-            -0.479_597_33,
-            -0.483_452_2,
-            0.043_155_79,
-            0.134_904_03,
-        ];
+        let expected = [-0.479_597_33, -0.483_452_2, 0.043_155_79, 0.134_904_03];
         let mut lcg = BallsLcg::new();
         for value in expected {
             assert!((lcg.next_offset() - value).abs() <= 1e-7);
@@ -552,9 +550,15 @@ mod tests {
         let scene = balls();
         assert_eq!(scene.body_count(), 4000);
         assert_eq!(scene.steps, 200);
-        assert_close(scene.bodies[1].position, [-11.4 - 0.047_959_73, 1.0, -11.4 - 0.048_345_22]);
+        assert_close(
+            scene.bodies[1].position,
+            [-11.4 - 0.047_959_73, 1.0, -11.4 - 0.048_345_22],
+        );
         // Second sphere is k = 1 with the third and fourth draws.
-        assert_close(scene.bodies[2].position, [-11.4 + 0.004_315_58, 1.0, -10.2 + 0.013_490_4]);
+        assert_close(
+            scene.bodies[2].position,
+            [-11.4 + 0.004_315_58, 1.0, -10.2 + 0.013_490_4],
+        );
         // Sphere (i, j, k) = (0, 1, 0) is the 21st: y = 2.2.
         assert!((scene.bodies[21].position[1] - 2.2).abs() <= EPS);
     }

@@ -124,7 +124,10 @@ fn print_tables(all_results: &[(Vec<SceneResult>, Option<f64>)]) {
     print!("{}", format_table(&flat));
     for (results, ratio) in all_results {
         if let (Some(first), Some(ratio)) = (results.first(), ratio) {
-            println!("{:<14} fulcrum/rapier3d median ms/step: {ratio:.2}", first.scene);
+            println!(
+                "{:<14} fulcrum/rapier3d median ms/step: {ratio:.2}",
+                first.scene
+            );
         }
     }
 }

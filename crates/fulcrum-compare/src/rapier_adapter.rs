@@ -37,7 +37,10 @@ impl BenchEngine for RapierEngine {
             let (Some(&body_a), Some(&body_b)) =
                 (handles.get(joint.body_a), handles.get(joint.body_b))
             else {
-                return Err(format!("joint refers to a missing body in `{}`", scene.name));
+                return Err(format!(
+                    "joint refers to a missing body in `{}`",
+                    scene.name
+                ));
             };
             let spherical = SphericalJointBuilder::new()
                 .local_anchor1(to_vector(joint.local_anchor_a))
@@ -88,7 +91,9 @@ fn rigid_body(body: &BodyDesc) -> RigidBody {
 fn collider(body: &BodyDesc, rule: CollisionRule) -> Collider {
     let builder = match body.shape {
         ShapeDesc::Sphere { radius } => ColliderBuilder::ball(radius),
-        ShapeDesc::Box { half_extents: [hx, hy, hz] } => ColliderBuilder::cuboid(hx, hy, hz),
+        ShapeDesc::Box {
+            half_extents: [hx, hy, hz],
+        } => ColliderBuilder::cuboid(hx, hy, hz),
     };
     let is_sphere = matches!(body.shape, ShapeDesc::Sphere { .. });
     let groups = if rule == CollisionRule::NoSphereSphere && is_sphere {
