@@ -1,0 +1,22 @@
+//! Benchmark support for fulcrum: engine-neutral descriptions of the standard scenes of
+//! `shared/bench/SCENES.md` and an engine-agnostic harness that times, repeats and judges
+//! any engine that implements [`BenchEngine`].
+//!
+//! - [`scenes`]: the five scenes as plain data ([`SceneDesc`]).
+//! - [`harness`]: the [`BenchEngine`] trait, timing of `step` calls only, medians, peak RSS,
+//!   JSON lines and a table.
+//! - [`quality`]: quality figures computed from final poses and the description alone.
+//! - [`cli`]: the options shared by `fulcrum bench` and `fulcrum-compare`.
+//!
+//! This crate depends on std and serde_json only, so comparison crates (rapier3d, ...) can
+//! use it without pulling another engine into the workspace.
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod harness;
+pub mod quality;
+pub mod scenes;
+
+pub use harness::{measure_once, run_scene, summarize, BenchEngine, RepeatSample, SceneResult};
+pub use quality::{BodyPose, Quality};
+pub use scenes::SceneDesc;
