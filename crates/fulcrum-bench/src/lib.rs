@@ -8,11 +8,14 @@
 //! - [`quality`]: quality figures computed from final poses and the description alone.
 //! - [`cli`]: the options shared by `fulcrum bench` and `fulcrum-compare`.
 //!
-//! This crate depends on std and serde_json only, so comparison crates (rapier3d, ...) can
-//! use it without pulling another engine into the workspace.
+//! - [`fulcrum_engine`]: fulcrum's adapter.
+//!
+//! The harness itself is engine-agnostic; comparison crates (rapier3d, ...) add their own
+//! adapters without pulling another engine into the workspace.
 #![warn(missing_docs)]
 
 pub mod cli;
+pub mod fulcrum_engine;
 pub mod harness;
 pub mod quality;
 pub mod scenes;

@@ -7,6 +7,38 @@ use crate::id::BodyId;
 use crate::math::{Pose, Quat, Vec3};
 use crate::shape::{MassProperties, Shape};
 
+/// Which colliders may touch: a pair collides when each one's `memberships` share a bit with
+/// the other's `filter`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CollisionGroups {
+    /// Groups this collider belongs to (bit mask).
+    pub memberships: u32,
+    /// Groups this collider collides with (bit mask).
+    pub filter: u32,
+}
+
+impl Default for CollisionGroups {
+    fn default() -> Self {
+        Self::ALL
+    }
+}
+
+impl CollisionGroups {
+    /// Member of every group, colliding with every group.
+    pub const ALL: CollisionGroups = CollisionGroups { memberships: u32::MAX, filter: u32::MAX };
+
+    /// Groups from a membership mask and a filter mask.
+    pub fn new(memberships: u32, filter: u32) -> Self {
+        Self { memberships, filter }
+    }
+
+    /// Do two colliders with these groups collide?
+    #[inline]
+    pub fn interacts_with(&self, other: &CollisionGroups) -> bool {
+        self.memberships & other.filter != 0 && other.memberships & self.filter != 0
+    }
+}
+
 /// Everything needed to attach a collider to a body.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColliderDef {
@@ -24,6 +56,8 @@ pub struct ColliderDef {
     pub restitution: f32,
     /// A sensor reports overlaps but makes no contact forces.
     pub sensor: bool,
+    /// Which colliders this one may touch.
+    pub groups: CollisionGroups,
 }
 
 impl ColliderDef {
@@ -37,6 +71,7 @@ impl ColliderDef {
             friction: 0.6,
             restitution: 0.0,
             sensor: false,
+            groups: CollisionGroups::ALL,
         }
     }
 
@@ -62,6 +97,12 @@ impl ColliderDef {
     pub fn with_pose(mut self, position: Vec3, rotation: Quat) -> Self {
         self.position = position;
         self.rotation = rotation;
+        self
+    }
+
+    /// Sets the collision groups.
+    pub fn with_groups(mut self, groups: CollisionGroups) -> Self {
+        self.groups = groups;
         self
     }
 
@@ -92,6 +133,7 @@ pub struct Collider {
     pub(crate) friction: f32,
     pub(crate) restitution: f32,
     pub(crate) sensor: bool,
+    pub(crate) groups: CollisionGroups,
     /// World pose, refreshed whenever the body moves.
     pub(crate) world_pose: Pose,
     /// Tight world bounds at `world_pose`.
@@ -138,6 +180,11 @@ impl Collider {
     /// Restitution coefficient.
     pub fn restitution(&self) -> f32 {
         self.restitution
+    }
+
+    /// Collision groups.
+    pub fn groups(&self) -> CollisionGroups {
+        self.groups
     }
 
     /// Is it a sensor?

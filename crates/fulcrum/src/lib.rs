@@ -29,7 +29,7 @@ pub mod shape;
 pub mod world;
 
 pub use body::{Body, BodyDef, BodyKind};
-pub use collider::{Collider, ColliderDef};
+pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
 pub use id::{BodyId, ColliderId, JointId};

@@ -67,6 +67,7 @@ impl World {
             friction: def.friction,
             restitution: def.restitution,
             sensor: def.sensor,
+            groups: def.groups,
             world_pose: Pose::IDENTITY,
             aabb: crate::geometry::Aabb::EMPTY,
             proxy: NO_PROXY,

@@ -37,7 +37,7 @@ impl World {
             return;
         }
         let (Some(a), Some(b)) = (self.colliders.get(id_a), self.colliders.get(id_b)) else { return };
-        if a.body == b.body {
+        if a.body == b.body || !a.groups.interacts_with(&b.groups) {
             return;
         }
         let (Some(body_a), Some(body_b)) = (self.bodies.get(a.body), self.bodies.get(b.body)) else { return };

@@ -1,0 +1,87 @@
+//! fulcrum behind the bench's [`BenchEngine`] trait.
+//!
+//! Each scene is built with the engine's default settings (soft step, 4 substeps), sleeping
+//! disabled, one body per described body with one collider (box or sphere, friction 0.6,
+//! restitution 0, the described density). Under [`CollisionRule::NoSphereSphere`] every
+//! sphere is a member of group 2 and filters group 2 out, so spheres never touch each other
+//! but still touch everything else.
+
+use fulcrum::prelude::*;
+use fulcrum::CollisionGroups;
+
+use crate::scenes::{BodyDesc, CollisionRule, SceneDesc, ShapeDesc};
+use crate::{BenchEngine, BodyPose};
+
+/// A fulcrum world plus the body ids in description order.
+pub struct FulcrumEngine {
+    world: World,
+    bodies: Vec<BodyId>,
+    dt: f32,
+}
+
+/// Group of spheres that must not touch each other.
+const SPHERE_GROUP: u32 = 1 << 1;
+
+fn groups_for(body: &BodyDesc, rule: CollisionRule) -> CollisionGroups {
+    match (rule, body.shape) {
+        (CollisionRule::NoSphereSphere, ShapeDesc::Sphere { .. }) => {
+            CollisionGroups::new(SPHERE_GROUP, !SPHERE_GROUP)
+        }
+        _ => CollisionGroups::ALL,
+    }
+}
+
+fn add_body(world: &mut World, body: &BodyDesc, rule: CollisionRule) -> Result<BodyId, String> {
+    let position = Vec3::from(body.position);
+    let def = if body.is_static { BodyDef::fixed(position) } else { BodyDef::dynamic(position) };
+    let id = world.create_body(&BodyDef { can_sleep: false, ..def }).map_err(|e| e.to_string())?;
+    let shape = match body.shape {
+        ShapeDesc::Sphere { radius } => Shape::sphere(radius),
+        ShapeDesc::Box { half_extents } => Shape::cuboid(Vec3::from(half_extents)),
+    }
+    .map_err(|e| e.to_string())?;
+    let collider = ColliderDef::new(shape)
+        .with_density(body.density)
+        .with_friction(body.friction)
+        .with_restitution(body.restitution)
+        .with_groups(groups_for(body, rule));
+    world.create_collider(id, &collider).map_err(|e| e.to_string())?;
+    Ok(id)
+}
+
+impl BenchEngine for FulcrumEngine {
+    fn name() -> &'static str {
+        "fulcrum"
+    }
+
+    fn build(scene: &SceneDesc, _threads: usize) -> Result<Self, String> {
+        if !scene.joints.is_empty() {
+            return Err(format!("`{}` needs ball joints, which fulcrum does not have yet", scene.name));
+        }
+        let settings = WorldSettings { gravity: Vec3::from(scene.gravity), sleep: false, ..Default::default() };
+        let mut world = World::new(settings).map_err(|e| e.to_string())?;
+        let bodies = scene
+            .bodies
+            .iter()
+            .map(|body| add_body(&mut world, body, scene.collision_rule))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self { world, bodies, dt: scene.dt })
+    }
+
+    fn step(&mut self) {
+        // The bench scenes are valid by construction; a failed step would be a bug worth a
+        // loud stop in a benchmark.
+        self.world.step(self.dt).expect("bench step");
+    }
+
+    fn poses(&self) -> Vec<BodyPose> {
+        self.bodies
+            .iter()
+            .map(|&id| {
+                let body = self.world.body(id).expect("bench body exists");
+                let (p, q) = (body.position(), body.rotation());
+                BodyPose { position: p.to_array(), rotation: [q.x, q.y, q.z, q.w] }
+            })
+            .collect()
+    }
+}
