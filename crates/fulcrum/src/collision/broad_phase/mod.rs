@@ -1,1 +1,288 @@
 //! Broad phase: which collider pairs may touch.
+//!
+//! Two [`DynamicTree`]s hold one proxy per collider: a static tree for colliders that never
+//! move, and a moving tree for dynamic and kinematic ones. Moving proxies are stored with a
+//! "fat" box, their tight box grown by [`BroadPhase::MARGIN`] on every side, so that a body
+//! that moves less than the margin needs no tree update at all.
+//!
+//! A proxy is "moved" when it is created or re-inserted. [`BroadPhase::update_pairs`] queries
+//! the trees with the fat box of every moved proxy and reports the overlapping pairs it finds:
+//! the pairs that may have started touching since the last call. Pairs already known to the
+//! caller keep living on the caller's side (checked with [`BroadPhase::fat_aabbs_overlap`]).
+//!
+//! Everything is deterministic: trees depend only on the order of calls, and the pair list
+//! is sorted.
+
+mod scratch;
+#[cfg(test)]
+mod tests;
+pub mod tree;
+
+pub use tree::{cast_ray_through_trees, DynamicTree, NodeIndex, NULL_NODE};
+
+use crate::geometry::{Aabb, Ray};
+
+/// Handle of a proxy in the [`BroadPhase`]: which tree it lives in and its leaf there.
+///
+/// Bit 31 is set for static proxies; the low 31 bits are the leaf's node index. A handle is
+/// valid until [`BroadPhase::destroy_proxy`]; handles of destroyed proxies are reused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ProxyId(pub u32);
+
+/// Which tree a proxy lives in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ProxyKind {
+    /// A collider that never moves (of a static body). Stored with its tight box; never
+    /// paired with another static proxy.
+    Static,
+    /// A collider of a dynamic or kinematic body. Stored with a fat box.
+    Moving,
+}
+
+impl ProxyId {
+    const STATIC_BIT: u32 = 1 << 31;
+
+    fn new(kind: ProxyKind, leaf: NodeIndex) -> Self {
+        debug_assert!(leaf < Self::STATIC_BIT, "more than 2^31 proxies");
+        match kind {
+            ProxyKind::Static => ProxyId(leaf | Self::STATIC_BIT),
+            ProxyKind::Moving => ProxyId(leaf),
+        }
+    }
+
+    /// The tree the proxy lives in.
+    #[inline]
+    pub fn kind(self) -> ProxyKind {
+        if self.0 & Self::STATIC_BIT != 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Moving
+        }
+    }
+
+    /// The proxy's leaf index in its tree.
+    #[inline]
+    pub fn leaf(self) -> NodeIndex {
+        self.0 & !Self::STATIC_BIT
+    }
+}
+
+/// The broad phase: a static and a moving AABB tree plus the set of proxies moved since the
+/// last [`BroadPhase::update_pairs`]. See the module docs.
+#[derive(Clone, Debug, Default)]
+pub struct BroadPhase {
+    static_tree: DynamicTree,
+    moving_tree: DynamicTree,
+    /// Proxies marked moved since the last pair update. May hold stale or repeated entries
+    /// (a proxy destroyed after being marked); the tree's `moved` flag is the truth.
+    moved: Vec<ProxyId>,
+}
+
+impl BroadPhase {
+    /// Margin added on every side of a moving proxy's tight box to make its fat box, metres.
+    pub const MARGIN: f32 = 0.1;
+
+    /// An empty broad phase.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of live proxies.
+    pub fn proxy_count(&self) -> usize {
+        self.static_tree.leaf_count() + self.moving_tree.leaf_count()
+    }
+
+    /// The tree holding static proxies (for diagnostics and debug drawing).
+    pub fn static_tree(&self) -> &DynamicTree {
+        &self.static_tree
+    }
+
+    /// The tree holding moving proxies (for diagnostics and debug drawing).
+    pub fn moving_tree(&self) -> &DynamicTree {
+        &self.moving_tree
+    }
+
+    /// True when `id` names a live proxy.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.tree(id.kind()).is_leaf(id.leaf())
+    }
+
+    /// Adds a proxy for a collider with tight world box `aabb` (metres; finite, min <= max)
+    /// and the caller's value `user` (usually the collider's index; users should be unique).
+    /// Moving proxies get a fat box of `aabb` grown by [`Self::MARGIN`]; static ones keep
+    /// `aabb`. The proxy is marked moved, so its pairs appear in the next `update_pairs`.
+    pub fn create_proxy(&mut self, aabb: Aabb, kind: ProxyKind, user: u32) -> ProxyId {
+        let fat_box = Self::fat_box(&aabb, kind);
+        let leaf = self.tree_mut(kind).create_leaf(fat_box, user);
+        let id = ProxyId::new(kind, leaf);
+        self.mark_moved(id);
+        id
+    }
+
+    /// Removes a proxy; it appears in no later pair list. Does nothing for a dead handle.
+    pub fn destroy_proxy(&mut self, id: ProxyId) {
+        let tree = self.tree_mut(id.kind());
+        if tree.is_leaf(id.leaf()) {
+            tree.destroy_leaf(id.leaf());
+        }
+    }
+
+    /// Gives a proxy a new tight box `aabb` (metres). While `aabb` stays inside the proxy's
+    /// fat box nothing happens (O(1)); otherwise the proxy is re-inserted with a fresh fat
+    /// box (`aabb` grown by [`Self::MARGIN`]; static proxies: `aabb` itself) and marked moved.
+    /// Does nothing for a dead handle.
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
+        let (kind, leaf) = (id.kind(), id.leaf());
+        let tree = self.tree_mut(kind);
+        if !tree.is_leaf(leaf) || tree.aabb(leaf).contains(&aabb) {
+            return;
+        }
+        tree.move_leaf(leaf, Self::fat_box(&aabb, kind));
+        self.mark_moved(id);
+    }
+
+    /// The box a proxy is stored with (fat for moving proxies), metres; [`Aabb::EMPTY`] for a
+    /// dead handle.
+    pub fn fat_aabb(&self, id: ProxyId) -> Aabb {
+        self.tree(id.kind()).aabb(id.leaf())
+    }
+
+    /// The user value of a proxy; `u32::MAX` for a dead handle.
+    pub fn user(&self, id: ProxyId) -> u32 {
+        self.tree(id.kind()).user(id.leaf()).unwrap_or(u32::MAX)
+    }
+
+    /// True when the stored (fat) boxes of two live proxies overlap (touching counts).
+    pub fn fat_aabbs_overlap(&self, a: ProxyId, b: ProxyId) -> bool {
+        self.contains(a) && self.contains(b) && self.fat_aabb(a).overlaps(&self.fat_aabb(b))
+    }
+
+    /// Calls `f(user)` for every proxy (both trees) whose stored box overlaps `aabb`, moving
+    /// proxies first, until `f` returns false.
+    pub fn query(&self, aabb: &Aabb, mut f: impl FnMut(u32) -> bool) {
+        let mut go_on = true;
+        for tree in [&self.moving_tree, &self.static_tree] {
+            tree.query(aabb, |leaf| {
+                go_on = f(tree.user(leaf).unwrap_or(u32::MAX));
+                go_on
+            });
+            if !go_on {
+                return;
+            }
+        }
+    }
+
+    /// Casts a ray against the stored boxes of both trees, nearest first. `f(user, t_enter)`
+    /// gets the ray parameter at which the ray enters the proxy's box and returns the new
+    /// `max_t`: the parameter of an exact hit to clip the ray, `f32::INFINITY` to go on
+    /// unchanged, or 0 to stop. See [`cast_ray_through_trees`] for the full contract.
+    pub fn cast_ray(&self, ray: &Ray, max_t: f32, mut f: impl FnMut(u32, f32) -> f32) {
+        let trees = [&self.moving_tree, &self.static_tree];
+        cast_ray_through_trees(&trees, ray, max_t, |tree_index, leaf, t_enter| {
+            f(trees[tree_index].user(leaf).unwrap_or(u32::MAX), t_enter)
+        });
+    }
+
+    /// Rebuilds both trees top-down for the best query speed (e.g. after loading a scene).
+    /// Handles stay valid; pairs are not affected.
+    pub fn rebuild(&mut self) {
+        self.static_tree.rebuild();
+        self.moving_tree.rebuild();
+    }
+
+    /// Checks both trees' invariants (see [`DynamicTree::validate`]); for tests.
+    pub fn validate(&self) -> crate::Result<()> {
+        self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
+        self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
+    }
+}
+
+// Pair finding.
+impl BroadPhase {
+    /// Replaces `out` with the candidate pairs found since the last call: for every moved
+    /// proxy P, every proxy Q of either tree whose stored box overlaps P's, except that two
+    /// static proxies never pair and a proxy never pairs with itself. Each pair is given as
+    /// `(user_a, user_b)` with `user_a < user_b` (pairs of equal users are dropped), without
+    /// duplicates, sorted. Pairs that were reported before and still overlap are reported
+    /// again only if one of them moved. Clears the moved set.
+    ///
+    /// Cost: one tree query per moved proxy; no allocation once `out` and the internal moved
+    /// list have grown to their steady-state sizes.
+    pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        out.clear();
+        // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
+        let mut moved = std::mem::take(&mut self.moved);
+        moved.sort_unstable();
+        moved.dedup();
+        for &id in &moved {
+            if self.tree(id.kind()).is_moved(id.leaf()) {
+                self.find_pairs_of(id, out);
+            }
+        }
+        for &id in &moved {
+            // Stale entries name dead leaves or internal nodes, where this does nothing.
+            self.tree_mut(id.kind()).set_moved(id.leaf(), false);
+        }
+        moved.clear();
+        self.moved = moved;
+        out.sort_unstable();
+        out.dedup();
+    }
+
+    /// Appends the pairs of moved proxy `id`. Both proxies of a pair may have moved; then
+    /// only the one with the smaller handle reports it, so each pair is found once.
+    fn find_pairs_of(&self, id: ProxyId, out: &mut Vec<(u32, u32)>) {
+        let fat_box = self.fat_aabb(id);
+        let user = self.user(id);
+        // A static proxy looks only among moving ones; a moving one looks in both trees.
+        let searched: &[ProxyKind] = match id.kind() {
+            ProxyKind::Static => &[ProxyKind::Moving],
+            ProxyKind::Moving => &[ProxyKind::Moving, ProxyKind::Static],
+        };
+        for &kind in searched {
+            let tree = self.tree(kind);
+            tree.query(&fat_box, |leaf| {
+                let other = ProxyId::new(kind, leaf);
+                let reported_by_other = tree.is_moved(leaf) && other < id;
+                if other != id && !reported_by_other {
+                    let other_user = tree.user(leaf).unwrap_or(u32::MAX);
+                    if other_user != user {
+                        out.push((user.min(other_user), user.max(other_user)));
+                    }
+                }
+                true
+            });
+        }
+    }
+
+    fn mark_moved(&mut self, id: ProxyId) {
+        let tree = self.tree_mut(id.kind());
+        if !tree.is_moved(id.leaf()) {
+            tree.set_moved(id.leaf(), true);
+            self.moved.push(id);
+        }
+    }
+
+    fn fat_box(aabb: &Aabb, kind: ProxyKind) -> Aabb {
+        match kind {
+            ProxyKind::Static => *aabb,
+            ProxyKind::Moving => aabb.expanded(Self::MARGIN),
+        }
+    }
+
+    #[inline]
+    fn tree(&self, kind: ProxyKind) -> &DynamicTree {
+        match kind {
+            ProxyKind::Static => &self.static_tree,
+            ProxyKind::Moving => &self.moving_tree,
+        }
+    }
+
+    #[inline]
+    fn tree_mut(&mut self, kind: ProxyKind) -> &mut DynamicTree {
+        match kind {
+            ProxyKind::Static => &mut self.static_tree,
+            ProxyKind::Moving => &mut self.moving_tree,
+        }
+    }
+}
