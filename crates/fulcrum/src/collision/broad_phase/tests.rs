@@ -136,6 +136,7 @@ fn sorted_row_keeps_logarithmic_height() {
     tree.validate().expect("tree invariants");
     let log2_n = (n as f32).log2();
     let incremental_height = tree.height();
+    eprintln!("sorted row of {n}: incremental height {incremental_height} area {} ", tree.internal_area());
     assert!(incremental_height as f32 <= 2.5 * log2_n + 4.0, "height {incremental_height}");
     // Removing every other leaf, in order, keeps it balanced too.
     for (leaf, _) in live.iter().step_by(2) {
@@ -489,23 +490,70 @@ fn bench_reinsert_and_update_pairs() {
     let mut pairs = Vec::new();
     bp.update_pairs(&mut pairs);
     let steps = 50;
-    let (mut total_pairs, start) = (0usize, std::time::Instant::now());
+    let mut total_pairs = 0usize;
+    let (mut move_time, mut pair_time) = (0.0, 0.0);
     for step in 0..steps {
         // Alternate +/-0.15 m along a diagonal: always beyond the 0.1 m margin.
         let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
+        let start = std::time::Instant::now();
         for (id, b) in ids.iter().zip(&boxes) {
             bp.move_proxy(*id, Aabb::new(b.min + shift, b.max + shift));
         }
+        let middle = std::time::Instant::now();
         bp.update_pairs(&mut pairs);
+        pair_time += middle.elapsed().as_secs_f64();
+        move_time += (middle - start).as_secs_f64();
         total_pairs += pairs.len();
     }
-    let per_step = start.elapsed().as_secs_f64() / steps as f64;
-    let per_thousand_ms = per_step * 1e3 / (n as f64 / 1000.0);
+    let per_thousand_ms = |seconds: f64| seconds * 1e3 / steps as f64 / (n as f64 / 1000.0);
+    let tree = bp.moving_tree();
     eprintln!(
-        "{n} proxies re-inserted + pairs per step: {:.3} ms ({per_thousand_ms:.3} ms per 1000), \
-         {} pairs per step, moving tree height {}",
-        per_step * 1e3,
+        "{n} proxies, all re-inserted every step, per 1000 proxies: re-insert {:.3} ms, \
+         update_pairs {:.3} ms; {} pairs per step; moving tree height {}, internal area {:.0} m²",
+        per_thousand_ms(move_time),
+        per_thousand_ms(pair_time),
         total_pairs / steps,
-        bp.moving_tree().height()
+        tree.height(),
+        tree.internal_area(),
     );
+    let mut rebuilt = tree.clone();
+    rebuilt.rebuild();
+    eprintln!("after a rebuild: height {}, internal area {:.0} m²", rebuilt.height(), rebuilt.internal_area());
+}
+
+#[test]
+#[ignore]
+fn diag_area() {
+    let mut rng = Lcg(1);
+    let mut tree = DynamicTree::new();
+    let n = 5000;
+    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5).expanded(0.1)).collect();
+    let leaves: Vec<_> = boxes.iter().map(|b| tree.create_leaf(*b, 0)).collect();
+    let mut r = tree.clone(); r.rebuild();
+    eprintln!("created: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
+    for step in 0..20 {
+        let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
+        for (l, b) in leaves.iter().zip(&boxes) { tree.move_leaf(*l, Aabb::new(b.min + shift, b.max + shift)); }
+        eprintln!("step {step}: h {} area {:.0}", tree.height(), tree.internal_area());
+    }
+}
+
+#[test]
+#[ignore]
+fn diag_nested() {
+    let mut rng = Lcg(3);
+    let mut tree = DynamicTree::new();
+    for i in 0..10000 {
+        let c = rng.vec3(-0.5, 0.5);
+        tree.create_leaf(Aabb::from_center_half_extents(c, Vec3::splat(1.0 + 0.01 * i as f32)), 0);
+    }
+    let mut r = tree.clone(); r.rebuild();
+    eprintln!("nested: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
+    let mut tree = DynamicTree::new();
+    for i in 0..10000 {
+        let c = Vec3::new(0.01 * i as f32, 0.0, 0.0);
+        tree.create_leaf(Aabb::from_center_half_extents(c, Vec3::splat(1.0 + 0.01 * i as f32)), 0);
+    }
+    let mut r = tree.clone(); r.rebuild();
+    eprintln!("nested growing sorted: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
 }
