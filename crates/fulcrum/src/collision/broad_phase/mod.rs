@@ -16,15 +16,17 @@
 mod scratch;
 #[cfg(test)]
 mod tests;
+mod traversal;
 pub mod tree;
 
-pub use tree::{cast_ray_through_trees, DynamicTree, NodeIndex, NULL_NODE};
+pub use traversal::cast_ray_through_trees;
+pub use tree::{DynamicTree, LeafId};
 
 use crate::geometry::{Aabb, Ray};
 
 /// Handle of a proxy in the [`BroadPhase`]: which tree it lives in and its leaf there.
 ///
-/// Bit 31 is set for static proxies; the low 31 bits are the leaf's node index. A handle is
+/// Bit 31 is set for static proxies; the low 31 bits are the leaf handle in its tree. A handle is
 /// valid until [`BroadPhase::destroy_proxy`]; handles of destroyed proxies are reused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProxyId(pub u32);
@@ -42,7 +44,7 @@ pub enum ProxyKind {
 impl ProxyId {
     const STATIC_BIT: u32 = 1 << 31;
 
-    fn new(kind: ProxyKind, leaf: NodeIndex) -> Self {
+    fn new(kind: ProxyKind, leaf: LeafId) -> Self {
         debug_assert!(leaf < Self::STATIC_BIT, "more than 2^31 proxies");
         match kind {
             ProxyKind::Static => ProxyId(leaf | Self::STATIC_BIT),
@@ -62,7 +64,7 @@ impl ProxyId {
 
     /// The proxy's leaf index in its tree.
     #[inline]
-    pub fn leaf(self) -> NodeIndex {
+    pub fn leaf(self) -> LeafId {
         self.0 & !Self::STATIC_BIT
     }
 }
@@ -81,6 +83,16 @@ pub struct BroadPhase {
 impl BroadPhase {
     /// Margin added on every side of a moving proxy's tight box to make its fat box, metres.
     pub const MARGIN: f32 = 0.1;
+
+    /// [`Self::update_pairs`] walks the trees instead of querying per moved proxy once at
+    /// least 1/`WALK_FRACTION` of all proxies moved (where the walk became the faster in the
+    /// tests' benchmark scene).
+    pub const WALK_FRACTION: usize = 3;
+
+    /// [`Self::update_pairs`] rebuilds the moving tree instead of re-inserting its moved
+    /// proxies one by one once at least 1/`REBUILD_FRACTION` of them moved (a re-insertion
+    /// costs about as much as rebuilding this many leaves' share of the tree).
+    pub const REBUILD_FRACTION: usize = 4;
 
     /// An empty broad phase.
     pub fn new() -> Self {
@@ -104,7 +116,7 @@ impl BroadPhase {
 
     /// True when `id` names a live proxy.
     pub fn contains(&self, id: ProxyId) -> bool {
-        self.tree(id.kind()).is_leaf(id.leaf())
+        self.tree(id.kind()).contains(id.leaf())
     }
 
     /// Adds a proxy for a collider with tight world box `aabb` (metres; finite, min <= max)
@@ -122,22 +134,29 @@ impl BroadPhase {
     /// Removes a proxy; it appears in no later pair list. Does nothing for a dead handle.
     pub fn destroy_proxy(&mut self, id: ProxyId) {
         let tree = self.tree_mut(id.kind());
-        if tree.is_leaf(id.leaf()) {
+        if tree.contains(id.leaf()) {
             tree.destroy_leaf(id.leaf());
         }
     }
 
     /// Gives a proxy a new tight box `aabb` (metres). While `aabb` stays inside the proxy's
-    /// fat box nothing happens (O(1)); otherwise the proxy is re-inserted with a fresh fat
-    /// box (`aabb` grown by [`Self::MARGIN`]; static proxies: `aabb` itself) and marked moved.
-    /// Does nothing for a dead handle.
+    /// fat box nothing happens (O(1)). Otherwise the proxy gets a fresh fat box (`aabb` grown
+    /// by [`Self::MARGIN`]; static proxies: `aabb` itself) and is marked moved. A static proxy
+    /// is re-inserted at once; a moving one is stored with its new box at once (its
+    /// ancestors' boxes grow to contain it, O(depth)) and re-inserted at the next
+    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one rebuild.
+    /// Queries see the new box either way. Does nothing for a dead handle.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
         let (kind, leaf) = (id.kind(), id.leaf());
         let tree = self.tree_mut(kind);
-        if !tree.is_leaf(leaf) || tree.aabb(leaf).contains(&aabb) {
+        if !tree.contains(leaf) || tree.aabb(leaf).contains(&aabb) {
             return;
         }
-        tree.move_leaf(leaf, Self::fat_box(&aabb, kind));
+        let fat_box = Self::fat_box(&aabb, kind);
+        match kind {
+            ProxyKind::Static => tree.move_leaf(leaf, fat_box),
+            ProxyKind::Moving => tree.enlarge_leaf(leaf, fat_box),
+        }
         self.mark_moved(id);
     }
 
@@ -206,21 +225,38 @@ impl BroadPhase {
     /// duplicates, sorted. Pairs that were reported before and still overlap are reported
     /// again only if one of them moved. Clears the moved set.
     ///
-    /// Cost: one tree query per moved proxy; no allocation once `out` and the internal moved
-    /// list have grown to their steady-state sizes.
+    /// First re-inserts the moving proxies that left their fat boxes (see
+    /// [`Self::move_proxy`]). Cost: with few moved proxies, one tree query per moved proxy;
+    /// once at least
+    /// 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk of the trees
+    /// (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not grow with the
+    /// number moved. Both give the same list. No allocation once `out` and the internal
+    /// moved list have grown to their steady-state sizes.
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        let walk = self.moved.len() * Self::WALK_FRACTION >= self.proxy_count();
+        self.update_pairs_by(out, if walk { PairSearch::Walk } else { PairSearch::Queries });
+    }
+
+    /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).
+    pub(crate) fn update_pairs_by(&mut self, out: &mut Vec<(u32, u32)>, search: PairSearch) {
         out.clear();
+        self.moving_tree.reinsert_enlarged(Self::REBUILD_FRACTION);
         // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
         let mut moved = std::mem::take(&mut self.moved);
         moved.sort_unstable();
         moved.dedup();
-        for &id in &moved {
-            if self.tree(id.kind()).is_moved(id.leaf()) {
-                self.find_pairs_of(id, out);
+        match search {
+            PairSearch::Queries => {
+                for &id in &moved {
+                    if self.tree(id.kind()).is_moved(id.leaf()) {
+                        self.find_pairs_of(id, out);
+                    }
+                }
             }
+            PairSearch::Walk => self.find_pairs_by_walk(out),
         }
         for &id in &moved {
-            // Stale entries name dead leaves or internal nodes, where this does nothing.
+            // Stale entries name dead leaves, where this does nothing.
             self.tree_mut(id.kind()).set_moved(id.leaf(), false);
         }
         moved.clear();
@@ -245,14 +281,28 @@ impl BroadPhase {
                 let other = ProxyId::new(kind, leaf);
                 let reported_by_other = tree.is_moved(leaf) && other < id;
                 if other != id && !reported_by_other {
-                    let other_user = tree.user(leaf).unwrap_or(u32::MAX);
-                    if other_user != user {
-                        out.push((user.min(other_user), user.max(other_user)));
-                    }
+                    push_pair(out, user, tree.user(leaf).unwrap_or(u32::MAX));
                 }
                 true
             });
         }
+    }
+
+    /// Appends every overlapping moving-moving and moving-static pair with a moved member,
+    /// found by walking the trees against themselves and each other.
+    fn find_pairs_by_walk(&self, out: &mut Vec<(u32, u32)>) {
+        let (moving, statics) = (&self.moving_tree, &self.static_tree);
+        let user = |tree: &DynamicTree, leaf| tree.user(leaf).unwrap_or(u32::MAX);
+        moving.for_each_overlapping_pair(|a, b| {
+            if moving.is_moved(a) || moving.is_moved(b) {
+                push_pair(out, user(moving, a), user(moving, b));
+            }
+        });
+        moving.for_each_overlap_with(statics, |a, b| {
+            if moving.is_moved(a) || statics.is_moved(b) {
+                push_pair(out, user(moving, a), user(statics, b));
+            }
+        });
     }
 
     fn mark_moved(&mut self, id: ProxyId) {
@@ -284,5 +334,22 @@ impl BroadPhase {
             ProxyKind::Static => &mut self.static_tree,
             ProxyKind::Moving => &mut self.moving_tree,
         }
+    }
+}
+
+/// How [`BroadPhase::update_pairs`] searches for pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairSearch {
+    /// One tree query per moved proxy.
+    Queries,
+    /// One simultaneous walk of the trees, filtered to pairs with a moved member.
+    Walk,
+}
+
+/// Appends the pair of two users as (smaller, larger); equal users make no pair.
+#[inline]
+fn push_pair(out: &mut Vec<(u32, u32)>, user_a: u32, user_b: u32) {
+    if user_a != user_b {
+        out.push((user_a.min(user_b), user_a.max(user_b)));
     }
 }

@@ -37,7 +37,7 @@ impl Lcg {
 }
 
 /// Leaves of `tree` hit by `query`, found by the tree, sorted.
-fn tree_query(tree: &DynamicTree, query: &Aabb) -> Vec<NodeIndex> {
+fn tree_query(tree: &DynamicTree, query: &Aabb) -> Vec<LeafId> {
     let mut found = Vec::new();
     tree.query(query, |leaf| {
         found.push(leaf);
@@ -48,8 +48,8 @@ fn tree_query(tree: &DynamicTree, query: &Aabb) -> Vec<NodeIndex> {
 }
 
 /// Leaves of `live` (leaf, box) overlapping `query`, by brute force, sorted.
-fn brute_query(live: &[(NodeIndex, Aabb)], query: &Aabb) -> Vec<NodeIndex> {
-    let mut found: Vec<NodeIndex> =
+fn brute_query(live: &[(LeafId, Aabb)], query: &Aabb) -> Vec<LeafId> {
+    let mut found: Vec<LeafId> =
         live.iter().filter(|(_, b)| b.overlaps(query)).map(|&(l, _)| l).collect();
     found.sort_unstable();
     found
@@ -64,7 +64,7 @@ fn brute_query(live: &[(NodeIndex, Aabb)], query: &Aabb) -> Vec<NodeIndex> {
 fn random_edits_keep_the_tree_valid() {
     let mut rng = Lcg(7);
     let mut tree = DynamicTree::new();
-    let mut live: Vec<(NodeIndex, Aabb)> = Vec::new();
+    let mut live: Vec<(LeafId, Aabb)> = Vec::new();
     for step in 0..6000 {
         let action = rng.below(100);
         if live.is_empty() || action < 45 {
@@ -80,7 +80,7 @@ fn random_edits_keep_the_tree_valid() {
         } else {
             let (leaf, _) = live.swap_remove(rng.below(live.len()));
             tree.destroy_leaf(leaf);
-            assert!(!tree.is_leaf(leaf));
+            assert!(!tree.contains(leaf));
         }
         if step % 250 == 249 {
             tree.validate().expect("tree invariants");
@@ -100,6 +100,45 @@ fn random_edits_keep_the_tree_valid() {
     }
     tree.validate().expect("empty tree invariants");
     assert_eq!((tree.leaf_count(), tree.height()), (0, 0));
+}
+
+/// Enlarged leaves (new boxes not yet re-inserted) keep the tree valid and every query
+/// exact; `reinsert_enlarged` then re-inserts them one by one (few enlarged) or rebuilds
+/// (many), after which the tree is valid, exact, and has no loose box left.
+#[test]
+fn enlarged_leaves_stay_exact_until_reinserted() {
+    let mut rng = Lcg(17);
+    let mut tree = DynamicTree::new();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..1000).map(|_| rng.aabb(15.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    for (round, one_in) in [20usize, 2, 50, 3, 1].into_iter().enumerate() {
+        let (gone, _) = live.swap_remove(rng.below(live.len()));
+        tree.destroy_leaf(gone);
+        let fresh = rng.aabb(15.0, 1.0);
+        live.push((tree.create_leaf(fresh, 0), fresh));
+        for (leaf, aabb) in live.iter_mut() {
+            if rng.below(one_in) == 0 {
+                let shift = rng.vec3(-1.5, 1.5);
+                *aabb = Aabb::new(aabb.min + shift, aabb.max + shift);
+                tree.enlarge_leaf(*leaf, *aabb);
+            }
+        }
+        let enlarged = tree.enlarged_count();
+        assert!(tree.loose_slot_count() > 0, "round {round}: enlarging should loosen boxes");
+        for phase in ["enlarged", "re-inserted"] {
+            tree.validate().unwrap_or_else(|e| panic!("round {round}, {phase}: {e}"));
+            for &(leaf, aabb) in &live {
+                assert_eq!(tree.aabb(leaf), aabb);
+            }
+            for _ in 0..30 {
+                let query = rng.aabb(15.0, 4.0);
+                assert_eq!(tree_query(&tree, &query), brute_query(&live, &query), "{phase}");
+            }
+            tree.reinsert_enlarged(4);
+        }
+        assert_eq!(tree.enlarged_count(), 0, "round {round} ({enlarged} were enlarged)");
+        assert_eq!(tree.loose_slot_count(), 0, "round {round} ({enlarged} were enlarged)");
+    }
 }
 
 /// A query stops at the first `false`: exactly k callbacks.
@@ -270,6 +309,62 @@ fn ray_cast_early_exit_and_misses() {
     assert_eq!(count, 0);
 }
 
+/// The pair walks report exactly the brute-force overlapping pairs, each once: within one
+/// tree (after random edits, so rotations have reshaped it) and between two trees.
+#[test]
+fn pair_walks_match_brute_force() {
+    let mut rng = Lcg(31);
+    let (mut tree_a, mut tree_b) = (DynamicTree::new(), DynamicTree::new());
+    let mut live_a: Vec<(LeafId, Aabb)> = Vec::new();
+    for _ in 0..600 {
+        let aabb = rng.aabb(10.0, 1.0);
+        live_a.push((tree_a.create_leaf(aabb, 0), aabb));
+    }
+    for (leaf, aabb) in live_a.iter_mut().step_by(3) {
+        *aabb = rng.aabb(10.0, 1.0);
+        tree_a.move_leaf(*leaf, *aabb);
+    }
+    let live_b: Vec<(LeafId, Aabb)> = (0..200)
+        .map(|_| {
+            let aabb = rng.aabb(10.0, 2.0);
+            (tree_b.create_leaf(aabb, 0), aabb)
+        })
+        .collect();
+
+    let mut within = Vec::new();
+    tree_a.for_each_overlapping_pair(|a, b| within.push((a.min(b), a.max(b))));
+    let reported = within.len();
+    within.sort_unstable();
+    within.dedup();
+    assert_eq!(reported, within.len(), "a pair was reported twice");
+    let mut expected = Vec::new();
+    for (i, &(leaf_i, box_i)) in live_a.iter().enumerate() {
+        for &(leaf_j, box_j) in &live_a[i + 1..] {
+            if box_i.overlaps(&box_j) {
+                expected.push((leaf_i.min(leaf_j), leaf_i.max(leaf_j)));
+            }
+        }
+    }
+    expected.sort_unstable();
+    assert!(expected.len() > 100, "the scene should have many overlaps");
+    assert_eq!(within, expected);
+
+    let mut between = Vec::new();
+    tree_a.for_each_overlap_with(&tree_b, |a, b| between.push((a, b)));
+    let reported = between.len();
+    between.sort_unstable();
+    between.dedup();
+    assert_eq!(reported, between.len(), "a pair was reported twice");
+    let mut expected: Vec<(LeafId, LeafId)> = live_a
+        .iter()
+        .flat_map(|&(a, box_a)| {
+            live_b.iter().filter(move |(_, box_b)| box_a.overlaps(box_b)).map(move |&(b, _)| (a, b))
+        })
+        .collect();
+    expected.sort_unstable();
+    assert_eq!(between, expected);
+}
+
 // ---------------------------------------------------------------------------------------
 // Broad phase
 
@@ -310,9 +405,16 @@ fn add_proxy(bp: &mut BroadPhase, list: &mut Vec<TestProxy>, aabb: Aabb, kind: P
 }
 
 /// Random scenes over several rounds of moves (small ones inside the margin and large ones),
-/// creations and destructions: each pair list equals the brute-force set, exactly.
+/// creations and destructions: each pair list equals the brute-force set, exactly, whether
+/// pairs are found by per-proxy queries, by the tree walk, or by the automatic choice.
 #[test]
 fn update_pairs_matches_brute_force() {
+    for search in [Some(PairSearch::Queries), Some(PairSearch::Walk), None] {
+        pair_rounds_against_brute_force(search);
+    }
+}
+
+fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
     let mut rng = Lcg(2024);
     let mut bp = BroadPhase::new();
     let mut list = Vec::new();
@@ -323,20 +425,32 @@ fn update_pairs_matches_brute_force() {
     }
     let mut pairs = Vec::new();
     for round in 0..12 {
-        bp.update_pairs(&mut pairs);
+        match search {
+            Some(search) => bp.update_pairs_by(&mut pairs, search),
+            None => bp.update_pairs(&mut pairs),
+        }
         assert!(pairs.windows(2).all(|w| w[0] < w[1]) && pairs.iter().all(|p| p.0 < p.1));
-        assert_eq!(pairs, brute_pairs(&list, &moved), "round {round}");
+        assert_eq!(pairs, brute_pairs(&list, &moved), "{search:?}, round {round}");
         bp.validate().expect("trees valid");
         moved.clear();
-        edit_scene(&mut rng, &mut bp, &mut list, &mut moved);
+        // Alternate many moves (moving tree rebuilt) and few (re-inserted one by one).
+        let one_in = if round % 2 == 0 { 2 } else { 25 };
+        edit_scene(&mut rng, &mut bp, &mut list, &mut moved, one_in);
+        bp.validate().expect("trees valid with moved proxies pending");
     }
 }
 
-/// One round of random edits; records in `moved` the users the broad phase must treat as
-/// moved: created, or moved out of their fat box.
-fn edit_scene(rng: &mut Lcg, bp: &mut BroadPhase, list: &mut Vec<TestProxy>, moved: &mut Vec<u32>) {
+/// One round of random edits (about one moving proxy in `one_in` moves); records in `moved`
+/// the users the broad phase must treat as moved: created, or moved out of their fat box.
+fn edit_scene(
+    rng: &mut Lcg,
+    bp: &mut BroadPhase,
+    list: &mut Vec<TestProxy>,
+    moved: &mut Vec<u32>,
+    one_in: usize,
+) {
     for slot in 0..list.len() {
-        if list[slot].kind == ProxyKind::Static || rng.below(3) == 0 {
+        if list[slot].kind == ProxyKind::Static || rng.below(one_in) != 0 {
             continue;
         }
         let step = if rng.below(2) == 0 { 0.08 } else { 1.0 };
@@ -556,4 +670,66 @@ fn diag_nested() {
     }
     let mut r = tree.clone(); r.rebuild();
     eprintln!("nested growing sorted: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
+}
+
+#[test]
+#[ignore]
+fn diag_pieces() {
+    let mut rng = Lcg(1);
+    let mut tree = DynamicTree::new();
+    let n = 5000;
+    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5).expanded(0.1)).collect();
+    let leaves: Vec<_> = boxes.iter().map(|b| tree.create_leaf(*b, 0)).collect();
+    for round in 0..3 {
+        let t = std::time::Instant::now();
+        for step in 0..20 {
+            let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
+            for (l, b) in leaves.iter().zip(&boxes) { tree.move_leaf(*l, Aabb::new(b.min + shift, b.max + shift)); }
+        }
+        let per = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
+        let t = std::time::Instant::now();
+        let mut r = tree.clone();
+        for _ in 0..20 { r.rebuild(); }
+        let per_rebuild = t.elapsed().as_secs_f64() / 20.0 * 1e3;
+        let t = std::time::Instant::now();
+        let mut hits = 0usize;
+        for _ in 0..20 { for b in &boxes { tree.query(b, |_| { hits += 1; true }); } }
+        let per_q = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
+        let t = std::time::Instant::now();
+        for _ in 0..20 { for b in &boxes { r.query(b, |_| { hits += 1; true }); } }
+        let per_qr = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
+        eprintln!("round {round}: move_leaf {per:.0} ns; rebuild of {n} {per_rebuild:.2} ms; query {per_q:.0} ns (rebuilt tree {per_qr:.0} ns); hits/query {:.2}", hits as f64 / (40.0 * n as f64));
+    }
+}
+
+#[test]
+#[ignore]
+fn diag_fraction() {
+    let mut rng = Lcg(1);
+    let n = 5000;
+    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5)).collect();
+    for (rebuild_fraction, search) in [(0usize, PairSearch::Queries), (1_000_000, PairSearch::Walk)] {
+        let mut bp = BroadPhase::new();
+        let ids: Vec<ProxyId> = boxes.iter().enumerate().map(|(u, b)| bp.create_proxy(*b, ProxyKind::Moving, u as u32)).collect();
+        let mut pairs = Vec::new();
+        bp.update_pairs(&mut pairs);
+        let mut line = format!("{}/{search:?}:", if rebuild_fraction == 0 { "reinsert" } else { "rebuild" });
+        for frac in [1usize, 2, 3, 4, 6, 8, 16, 64] {
+            let (mut t_settle, mut t_pairs) = (0.0, 0.0);
+            for step in 0..10 {
+                let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
+                for (i, (id, b)) in ids.iter().zip(&boxes).enumerate() {
+                    if i % frac == 0 { bp.move_proxy(*id, Aabb::new(b.min + shift, b.max + shift)); }
+                }
+                let t = std::time::Instant::now();
+                bp.moving_tree.reinsert_enlarged(rebuild_fraction);
+                let t2 = std::time::Instant::now();
+                bp.update_pairs_by(&mut pairs, search);
+                t_pairs += t2.elapsed().as_secs_f64();
+                t_settle += (t2 - t).as_secs_f64();
+            }
+            line += &format!(" 1/{frac}: {:.2}+{:.2}", t_settle / 10.0 * 1e3, t_pairs / 10.0 * 1e3);
+        }
+        eprintln!("{line} (ms settle + pairs)");
+    }
 }
