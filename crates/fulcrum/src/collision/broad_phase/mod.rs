@@ -211,8 +211,12 @@ impl BroadPhase {
 
     /// Checks both trees' invariants (see [`DynamicTree::validate`]); for tests.
     pub fn validate(&self) -> crate::Result<()> {
-        self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
-        self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
+        self.static_tree
+            .validate()
+            .map_err(|e| e.within("static_tree"))?;
+        self.moving_tree
+            .validate()
+            .map_err(|e| e.within("moving_tree"))
     }
 }
 
@@ -234,7 +238,14 @@ impl BroadPhase {
     /// moved list have grown to their steady-state sizes.
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
         let walk = self.moved.len() * Self::WALK_FRACTION >= self.proxy_count();
-        self.update_pairs_by(out, if walk { PairSearch::Walk } else { PairSearch::Queries });
+        self.update_pairs_by(
+            out,
+            if walk {
+                PairSearch::Walk
+            } else {
+                PairSearch::Queries
+            },
+        );
     }
 
     /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).

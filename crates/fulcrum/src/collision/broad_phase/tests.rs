@@ -49,8 +49,11 @@ fn tree_query(tree: &DynamicTree, query: &Aabb) -> Vec<LeafId> {
 
 /// Leaves of `live` (leaf, box) overlapping `query`, by brute force, sorted.
 fn brute_query(live: &[(LeafId, Aabb)], query: &Aabb) -> Vec<LeafId> {
-    let mut found: Vec<LeafId> =
-        live.iter().filter(|(_, b)| b.overlaps(query)).map(|&(l, _)| l).collect();
+    let mut found: Vec<LeafId> = live
+        .iter()
+        .filter(|(_, b)| b.overlaps(query))
+        .map(|&(l, _)| l)
+        .collect();
     found.sort_unstable();
     found
 }
@@ -70,7 +73,10 @@ fn random_edits_keep_the_tree_valid() {
         if live.is_empty() || action < 45 {
             let aabb = rng.aabb(30.0, 2.0);
             let leaf = tree.create_leaf(aabb, 1000 + step);
-            assert!(live.iter().all(|&(l, _)| l != leaf), "handle {leaf} handed out twice");
+            assert!(
+                live.iter().all(|&(l, _)| l != leaf),
+                "handle {leaf} handed out twice"
+            );
             live.push((leaf, aabb));
         } else if action < 80 {
             let slot = rng.below(live.len());
@@ -109,8 +115,10 @@ fn random_edits_keep_the_tree_valid() {
 fn enlarged_leaves_stay_exact_until_reinserted() {
     let mut rng = Lcg(17);
     let mut tree = DynamicTree::new();
-    let mut live: Vec<(LeafId, Aabb)> =
-        (0..1000).map(|_| rng.aabb(15.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    let mut live: Vec<(LeafId, Aabb)> = (0..1000)
+        .map(|_| rng.aabb(15.0, 1.0))
+        .map(|b| (tree.create_leaf(b, 0), b))
+        .collect();
     for (round, one_in) in [20usize, 2, 50, 3, 1].into_iter().enumerate() {
         let (gone, _) = live.swap_remove(rng.below(live.len()));
         tree.destroy_leaf(gone);
@@ -124,20 +132,36 @@ fn enlarged_leaves_stay_exact_until_reinserted() {
             }
         }
         let enlarged = tree.enlarged_count();
-        assert!(tree.loose_slot_count() > 0, "round {round}: enlarging should loosen boxes");
+        assert!(
+            tree.loose_slot_count() > 0,
+            "round {round}: enlarging should loosen boxes"
+        );
         for phase in ["enlarged", "re-inserted"] {
-            tree.validate().unwrap_or_else(|e| panic!("round {round}, {phase}: {e}"));
+            tree.validate()
+                .unwrap_or_else(|e| panic!("round {round}, {phase}: {e}"));
             for &(leaf, aabb) in &live {
                 assert_eq!(tree.aabb(leaf), aabb);
             }
             for _ in 0..30 {
                 let query = rng.aabb(15.0, 4.0);
-                assert_eq!(tree_query(&tree, &query), brute_query(&live, &query), "{phase}");
+                assert_eq!(
+                    tree_query(&tree, &query),
+                    brute_query(&live, &query),
+                    "{phase}"
+                );
             }
             tree.reinsert_enlarged(4);
         }
-        assert_eq!(tree.enlarged_count(), 0, "round {round} ({enlarged} were enlarged)");
-        assert_eq!(tree.loose_slot_count(), 0, "round {round} ({enlarged} were enlarged)");
+        assert_eq!(
+            tree.enlarged_count(),
+            0,
+            "round {round} ({enlarged} were enlarged)"
+        );
+        assert_eq!(
+            tree.loose_slot_count(),
+            0,
+            "round {round} ({enlarged} were enlarged)"
+        );
     }
 }
 
@@ -175,8 +199,10 @@ fn sorted_row_keeps_logarithmic_height() {
     tree.validate().expect("tree invariants");
     let log2_n = (n as f32).log2();
     let incremental_height = tree.height();
-    eprintln!("sorted row of {n}: incremental height {incremental_height} area {} ", tree.internal_area());
-    assert!(incremental_height as f32 <= 2.5 * log2_n + 4.0, "height {incremental_height}");
+    assert!(
+        incremental_height as f32 <= 2.5 * log2_n + 4.0,
+        "height {incremental_height}"
+    );
     // Removing every other leaf, in order, keeps it balanced too.
     for (leaf, _) in live.iter().step_by(2) {
         tree.destroy_leaf(*leaf);
@@ -184,14 +210,50 @@ fn sorted_row_keeps_logarithmic_height() {
     live = live.into_iter().skip(1).step_by(2).collect();
     tree.validate().expect("tree invariants after removals");
     let half_bound = 2.5 * (live.len() as f32).log2() + 4.0;
-    assert!(tree.height() as f32 <= half_bound, "height {} after removals", tree.height());
+    assert!(
+        tree.height() as f32 <= half_bound,
+        "height {} after removals",
+        tree.height()
+    );
 
     tree.rebuild();
     tree.validate().expect("rebuilt tree invariants");
     assert_eq!(tree.height(), (live.len() as f32).log2().ceil() as u32);
     let query = Aabb::new(Vec3::new(100.0, -1.0, -1.0), Vec3::new(160.0, 1.0, 1.0));
     assert_eq!(tree_query(&tree, &query), brute_query(&live, &query));
-    eprintln!("sorted row of {n}: incremental height {incremental_height}");
+}
+
+/// Nested boxes inserted smallest first (each contains all earlier ones): the area
+/// heuristic alone pairs each new box with the root, a chain of height n-1; the height
+/// rotations keep it within 2.5 log2(n) + 4. Two variants: centres jittered around the
+/// origin, and centres drifting along x with the boxes (which needs the rotation to recurse
+/// down the tall side).
+#[test]
+fn nested_boxes_keep_logarithmic_height() {
+    let n = 10_000usize;
+    let mut rng = Lcg(3);
+    let bound = 2.5 * (n as f32).log2() + 4.0;
+    for drifting in [false, true] {
+        let mut tree = DynamicTree::new();
+        for i in 0..n {
+            let grow = 0.01 * i as f32;
+            let centre = if drifting {
+                Vec3::new(grow, 0.0, 0.0)
+            } else {
+                rng.vec3(-0.5, 0.5)
+            };
+            tree.create_leaf(
+                Aabb::from_center_half_extents(centre, Vec3::splat(1.0 + grow)),
+                0,
+            );
+        }
+        tree.validate().expect("tree invariants");
+        let height = tree.height();
+        assert!(
+            height as f32 <= bound,
+            "drifting {drifting}: height {height} > {bound}"
+        );
+    }
 }
 
 /// Random boxes for the ray tests; each leaf's user is its position in the returned list.
@@ -228,7 +290,10 @@ fn ray_cast_reports_every_box_nearest_first() {
             reported.push((tree.user(leaf).unwrap_or(u32::MAX), t_enter));
             f32::INFINITY
         });
-        assert!(reported.windows(2).all(|w| w[0].1 <= w[1].1), "order: {reported:?}");
+        assert!(
+            reported.windows(2).all(|w| w[0].1 <= w[1].1),
+            "order: {reported:?}"
+        );
         reported.sort_unstable_by_key(|&(leaf, _)| leaf);
         expected.sort_unstable_by_key(|&(leaf, _)| leaf);
         assert_eq!(reported, expected);
@@ -358,7 +423,10 @@ fn pair_walks_match_brute_force() {
     let mut expected: Vec<(LeafId, LeafId)> = live_a
         .iter()
         .flat_map(|&(a, box_a)| {
-            live_b.iter().filter(move |(_, box_b)| box_a.overlaps(box_b)).map(move |&(b, _)| (a, b))
+            live_b
+                .iter()
+                .filter(move |(_, box_b)| box_a.overlaps(box_b))
+                .map(move |&(b, _)| (a, b))
         })
         .collect();
     expected.sort_unstable();
@@ -398,9 +466,19 @@ fn brute_pairs(proxies: &[TestProxy], moved: &[u32]) -> Vec<(u32, u32)> {
 fn add_proxy(bp: &mut BroadPhase, list: &mut Vec<TestProxy>, aabb: Aabb, kind: ProxyKind) -> u32 {
     let user = list.iter().map(|p| p.user + 1).max().unwrap_or(0);
     let id = bp.create_proxy(aabb, kind, user);
-    let fat = if kind == ProxyKind::Moving { aabb.expanded(BroadPhase::MARGIN) } else { aabb };
+    let fat = if kind == ProxyKind::Moving {
+        aabb.expanded(BroadPhase::MARGIN)
+    } else {
+        aabb
+    };
     assert_eq!(bp.fat_aabb(id), fat);
-    list.push(TestProxy { id, user, kind, tight: aabb, fat });
+    list.push(TestProxy {
+        id,
+        user,
+        kind,
+        tight: aabb,
+        fat,
+    });
     user
 }
 
@@ -420,7 +498,11 @@ fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
     let mut list = Vec::new();
     let mut moved = Vec::new();
     for i in 0..500 {
-        let kind = if i % 5 == 0 { ProxyKind::Static } else { ProxyKind::Moving };
+        let kind = if i % 5 == 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Moving
+        };
         moved.push(add_proxy(&mut bp, &mut list, rng.aabb(12.0, 1.2), kind));
     }
     let mut pairs = Vec::new();
@@ -430,13 +512,18 @@ fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
             None => bp.update_pairs(&mut pairs),
         }
         assert!(pairs.windows(2).all(|w| w[0] < w[1]) && pairs.iter().all(|p| p.0 < p.1));
-        assert_eq!(pairs, brute_pairs(&list, &moved), "{search:?}, round {round}");
+        assert_eq!(
+            pairs,
+            brute_pairs(&list, &moved),
+            "{search:?}, round {round}"
+        );
         bp.validate().expect("trees valid");
         moved.clear();
         // Alternate many moves (moving tree rebuilt) and few (re-inserted one by one).
         let one_in = if round % 2 == 0 { 2 } else { 25 };
         edit_scene(&mut rng, &mut bp, &mut list, &mut moved, one_in);
-        bp.validate().expect("trees valid with moved proxies pending");
+        bp.validate()
+            .expect("trees valid with moved proxies pending");
     }
 }
 
@@ -449,13 +536,12 @@ fn edit_scene(
     moved: &mut Vec<u32>,
     one_in: usize,
 ) {
-    for slot in 0..list.len() {
-        if list[slot].kind == ProxyKind::Static || rng.below(one_in) != 0 {
+    for p in list.iter_mut() {
+        if p.kind == ProxyKind::Static || rng.below(one_in) != 0 {
             continue;
         }
         let step = if rng.below(2) == 0 { 0.08 } else { 1.0 };
         let shift = rng.vec3(-step, step);
-        let p = &mut list[slot];
         let new_tight = Aabb::new(p.tight.min + shift, p.tight.max + shift);
         p.tight = new_tight;
         bp.move_proxy(p.id, new_tight);
@@ -469,7 +555,11 @@ fn edit_scene(
         let gone = list.swap_remove(rng.below(list.len()));
         bp.destroy_proxy(gone.id);
         moved.retain(|&u| u != gone.user);
-        let kind = if rng.below(4) == 0 { ProxyKind::Static } else { ProxyKind::Moving };
+        let kind = if rng.below(4) == 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Moving
+        };
         moved.push(add_proxy(bp, list, rng.aabb(12.0, 1.2), kind));
     }
 }
@@ -548,7 +638,11 @@ fn queries_and_ray_casts_cover_both_trees() {
     let mut bp = BroadPhase::new();
     let mut list = Vec::new();
     for i in 0..300 {
-        let kind = if i % 2 == 0 { ProxyKind::Static } else { ProxyKind::Moving };
+        let kind = if i % 2 == 0 {
+            ProxyKind::Static
+        } else {
+            ProxyKind::Moving
+        };
         add_proxy(&mut bp, &mut list, rng.aabb(10.0, 1.0), kind);
     }
     for rebuilt in [false, true] {
@@ -564,8 +658,11 @@ fn queries_and_ray_casts_cover_both_trees() {
                 true
             });
             found.sort_unstable();
-            let mut expected: Vec<u32> =
-                list.iter().filter(|p| p.fat.overlaps(&query)).map(|p| p.user).collect();
+            let mut expected: Vec<u32> = list
+                .iter()
+                .filter(|p| p.fat.overlaps(&query))
+                .map(|p| p.user)
+                .collect();
             expected.sort_unstable();
             assert_eq!(found, expected);
 
@@ -579,7 +676,12 @@ fn queries_and_ray_casts_cover_both_trees() {
             hits.sort_unstable_by_key(|h| h.0);
             let mut expected: Vec<(u32, f32)> = list
                 .iter()
-                .filter_map(|p| Some((p.user, p.fat.ray_entry(ray.origin, ray.direction.recip(), 30.0)?)))
+                .filter_map(|p| {
+                    Some((
+                        p.user,
+                        p.fat.ray_entry(ray.origin, ray.direction.recip(), 30.0)?,
+                    ))
+                })
                 .collect();
             expected.sort_unstable_by_key(|h| h.0);
             assert_eq!(hits, expected);
@@ -587,149 +689,59 @@ fn queries_and_ray_casts_cover_both_trees() {
     }
 }
 
-/// Micro-benchmark, not a test of speed: 5,000 moving proxies all leave their fat boxes
-/// every step; prints the cost of re-inserting them and finding their pairs.
+/// Micro-benchmark, not a test of speed. 5,000 moving boxes (unit-ish cubes, a few
+/// neighbours each) over a static floor; each step a share of them (all, 1/4, 1/10, 1/100)
+/// moves 0.15 m, beyond the 0.1 m margin, so each moved proxy is re-inserted and its pairs
+/// are searched. Prints the time per step and per 1,000 moved proxies, split into
+/// `move_proxy` calls and `update_pairs` (which re-inserts or rebuilds, then finds pairs).
 /// Run: `cargo test -p fulcrum --release --lib broad_phase::tests::bench -- --ignored --nocapture`
 #[test]
 #[ignore = "micro-benchmark; run in release with --ignored --nocapture"]
 fn bench_reinsert_and_update_pairs() {
-    let mut rng = Lcg(1);
-    let mut bp = BroadPhase::new();
     let n = 5000;
-    // Unit cubes at ~1.3 m spacing in a 22 m cube: a few neighbours each.
-    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5)).collect();
-    let ids: Vec<ProxyId> =
-        boxes.iter().enumerate().map(|(u, b)| bp.create_proxy(*b, ProxyKind::Moving, u as u32)).collect();
-    bp.create_proxy(Aabb::new(Vec3::new(-12.0, -13.0, -12.0), Vec3::new(12.0, -11.0, 12.0)), ProxyKind::Static, n as u32);
-    let mut pairs = Vec::new();
-    bp.update_pairs(&mut pairs);
-    let steps = 50;
-    let mut total_pairs = 0usize;
-    let (mut move_time, mut pair_time) = (0.0, 0.0);
-    for step in 0..steps {
-        // Alternate +/-0.15 m along a diagonal: always beyond the 0.1 m margin.
-        let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
-        let start = std::time::Instant::now();
-        for (id, b) in ids.iter().zip(&boxes) {
-            bp.move_proxy(*id, Aabb::new(b.min + shift, b.max + shift));
-        }
-        let middle = std::time::Instant::now();
-        bp.update_pairs(&mut pairs);
-        pair_time += middle.elapsed().as_secs_f64();
-        move_time += (middle - start).as_secs_f64();
-        total_pairs += pairs.len();
-    }
-    let per_thousand_ms = |seconds: f64| seconds * 1e3 / steps as f64 / (n as f64 / 1000.0);
-    let tree = bp.moving_tree();
-    eprintln!(
-        "{n} proxies, all re-inserted every step, per 1000 proxies: re-insert {:.3} ms, \
-         update_pairs {:.3} ms; {} pairs per step; moving tree height {}, internal area {:.0} m²",
-        per_thousand_ms(move_time),
-        per_thousand_ms(pair_time),
-        total_pairs / steps,
-        tree.height(),
-        tree.internal_area(),
-    );
-    let mut rebuilt = tree.clone();
-    rebuilt.rebuild();
-    eprintln!("after a rebuild: height {}, internal area {:.0} m²", rebuilt.height(), rebuilt.internal_area());
-}
-
-#[test]
-#[ignore]
-fn diag_area() {
-    let mut rng = Lcg(1);
-    let mut tree = DynamicTree::new();
-    let n = 5000;
-    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5).expanded(0.1)).collect();
-    let leaves: Vec<_> = boxes.iter().map(|b| tree.create_leaf(*b, 0)).collect();
-    let mut r = tree.clone(); r.rebuild();
-    eprintln!("created: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
-    for step in 0..20 {
-        let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
-        for (l, b) in leaves.iter().zip(&boxes) { tree.move_leaf(*l, Aabb::new(b.min + shift, b.max + shift)); }
-        eprintln!("step {step}: h {} area {:.0}", tree.height(), tree.internal_area());
-    }
-}
-
-#[test]
-#[ignore]
-fn diag_nested() {
-    let mut rng = Lcg(3);
-    let mut tree = DynamicTree::new();
-    for i in 0..10000 {
-        let c = rng.vec3(-0.5, 0.5);
-        tree.create_leaf(Aabb::from_center_half_extents(c, Vec3::splat(1.0 + 0.01 * i as f32)), 0);
-    }
-    let mut r = tree.clone(); r.rebuild();
-    eprintln!("nested: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
-    let mut tree = DynamicTree::new();
-    for i in 0..10000 {
-        let c = Vec3::new(0.01 * i as f32, 0.0, 0.0);
-        tree.create_leaf(Aabb::from_center_half_extents(c, Vec3::splat(1.0 + 0.01 * i as f32)), 0);
-    }
-    let mut r = tree.clone(); r.rebuild();
-    eprintln!("nested growing sorted: h {} area {:.0}; rebuilt area {:.0}", tree.height(), tree.internal_area(), r.internal_area());
-}
-
-#[test]
-#[ignore]
-fn diag_pieces() {
-    let mut rng = Lcg(1);
-    let mut tree = DynamicTree::new();
-    let n = 5000;
-    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5).expanded(0.1)).collect();
-    let leaves: Vec<_> = boxes.iter().map(|b| tree.create_leaf(*b, 0)).collect();
-    for round in 0..3 {
-        let t = std::time::Instant::now();
-        for step in 0..20 {
-            let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
-            for (l, b) in leaves.iter().zip(&boxes) { tree.move_leaf(*l, Aabb::new(b.min + shift, b.max + shift)); }
-        }
-        let per = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
-        let t = std::time::Instant::now();
-        let mut r = tree.clone();
-        for _ in 0..20 { r.rebuild(); }
-        let per_rebuild = t.elapsed().as_secs_f64() / 20.0 * 1e3;
-        let t = std::time::Instant::now();
-        let mut hits = 0usize;
-        for _ in 0..20 { for b in &boxes { tree.query(b, |_| { hits += 1; true }); } }
-        let per_q = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
-        let t = std::time::Instant::now();
-        for _ in 0..20 { for b in &boxes { r.query(b, |_| { hits += 1; true }); } }
-        let per_qr = t.elapsed().as_secs_f64() / (20.0 * n as f64) * 1e9;
-        eprintln!("round {round}: move_leaf {per:.0} ns; rebuild of {n} {per_rebuild:.2} ms; query {per_q:.0} ns (rebuilt tree {per_qr:.0} ns); hits/query {:.2}", hits as f64 / (40.0 * n as f64));
-    }
-}
-
-#[test]
-#[ignore]
-fn diag_fraction() {
-    let mut rng = Lcg(1);
-    let n = 5000;
-    let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5)).collect();
-    for (rebuild_fraction, search) in [(0usize, PairSearch::Queries), (1_000_000, PairSearch::Walk)] {
+    for one_in in [1usize, 4, 10, 100] {
+        let mut rng = Lcg(1);
         let mut bp = BroadPhase::new();
-        let ids: Vec<ProxyId> = boxes.iter().enumerate().map(|(u, b)| bp.create_proxy(*b, ProxyKind::Moving, u as u32)).collect();
+        let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5)).collect();
+        let ids: Vec<ProxyId> = (0..n)
+            .map(|u| bp.create_proxy(boxes[u], ProxyKind::Moving, u as u32))
+            .collect();
+        let floor = Aabb::new(Vec3::new(-12.0, -13.0, -12.0), Vec3::new(12.0, -11.0, 12.0));
+        bp.create_proxy(floor, ProxyKind::Static, n as u32);
         let mut pairs = Vec::new();
         bp.update_pairs(&mut pairs);
-        let mut line = format!("{}/{search:?}:", if rebuild_fraction == 0 { "reinsert" } else { "rebuild" });
-        for frac in [1usize, 2, 3, 4, 6, 8, 16, 64] {
-            let (mut t_settle, mut t_pairs) = (0.0, 0.0);
-            for step in 0..10 {
-                let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
-                for (i, (id, b)) in ids.iter().zip(&boxes).enumerate() {
-                    if i % frac == 0 { bp.move_proxy(*id, Aabb::new(b.min + shift, b.max + shift)); }
+        let (steps, mut total_pairs) = (50, 0);
+        let (mut move_time, mut pair_time) = (0.0, 0.0);
+        for step in 0..steps {
+            // Alternate +0.15 m and back along the diagonal: always beyond the margin.
+            let shift = Vec3::splat(if step % 2 == 0 { 0.15 } else { 0.0 });
+            let start = std::time::Instant::now();
+            for (i, (id, b)) in ids.iter().zip(&boxes).enumerate() {
+                if i % one_in == 0 {
+                    bp.move_proxy(*id, Aabb::new(b.min + shift, b.max + shift));
                 }
-                let t = std::time::Instant::now();
-                bp.moving_tree.reinsert_enlarged(rebuild_fraction);
-                let t2 = std::time::Instant::now();
-                bp.update_pairs_by(&mut pairs, search);
-                t_pairs += t2.elapsed().as_secs_f64();
-                t_settle += (t2 - t).as_secs_f64();
             }
-            line += &format!(" 1/{frac}: {:.2}+{:.2}", t_settle / 10.0 * 1e3, t_pairs / 10.0 * 1e3);
+            let middle = std::time::Instant::now();
+            bp.update_pairs(&mut pairs);
+            pair_time += middle.elapsed().as_secs_f64();
+            move_time += (middle - start).as_secs_f64();
+            total_pairs += pairs.len();
         }
-        eprintln!("{line} (ms settle + pairs)");
+        let moved = n.div_ceil(one_in);
+        let ms_per_step = |seconds: f64| seconds * 1e3 / steps as f64;
+        let per_thousand = |seconds: f64| ms_per_step(seconds) * 1000.0 / moved as f64;
+        eprintln!(
+            "{moved} of {n} moved: per step {:.3} ms (move_proxy {:.3} + update_pairs {:.3}); \
+             per 1000 moved {:.3} ms (move_proxy {:.3} + update_pairs {:.3}); {} pairs per step; \
+             tree height {}",
+            ms_per_step(move_time + pair_time),
+            ms_per_step(move_time),
+            ms_per_step(pair_time),
+            per_thousand(move_time + pair_time),
+            per_thousand(move_time),
+            per_thousand(pair_time),
+            total_pairs / steps,
+            bp.moving_tree().height(),
+        );
     }
 }

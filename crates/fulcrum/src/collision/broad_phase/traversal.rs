@@ -141,7 +141,10 @@ fn split_pair(
             return ([node, node], 1);
         }
         let n = &tree.internals[node.0.index()];
-        ([(n.children[0], n.boxes[0]), (n.children[1], n.boxes[1])], 2)
+        (
+            [(n.children[0], n.boxes[0]), (n.children[1], n.boxes[1])],
+            2,
+        )
     };
     if a.0.is_leaf() && b.0.is_leaf() {
         f(a.0.index() as LeafId, b.0.index() as LeafId);
@@ -182,7 +185,7 @@ pub fn cast_ray_through_trees(
     type Item = (f32, u32, Child);
     let less = |x: &Item, y: &Item| x.0 < y.0 || (x.0 == y.0 && (x.1, x.2) < (y.1, y.2));
     let mut max_t = max_t;
-    if !(max_t >= 0.0) {
+    if max_t.is_nan() || max_t < 0.0 {
         return;
     }
     let inv_dir = ray.direction.recip();
@@ -202,7 +205,7 @@ pub fn cast_ray_through_trees(
         }
         if child.is_leaf() {
             let new_max_t = f(tree_index as usize, child.index() as LeafId, t_enter);
-            if !(new_max_t > 0.0) {
+            if new_max_t.is_nan() || new_max_t <= 0.0 {
                 return;
             }
             max_t = max_t.min(new_max_t);

@@ -178,7 +178,10 @@ impl DynamicTree {
     /// Sum of the surface areas of the internal nodes' boxes, m²: the SAH cost that
     /// insertion and rotations try to keep low (a tree-quality measure for tests).
     pub fn internal_area(&self) -> f32 {
-        let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
+        let live = self
+            .internals
+            .iter()
+            .filter(|n| n.children[0] != Child::FREE);
         live.map(|n| n.aabb().surface_area()).sum()
     }
 
@@ -218,8 +221,18 @@ impl DynamicTree {
     /// until [`DynamicTree::destroy_leaf`]. Handles of destroyed leaves are reused. The
     /// caller's mark starts cleared.
     pub fn create_leaf(&mut self, aabb: Aabb, user: u32) -> LeafId {
-        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
-        let leaf = Leaf { aabb, parent: NONE, user, live: true, moved: false, enlarged: false };
+        debug_assert!(
+            aabb.is_valid(),
+            "tree leaf box must be finite and ordered: {aabb:?}"
+        );
+        let leaf = Leaf {
+            aabb,
+            parent: NONE,
+            user,
+            live: true,
+            moved: false,
+            enlarged: false,
+        };
         let index = if self.free_leaf == NONE {
             self.leaves.push(leaf);
             (self.leaves.len() - 1) as LeafId
@@ -243,7 +256,13 @@ impl DynamicTree {
         }
         self.remove_leaf(leaf);
         let slot = &mut self.leaves[leaf as usize];
-        *slot = Leaf { parent: self.free_leaf, live: false, moved: false, enlarged: false, ..*slot };
+        *slot = Leaf {
+            parent: self.free_leaf,
+            live: false,
+            moved: false,
+            enlarged: false,
+            ..*slot
+        };
         self.free_leaf = leaf;
         self.leaf_count -= 1;
     }
@@ -251,7 +270,10 @@ impl DynamicTree {
     /// Gives a leaf a new box and re-inserts it (its handle stays the same). Does nothing
     /// when `leaf` is not live.
     pub fn move_leaf(&mut self, leaf: LeafId, aabb: Aabb) {
-        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
+        debug_assert!(
+            aabb.is_valid(),
+            "tree leaf box must be finite and ordered: {aabb:?}"
+        );
         if !self.contains(leaf) {
             debug_assert!(false, "move_leaf: {leaf} is not a live leaf");
             return;
@@ -268,7 +290,10 @@ impl DynamicTree {
     /// at most, no restructuring). The tree stays valid for every query; it only gets looser
     /// until the re-insertion. Does nothing when `leaf` is not live.
     pub fn enlarge_leaf(&mut self, leaf: LeafId, aabb: Aabb) {
-        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
+        debug_assert!(
+            aabb.is_valid(),
+            "tree leaf box must be finite and ordered: {aabb:?}"
+        );
         let Some(entry) = self.leaves.get_mut(leaf as usize).filter(|l| l.live) else {
             debug_assert!(false, "enlarge_leaf: {leaf} is not a live leaf");
             return;
@@ -648,14 +673,20 @@ impl DynamicTree {
             Aabb::new(bounds.min.min(item.centre2), bounds.max.max(item.centre2))
         });
         let extent = bounds.max - bounds.min;
-        let axis = match (extent.x >= extent.y, extent.x >= extent.z, extent.y >= extent.z) {
+        let axis = match (
+            extent.x >= extent.y,
+            extent.x >= extent.z,
+            extent.y >= extent.z,
+        ) {
             (true, true, _) => 0,
             (false, _, true) => 1,
             _ => 2,
         };
         let middle = items.len() / 2;
         items.select_nth_unstable_by(middle, |l, r| {
-            l.centre2[axis].total_cmp(&r.centre2[axis]).then(l.leaf.cmp(&r.leaf))
+            l.centre2[axis]
+                .total_cmp(&r.centre2[axis])
+                .then(l.leaf.cmp(&r.leaf))
         });
         let (lower, upper) = items.split_at_mut(middle);
         let (child_a, box_a, height_a) = self.build_subtree(lower);
@@ -668,7 +699,11 @@ impl DynamicTree {
         });
         self.set_parent(child_a, parent);
         self.set_parent(child_b, parent);
-        (Child::internal(parent), box_a.union(&box_b), 1 + height_a.max(height_b))
+        (
+            Child::internal(parent),
+            box_a.union(&box_b),
+            1 + height_a.max(height_b),
+        )
     }
 }
 
@@ -695,9 +730,13 @@ impl DynamicTree {
         let free_leaves = self.count_free(self.free_leaf, self.leaves.len(), |tree, i| {
             (!tree.leaves[i].live, tree.leaves[i].parent)
         })?;
-        let free_internals = self.count_free(self.free_internal, self.internals.len(), |tree, i| {
-            (tree.internals[i].children[0] == Child::FREE, tree.internals[i].parent)
-        })?;
+        let free_internals =
+            self.count_free(self.free_internal, self.internals.len(), |tree, i| {
+                (
+                    tree.internals[i].children[0] == Child::FREE,
+                    tree.internals[i].parent,
+                )
+            })?;
         if live_leaves + free_leaves != self.leaves.len() {
             return Err(Error::new("leaves", "live + free leaves != all leaves"));
         }
@@ -724,22 +763,34 @@ impl DynamicTree {
         while let Some(index) = stack.pop() {
             internals += 1;
             if internals > self.internals.len() {
-                return Err(Error::new("internals", "a cycle: more nodes reached than exist"));
+                return Err(Error::new(
+                    "internals",
+                    "a cycle: more nodes reached than exist",
+                ));
             }
-            let node = self.internals.get(index).ok_or_else(|| {
-                Error::new(format!("internals[{index}]"), "index out of range")
-            })?;
+            let node = self
+                .internals
+                .get(index)
+                .ok_or_else(|| Error::new(format!("internals[{index}]"), "index out of range"))?;
             for slot in 0..2 {
                 let field = || format!("internals[{index}].children[{slot}]");
                 let child = node.children[slot];
                 let (aabb, height) = self.checked_child(child).map_err(|e| e.within(&field()))?;
                 if self.parent_of(child) != index as u32 {
-                    return Err(Error::new(field(), "the child's parent link points elsewhere"));
+                    return Err(Error::new(
+                        field(),
+                        "the child's parent link points elsewhere",
+                    ));
                 }
                 if node.heights[slot] != height {
-                    return Err(Error::new(field(), format!("stored height {}", node.heights[slot])));
+                    return Err(Error::new(
+                        field(),
+                        format!("stored height {}", node.heights[slot]),
+                    ));
                 }
-                if !node.boxes[slot].contains(&aabb) || (child.is_leaf() && node.boxes[slot] != aabb) {
+                if !node.boxes[slot].contains(&aabb)
+                    || (child.is_leaf() && node.boxes[slot] != aabb)
+                {
                     return Err(Error::new(field(), "stored box does not match the child's"));
                 }
                 match child.is_leaf() {
@@ -755,7 +806,10 @@ impl DynamicTree {
     /// (left by [`DynamicTree::enlarge_leaf`]); for tests.
     #[cfg(test)]
     pub(super) fn loose_slot_count(&self) -> usize {
-        let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
+        let live = self
+            .internals
+            .iter()
+            .filter(|n| n.children[0] != Child::FREE);
         let exact = |child: Child| self.checked_child(child).map(|(aabb, _)| aabb).ok();
         live.flat_map(|n| (0..2).map(move |slot| (n.boxes[slot], n.children[slot])))
             .filter(|&(stored, child)| exact(child) != Some(stored))
@@ -788,7 +842,10 @@ impl DynamicTree {
         let (mut count, mut index) = (0, head);
         while index != NONE {
             if index as usize >= capacity {
-                return Err(Error::new("free_list", format!("index {index} out of range")));
+                return Err(Error::new(
+                    "free_list",
+                    format!("index {index} out of range"),
+                ));
             }
             let (is_free, next) = probe(self, index as usize);
             if !is_free {
