@@ -5,10 +5,19 @@
 //! "fat" box, their tight box grown by [`BroadPhase::MARGIN`] on every side, so that a body
 //! that moves less than the margin needs no tree update at all.
 //!
-//! A proxy is "moved" when it is created or re-inserted. [`BroadPhase::update_pairs`] queries
-//! the trees with the fat box of every moved proxy and reports the overlapping pairs it finds:
-//! the pairs that may have started touching since the last call. Pairs already known to the
-//! caller keep living on the caller's side (checked with [`BroadPhase::fat_aabbs_overlap`]).
+//! A proxy is "moved" when it is created or leaves its fat box. A moving proxy that leaves
+//! its fat box gets its fresh fat box at once (the tree stays exact for queries) and is
+//! re-inserted at the next [`BroadPhase::update_pairs`], in one batch: one by one when few
+//! moved, as a rebuild of the moving tree when many did. `update_pairs` then reports every
+//! overlapping pair with a moved member, found by one query per moved proxy when few moved,
+//! or by one simultaneous walk of the trees when many did: the pairs that may have started
+//! touching since the last call. Pairs already known to the caller keep living on the
+//! caller's side (checked with [`BroadPhase::fat_aabbs_overlap`]).
+//!
+//! Costs (tests' `bench_reinsert_and_update_pairs`, 5,000 moving boxes, release build, on a
+//! shared 2.1 GHz 2-vCPU machine): all of them leaving their fat boxes, 2.3 to 3.2 ms per
+//! step (`move_proxy` calls plus `update_pairs`), 0.45 to 0.65 µs per proxy; a tenth of
+//! them, 0.8 to 1.1 ms per step; a hundredth, about 0.06 ms.
 //!
 //! Everything is deterministic: trees depend only on the order of calls, and the pair list
 //! is sorted.
@@ -26,8 +35,9 @@ use crate::geometry::{Aabb, Ray};
 
 /// Handle of a proxy in the [`BroadPhase`]: which tree it lives in and its leaf there.
 ///
-/// Bit 31 is set for static proxies; the low 31 bits are the leaf handle in its tree. A handle is
-/// valid until [`BroadPhase::destroy_proxy`]; handles of destroyed proxies are reused.
+/// Bit 31 is set for static proxies; the low 31 bits are the leaf handle in its tree. A
+/// handle is valid until [`BroadPhase::destroy_proxy`]; handles of destroyed proxies are
+/// reused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ProxyId(pub u32);
 
@@ -231,21 +241,18 @@ impl BroadPhase {
     ///
     /// First re-inserts the moving proxies that left their fat boxes (see
     /// [`Self::move_proxy`]). Cost: with few moved proxies, one tree query per moved proxy;
-    /// once at least
-    /// 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk of the trees
-    /// (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not grow with the
-    /// number moved. Both give the same list. No allocation once `out` and the internal
-    /// moved list have grown to their steady-state sizes.
+    /// once at least 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk
+    /// of the trees (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not
+    /// grow with the number moved. Both give the same list. No allocation once `out` and the
+    /// internal lists have grown to their steady-state sizes.
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
-        let walk = self.moved.len() * Self::WALK_FRACTION >= self.proxy_count();
-        self.update_pairs_by(
-            out,
-            if walk {
-                PairSearch::Walk
-            } else {
-                PairSearch::Queries
-            },
-        );
+        self.moved.sort_unstable();
+        self.moved.dedup();
+        let search = match self.moved.len() * Self::WALK_FRACTION >= self.proxy_count() {
+            true => PairSearch::Walk,
+            false => PairSearch::Queries,
+        };
+        self.update_pairs_by(out, search);
     }
 
     /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).
