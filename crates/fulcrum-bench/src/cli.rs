@@ -31,14 +31,7 @@ pub struct BenchOptions {
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        Self {
-            scenes: Vec::new(),
-            steps: None,
-            repeats: 3,
-            threads: 1,
-            json: false,
-            help: false,
-        }
+        Self { scenes: Vec::new(), steps: None, repeats: 3, threads: 1, json: false, help: false }
     }
 }
 
@@ -89,9 +82,7 @@ fn positive(flag: &str, value: Option<String>) -> Result<usize, String> {
     let text = value_of(flag, value)?;
     match text.parse::<usize>() {
         Ok(number) if number > 0 => Ok(number),
-        _ => Err(format!(
-            "{flag}: expected a whole number >= 1, got `{text}`"
-        )),
+        _ => Err(format!("{flag}: expected a whole number >= 1, got `{text}`")),
     }
 }
 
@@ -117,16 +108,8 @@ mod tests {
         .unwrap();
         assert_eq!(options.scenes, vec!["balls", "joint_grid"]);
         assert_eq!(options.steps, Some(10));
-        assert_eq!(
-            (options.repeats, options.threads, options.json),
-            (5, 2, true)
-        );
-        let names: Vec<&str> = options
-            .scene_descs()
-            .unwrap()
-            .iter()
-            .map(|s| s.name)
-            .collect();
+        assert_eq!((options.repeats, options.threads, options.json), (5, 2, true));
+        let names: Vec<&str> = options.scene_descs().unwrap().iter().map(|s| s.name).collect();
         assert_eq!(names, vec!["balls", "joint_grid"]);
     }
 

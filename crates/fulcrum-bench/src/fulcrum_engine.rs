@@ -24,9 +24,7 @@ const SPHERE_GROUP: u32 = 1 << 1;
 
 fn groups_for(body: &BodyDesc, rule: CollisionRule) -> CollisionGroups {
     match (rule, body.shape) {
-        (CollisionRule::NoSphereSphere, ShapeDesc::Sphere { .. }) => {
-            CollisionGroups::new(SPHERE_GROUP, !SPHERE_GROUP)
-        }
+        (CollisionRule::NoSphereSphere, ShapeDesc::Sphere { .. }) => CollisionGroups::new(SPHERE_GROUP, !SPHERE_GROUP),
         _ => CollisionGroups::ALL,
     }
 }

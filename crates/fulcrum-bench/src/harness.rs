@@ -82,11 +82,7 @@ pub struct SceneResult {
 /// Builds `scene` on engine `E`, runs `steps` steps timing only the `step` calls, and
 /// measures peak memory and quality. Errors on `steps == 0`, on a failed build, or when the
 /// engine returns the wrong number of poses.
-pub fn measure_once<E: BenchEngine>(
-    scene: &SceneDesc,
-    steps: usize,
-    threads: usize,
-) -> Result<RepeatSample, String> {
+pub fn measure_once<E: BenchEngine>(scene: &SceneDesc, steps: usize, threads: usize) -> Result<RepeatSample, String> {
     if steps == 0 {
         return Err("steps must be at least 1".to_string());
     }
@@ -102,11 +98,7 @@ pub fn measure_once<E: BenchEngine>(
     drop(engine);
     Ok(RepeatSample {
         ms_per_step: elapsed.as_secs_f64() * 1e3 / steps as f64,
-        rss_scope: if peak_rss_bytes.is_some() {
-            rss_scope
-        } else {
-            RssScope::Unavailable
-        },
+        rss_scope: if peak_rss_bytes.is_some() { rss_scope } else { RssScope::Unavailable },
         peak_rss_bytes,
         quality,
     })
@@ -137,9 +129,7 @@ pub fn summarize(
     threads: usize,
     samples: &[RepeatSample],
 ) -> Result<SceneResult, String> {
-    let first = samples
-        .first()
-        .ok_or_else(|| "at least one repeat is needed".to_string())?;
+    let first = samples.first().ok_or_else(|| "at least one repeat is needed".to_string())?;
     let times: Vec<f64> = samples.iter().map(|s| s.ms_per_step).collect();
     let peak_rss_bytes = samples.iter().filter_map(|s| s.peak_rss_bytes).max();
     let rss_scope = samples
@@ -258,9 +248,7 @@ impl SceneResult {
             .iter()
             .map(|(key, value)| format!("{}: {}", json_text(key), json_number(*value)))
             .collect();
-        let peak = self
-            .peak_rss_bytes
-            .map_or_else(|| "null".to_string(), |bytes| bytes.to_string());
+        let peak = self.peak_rss_bytes.map_or_else(|| "null".to_string(), |bytes| bytes.to_string());
         format!(
             "{{\"scene\": {}, \"engine\": {}, \"bodies\": {}, \"joints\": {}, \"steps\": {}, \
              \"threads\": {}, \"ms_per_step_median\": {}, \"ms_per_step_min\": {}, \
@@ -312,12 +300,8 @@ fn format_row(result: &SceneResult) -> String {
         (Some(bytes), _) => format!("{:.1}*", bytes as f64 / 1048576.0),
         (None, _) => "n/a".to_string(),
     };
-    let quality: Vec<String> = result
-        .quality
-        .entries()
-        .iter()
-        .map(|(key, value)| format!("{key}={value:.5}"))
-        .collect();
+    let quality: Vec<String> =
+        result.quality.entries().iter().map(|(key, value)| format!("{key}={value:.5}")).collect();
     format!(
         "{:<14} {:<9} {:>6} {:>6} {:>5} {:>3} {:>10.3} {:>10.3} {:>10}  {}{}",
         result.scene,
@@ -394,12 +378,7 @@ mod tests {
     fn json_line_has_the_contract_keys() {
         let result = run_scene::<FreeFall>(&pyramid3d(), Some(1), 1, 1).unwrap();
         let parsed: serde_json::Value = serde_json::from_str(&result.json_line()).unwrap();
-        let keys: Vec<&str> = parsed
-            .as_object()
-            .unwrap()
-            .keys()
-            .map(|k| k.as_str())
-            .collect();
+        let keys: Vec<&str> = parsed.as_object().unwrap().keys().map(|k| k.as_str()).collect();
         for key in [
             "scene",
             "engine",
@@ -426,9 +405,7 @@ mod tests {
         }
         let drop = parsed["quality"]["top_drop_m"].as_f64().unwrap();
         assert!((drop - result.quality.top_drop_m.unwrap()).abs() <= 1e-12);
-        assert!(result
-            .json_line()
-            .starts_with("{\"scene\": \"pyramid3d\", \"engine\""));
+        assert!(result.json_line().starts_with("{\"scene\": \"pyramid3d\", \"engine\""));
         let quality = parsed["quality"].as_object().unwrap();
         assert_eq!(quality.len(), 2);
         assert!(quality.contains_key("top_drop_m") && quality.contains_key("top_drift_m"));

@@ -16,10 +16,7 @@ pub struct BodyPose {
 impl BodyPose {
     /// The pose at `position` with the identity rotation.
     pub fn at(position: [f32; 3]) -> Self {
-        Self {
-            position,
-            rotation: [0.0, 0.0, 0.0, 1.0],
-        }
+        Self { position, rotation: [0.0, 0.0, 0.0, 1.0] }
     }
 
     /// Maps a body-local point (metres) to world coordinates: p + q v q*.
@@ -57,19 +54,12 @@ impl Quality {
             ("max_joint_gap_m", self.max_joint_gap_m),
             ("max_penetration_m", self.max_penetration_m),
         ];
-        all.into_iter()
-            .filter_map(|(key, value)| value.map(|v| (key, v)))
-            .collect()
+        all.into_iter().filter_map(|(key, value)| value.map(|v| (key, v))).collect()
     }
 
     /// Whether two runs gave bit-identical figures (NaN equals NaN here).
     pub fn same_bits(&self, other: &Quality) -> bool {
-        let bits = |q: &Quality| {
-            q.entries()
-                .iter()
-                .map(|(_, v)| v.to_bits())
-                .collect::<Vec<_>>()
-        };
+        let bits = |q: &Quality| q.entries().iter().map(|(_, v)| v.to_bits()).collect::<Vec<_>>();
         bits(self) == bits(other)
     }
 }
@@ -87,10 +77,7 @@ pub fn measure_quality(scene: &SceneDesc, poses: &[BodyPose]) -> Result<Quality,
     }
     let mut quality = Quality::default();
     match &scene.quality {
-        QualityDesc::TopCubes {
-            tracked,
-            report_drift,
-        } => {
+        QualityDesc::TopCubes { tracked, report_drift } => {
             let (drop, drift) = top_cube_figures(tracked, poses);
             quality.top_drop_m = Some(drop);
             quality.top_drift_m = report_drift.then_some(drift);
@@ -161,18 +148,11 @@ fn max_penetration(scene: &SceneDesc, poses: &[BodyPose]) -> f64 {
             }
         }
     }
-    max_or_nan(
-        deepest,
-        max_sphere_sphere_penetration(scene, poses, &mut spheres),
-    )
+    max_or_nan(deepest, max_sphere_sphere_penetration(scene, poses, &mut spheres))
 }
 
 /// Sweep-and-prune part of [`max_penetration`] for the sphere pairs.
-fn max_sphere_sphere_penetration(
-    scene: &SceneDesc,
-    poses: &[BodyPose],
-    spheres: &mut [(usize, f32)],
-) -> f64 {
+fn max_sphere_sphere_penetration(scene: &SceneDesc, poses: &[BodyPose], spheres: &mut [(usize, f32)]) -> f64 {
     let start_x = |&(index, radius): &(usize, f32)| poses[index].position[0] - radius;
     if spheres.iter().any(|s| !start_x(s).is_finite()) {
         return f64::NAN;
@@ -202,12 +182,7 @@ fn max_sphere_sphere_penetration(
 ///
 /// With c the centre in box coordinates: outside the box, depth = r - |c - clamp(c, -h, h)|;
 /// inside, depth = r + min_i (h_i - |c_i|) (the distance to the nearest face plus the radius).
-pub fn sphere_box_penetration(
-    centre: [f32; 3],
-    radius: f32,
-    box_pose: &BodyPose,
-    half_extents: [f32; 3],
-) -> f64 {
+pub fn sphere_box_penetration(centre: [f32; 3], radius: f32, box_pose: &BodyPose, half_extents: [f32; 3]) -> f64 {
     let local = box_pose.inverse_transform_point(centre);
     if !local.iter().all(|c| c.is_finite()) {
         return f64::NAN;
@@ -239,19 +214,12 @@ fn sub(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
 }
 
 fn cross(a: [f32; 3], b: [f32; 3]) -> [f32; 3] {
-    [
-        a[1] * b[2] - a[2] * b[1],
-        a[2] * b[0] - a[0] * b[2],
-        a[0] * b[1] - a[1] * b[0],
-    ]
+    [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
 }
 
 /// Euclidean length, accumulated in f64.
 fn length(v: [f32; 3]) -> f64 {
-    v.iter()
-        .map(|&c| f64::from(c) * f64::from(c))
-        .sum::<f64>()
-        .sqrt()
+    v.iter().map(|&c| f64::from(c) * f64::from(c)).sum::<f64>().sqrt()
 }
 
 /// Rotates v by the unit quaternion q = (u, w): v' = v + 2w (u x v) + 2 u x (u x v).
@@ -261,11 +229,7 @@ fn rotate(q: [f32; 4], v: [f32; 3]) -> [f32; 3] {
     let t = cross(u, v);
     let t2 = [2.0 * t[0], 2.0 * t[1], 2.0 * t[2]];
     let ut = cross(u, t2);
-    [
-        v[0] + w * t2[0] + ut[0],
-        v[1] + w * t2[1] + ut[1],
-        v[2] + w * t2[2] + ut[2],
-    ]
+    [v[0] + w * t2[0] + ut[0], v[1] + w * t2[1] + ut[1], v[2] + w * t2[2] + ut[2]]
 }
 
 #[cfg(test)]
@@ -274,11 +238,7 @@ mod tests {
     use crate::scenes::{balls, joint_grid, large_pyramid, many_pyramids};
 
     fn initial_poses(scene: &SceneDesc) -> Vec<BodyPose> {
-        scene
-            .bodies
-            .iter()
-            .map(|b| BodyPose::at(b.position))
-            .collect()
+        scene.bodies.iter().map(|b| BodyPose::at(b.position)).collect()
     }
 
     /// Quaternion of a rotation by `angle` radians about the unit axis `axis`.
@@ -290,10 +250,8 @@ mod tests {
     #[test]
     fn rotation_matches_hand_result() {
         // A quarter turn about z maps x to y and y to -x.
-        let pose = BodyPose {
-            position: [1.0, 2.0, 3.0],
-            rotation: axis_angle([0.0, 0.0, 1.0], std::f32::consts::FRAC_PI_2),
-        };
+        let pose =
+            BodyPose { position: [1.0, 2.0, 3.0], rotation: axis_angle([0.0, 0.0, 1.0], std::f32::consts::FRAC_PI_2) };
         let world = pose.transform_point([1.0, 0.0, 0.0]);
         for (a, b) in world.iter().zip([1.0, 3.0, 3.0]) {
             assert!((a - b).abs() < 1e-6);
@@ -345,10 +303,7 @@ mod tests {
         let mut poses = initial_poses(&scene);
         let lower = crate::scenes::joint_grid_index(0, 99);
         poses[lower].rotation = axis_angle([1.0, 0.0, 0.0], std::f32::consts::PI);
-        let gap = measure_quality(&scene, &poses)
-            .unwrap()
-            .max_joint_gap_m
-            .unwrap();
+        let gap = measure_quality(&scene, &poses).unwrap().max_joint_gap_m.unwrap();
         assert!((gap - 1.0).abs() < 1e-5, "gap {gap}");
     }
 
@@ -363,10 +318,7 @@ mod tests {
         poses[300].position[1] = 0.1; // ground overlap 0.4
         poses[301].position = poses[302].position;
         poses[301].position[0] += 0.05; // overlap 0.95
-        let sweep = measure_quality(&scene, &poses)
-            .unwrap()
-            .max_penetration_m
-            .unwrap();
+        let sweep = measure_quality(&scene, &poses).unwrap().max_penetration_m.unwrap();
         let mut brute = 0.0f64;
         for a in 1..poses.len() {
             brute = brute.max(0.5 - f64::from(poses[a].position[1]));
@@ -387,9 +339,7 @@ mod tests {
         assert!(sphere_box_penetration([0.0, 0.5, 0.0], 0.5, &ground, half).abs() < 1e-6);
         assert!((sphere_box_penetration([0.0, 0.7, 0.0], 0.5, &ground, half) + 0.2).abs() < 1e-6);
         assert!((sphere_box_penetration([3.0, 0.3, 0.0], 0.5, &ground, half) - 0.2).abs() < 1e-6);
-        assert!(
-            (sphere_box_penetration([3.0, -0.25, 0.0], 0.5, &ground, half) - 0.75).abs() < 1e-6
-        );
+        assert!((sphere_box_penetration([3.0, -0.25, 0.0], 0.5, &ground, half) - 0.75).abs() < 1e-6);
         // Off a corner edge: centre 0.3 m beyond x and y faces, distance 0.3*sqrt(2).
         let corner = sphere_box_penetration([100.3, 0.3, 0.0], 0.5, &ground, half);
         assert!((corner - (0.5 - 0.3 * 2f64.sqrt())).abs() < 1e-5);

@@ -20,13 +20,7 @@ pub const GRAVITY: [f32; 3] = [0.0, -9.81, 0.0];
 /// Half extents of the unit cube, in metres.
 pub const UNIT_CUBE_HALF_EXTENTS: [f32; 3] = [0.5, 0.5, 0.5];
 /// Names of the standard scenes, in the order of SCENES.md.
-pub const SCENE_NAMES: [&str; 5] = [
-    "large_pyramid",
-    "many_pyramids",
-    "joint_grid",
-    "balls",
-    "pyramid3d",
-];
+pub const SCENE_NAMES: [&str; 5] = ["large_pyramid", "many_pyramids", "joint_grid", "balls", "pyramid3d"];
 
 /// The one collision shape of a body, in its local frame (centred on the body's origin).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -155,8 +149,8 @@ impl SceneDesc {
         let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else {
             return false;
         };
-        let both_spheres = matches!(body_a.shape, ShapeDesc::Sphere { .. })
-            && matches!(body_b.shape, ShapeDesc::Sphere { .. });
+        let both_spheres =
+            matches!(body_a.shape, ShapeDesc::Sphere { .. }) && matches!(body_b.shape, ShapeDesc::Sphere { .. });
         match self.collision_rule {
             CollisionRule::All => true,
             CollisionRule::NoSphereSphere => !both_spheres,
@@ -174,22 +168,13 @@ pub fn build_scene(name: &str) -> Result<SceneDesc, String> {
         "joint_grid" => Ok(joint_grid()),
         "balls" => Ok(balls()),
         "pyramid3d" => Ok(pyramid3d()),
-        _ => Err(format!(
-            "unknown scene `{name}`; known scenes: {}",
-            SCENE_NAMES.join(", ")
-        )),
+        _ => Err(format!("unknown scene `{name}`; known scenes: {}", SCENE_NAMES.join(", "))),
     }
 }
 
 /// Builds all five standard scenes in the order of [`SCENE_NAMES`].
 pub fn all_scenes() -> Vec<SceneDesc> {
-    vec![
-        large_pyramid(),
-        many_pyramids(),
-        joint_grid(),
-        balls(),
-        pyramid3d(),
-    ]
+    vec![large_pyramid(), many_pyramids(), joint_grid(), balls(), pyramid3d()]
 }
 
 /// The static ground box at (0, -1, 0) with the given half extents (its top face is y = 0).
@@ -208,9 +193,7 @@ fn ground_box(half_extents: [f32; 3]) -> BodyDesc {
 fn unit_cube(position: [f32; 3], density: f32) -> BodyDesc {
     BodyDesc {
         is_static: false,
-        shape: ShapeDesc::Box {
-            half_extents: UNIT_CUBE_HALF_EXTENTS,
-        },
+        shape: ShapeDesc::Box { half_extents: UNIT_CUBE_HALF_EXTENTS },
         position,
         density,
         friction: FRICTION,
@@ -250,10 +233,7 @@ fn track_last(scene: &mut SceneDesc) {
     let index = scene.bodies.len() - 1;
     let initial_position = scene.bodies[index].position;
     if let QualityDesc::TopCubes { tracked, .. } = &mut scene.quality {
-        tracked.push(TrackedBody {
-            body: index,
-            initial_position,
-        });
+        tracked.push(TrackedBody { body: index, initial_position });
     }
 }
 
@@ -263,10 +243,7 @@ fn track_last(scene: &mut SceneDesc) {
 /// x = (i+1)/2 + (j-i) - 50, so row 0 spans x = -49.5..49.5 and the top cube is at (0, 99.5, 0).
 pub fn large_pyramid() -> SceneDesc {
     const ROWS: usize = 100;
-    let quality = QualityDesc::TopCubes {
-        tracked: Vec::new(),
-        report_drift: true,
-    };
+    let quality = QualityDesc::TopCubes { tracked: Vec::new(), report_drift: true };
     let mut scene = empty_scene("large_pyramid", 200, quality);
     scene.bodies.push(ground_box([400.0, 1.0, 400.0]));
     scene.ground = Some(0);
@@ -292,14 +269,9 @@ pub fn many_pyramids() -> SceneDesc {
     const BASE: usize = 10;
     let half_ground = 0.5 * GRID as f32 * (BASE + 1) as f32;
     let dz = 2.0 * (half_ground - 1.0) / (GRID - 1) as f32;
-    let quality = QualityDesc::TopCubes {
-        tracked: Vec::new(),
-        report_drift: false,
-    };
+    let quality = QualityDesc::TopCubes { tracked: Vec::new(), report_drift: false };
     let mut scene = empty_scene("many_pyramids", 100, quality);
-    scene
-        .bodies
-        .push(ground_box([half_ground, 1.0, half_ground]));
+    scene.bodies.push(ground_box([half_ground, 1.0, half_ground]));
     scene.ground = Some(0);
     for grid_row in 0..GRID {
         let z = -half_ground + 1.0 + grid_row as f32 * dz;
@@ -380,10 +352,7 @@ impl BallsLcg {
 
     /// Advances the state and returns the next value in [-0.5, 0.5).
     pub fn next_offset(&mut self) -> f32 {
-        self.state = self
-            .state
-            .wrapping_mul(1_664_525)
-            .wrapping_add(1_013_904_223);
+        self.state = self.state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
         (self.state >> 8) as f32 / (1u32 << 24) as f32 - 0.5
     }
 }
@@ -424,10 +393,7 @@ pub fn balls() -> SceneDesc {
 /// z = b - (n-1)/2 (b in 0..n, inner loop), y = 0.5 + l. The top cube is at (0, 9.5, 0).
 pub fn pyramid3d() -> SceneDesc {
     const LAYERS: usize = 10;
-    let quality = QualityDesc::TopCubes {
-        tracked: Vec::new(),
-        report_drift: true,
-    };
+    let quality = QualityDesc::TopCubes { tracked: Vec::new(), report_drift: true };
     let mut scene = empty_scene("pyramid3d", 300, quality);
     scene.bodies.push(ground_box([100.0, 1.0, 100.0]));
     scene.ground = Some(0);
@@ -454,10 +420,7 @@ mod tests {
 
     fn assert_close(actual: [f32; 3], expected: [f32; 3]) {
         for axis in 0..3 {
-            assert!(
-                (actual[axis] - expected[axis]).abs() <= EPS,
-                "{actual:?} vs {expected:?}"
-            );
+            assert!((actual[axis] - expected[axis]).abs() <= EPS, "{actual:?} vs {expected:?}");
         }
     }
 
@@ -519,17 +482,13 @@ mod tests {
             .filter(|j| scene.bodies[j.body_a].is_static && scene.bodies[j.body_b].is_static)
             .count();
         assert_eq!(static_pairs, 99);
-        assert_close(
-            scene.bodies[joint_grid_index(3, 7)].position,
-            [3.0, -7.0, 0.0],
-        );
+        assert_close(scene.bodies[joint_grid_index(3, 7)].position, [3.0, -7.0, 0.0]);
         // Every joint's anchors coincide in the initial configuration.
         for joint in &scene.joints {
             let a = scene.bodies[joint.body_a].position;
             let b = scene.bodies[joint.body_b].position;
             for axis in 0..3 {
-                let gap =
-                    a[axis] + joint.local_anchor_a[axis] - b[axis] - joint.local_anchor_b[axis];
+                let gap = a[axis] + joint.local_anchor_a[axis] - b[axis] - joint.local_anchor_b[axis];
                 assert!(gap.abs() <= EPS);
             }
         }
@@ -550,15 +509,9 @@ mod tests {
         let scene = balls();
         assert_eq!(scene.body_count(), 4000);
         assert_eq!(scene.steps, 200);
-        assert_close(
-            scene.bodies[1].position,
-            [-11.4 - 0.047_959_73, 1.0, -11.4 - 0.048_345_22],
-        );
+        assert_close(scene.bodies[1].position, [-11.4 - 0.047_959_73, 1.0, -11.4 - 0.048_345_22]);
         // Second sphere is k = 1 with the third and fourth draws.
-        assert_close(
-            scene.bodies[2].position,
-            [-11.4 + 0.004_315_58, 1.0, -10.2 + 0.013_490_4],
-        );
+        assert_close(scene.bodies[2].position, [-11.4 + 0.004_315_58, 1.0, -10.2 + 0.013_490_4]);
         // Sphere (i, j, k) = (0, 1, 0) is the 21st: y = 2.2.
         assert!((scene.bodies[21].position[1] - 2.2).abs() <= EPS);
     }

@@ -1,6 +1,67 @@
-//! `fulcrum bench`: a stub until the benchmark crate is wired in.
+//! `fulcrum bench [--scene NAME]... [--steps N] [--repeats R] [--threads N] [--json]`: builds
+//! the standard scenes of shared/bench/SCENES.md in code, times only the steps, and reports
+//! bodies, joints, steps, median and minimum ms/step, peak memory and the quality figure.
+//! To set the figures beside rapier3d's in the same run, use the `fulcrum-compare` crate.
 
-/// Prints that the benchmark is not wired yet.
-pub fn bench() -> Result<(), String> {
-    crate::print_out("bench: not wired yet\n")
+use clap::Args;
+use fulcrum_bench::cli::BenchOptions;
+use fulcrum_bench::fulcrum_engine::FulcrumEngine;
+use fulcrum_bench::harness::format_table;
+use fulcrum_bench::run_scene;
+
+/// Options of `fulcrum bench`.
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Run only this scene (repeatable): large_pyramid, many_pyramids, joint_grid, balls,
+    /// pyramid3d. Default: all.
+    #[arg(long = "scene", value_name = "NAME")]
+    scenes: Vec<String>,
+    /// Steps per run instead of each scene's standard count.
+    #[arg(long, value_name = "N")]
+    steps: Option<usize>,
+    /// Fresh runs per scene; median and minimum are taken over them.
+    #[arg(long, value_name = "R", default_value_t = 3)]
+    repeats: usize,
+    /// Worker threads (reported as given; the engine steps on one thread for now).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    threads: usize,
+    /// One JSON object per scene per line (the SCENES.md format) instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl BenchArgs {
+    fn options(&self) -> Result<BenchOptions, String> {
+        let mut args: Vec<String> = Vec::new();
+        for scene in &self.scenes {
+            args.extend(["--scene".to_string(), scene.clone()]);
+        }
+        if let Some(steps) = self.steps {
+            args.extend(["--steps".to_string(), steps.to_string()]);
+        }
+        args.extend(["--repeats".to_string(), self.repeats.to_string()]);
+        args.extend(["--threads".to_string(), self.threads.to_string()]);
+        BenchOptions::parse(args)
+    }
+}
+
+/// Runs the benchmark and prints the results.
+pub fn bench(args: &BenchArgs) -> Result<(), String> {
+    let options = args.options()?;
+    let mut results = Vec::new();
+    for scene in options.scene_descs()? {
+        match run_scene::<FulcrumEngine>(&scene, options.steps, options.repeats, options.threads) {
+            Ok(result) => {
+                if args.json {
+                    crate::print_out(&format!("{}\n", result.json_line()))?;
+                }
+                results.push(result);
+            }
+            Err(reason) => eprintln!("note: skipping {}: {reason}", scene.name),
+        }
+    }
+    if !args.json {
+        crate::print_out(&format_table(&results))?;
+    }
+    Ok(())
 }

@@ -5,7 +5,7 @@
 //! fulcrum check SCENE                                            validate and summarise
 //! fulcrum export SAMPLE [--out FILE]                             write a built-in sample
 //! fulcrum list                                                   list the built-in samples
-//! fulcrum bench                                                  (not wired yet)
+//! fulcrum bench [--scene NAME] [--steps N] [--repeats R] [--json] time the standard scenes
 //! ```
 //! SCENE is a scene file (shared/docs/scene-format.md) or the name of a built-in sample.
 //! Every failure exits non-zero with one line on stderr: 2 for bad command lines, 1 otherwise.
@@ -41,8 +41,8 @@ enum Command {
     Export(export::ExportArgs),
     /// List the built-in samples.
     List,
-    /// Benchmark the standard scenes (not wired yet).
-    Bench,
+    /// Time the standard benchmark scenes (shared/bench/SCENES.md).
+    Bench(bench::BenchArgs),
 }
 
 fn main() -> ExitCode {
@@ -59,7 +59,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check::check(args),
         Command::Export(args) => export::export(args),
         Command::List => list::list(),
-        Command::Bench => bench::bench(),
+        Command::Bench(args) => bench::bench(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

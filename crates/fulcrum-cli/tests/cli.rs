@@ -126,11 +126,23 @@ fn every_sample_is_listed_checked_run_and_exported() {
     assert!(Scene::from_json_str(&stdout(&to_stdout), "stdout").is_ok());
 }
 
+/// `bench --json` prints one SCENES.md line per scene with every key; the figures are not
+/// asserted (timing is never a test), only their presence and the scene's body count.
 #[test]
-fn bench_is_a_stub() {
-    let output = fulcrum(&["bench"]);
-    assert!(output.status.success());
-    assert_eq!(stdout(&output), "bench: not wired yet\n");
+fn bench_writes_scenes_md_json_lines() {
+    let output = fulcrum(&["bench", "--scene", "pyramid3d", "--steps", "3", "--repeats", "1", "--json"]);
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let text = stdout(&output);
+    let line: serde_json::Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    assert_eq!(line["scene"], "pyramid3d");
+    assert_eq!(line["engine"], "fulcrum");
+    assert_eq!(line["bodies"], 385);
+    assert_eq!(line["steps"], 3);
+    for key in ["joints", "threads", "ms_per_step_median", "ms_per_step_min", "peak_rss_bytes", "quality"] {
+        assert!(line.get(key).is_some(), "missing {key}");
+    }
+    assert!(line["quality"]["top_drop_m"].is_number());
+    assert_fails(&fulcrum(&["bench", "--scene", "nowhere"]), 1, &["nowhere"]);
 }
 
 #[test]

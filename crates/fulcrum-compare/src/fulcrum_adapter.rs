@@ -1,21 +1,10 @@
-//! fulcrum's place in the comparison.
-//!
-//! TODO(lead): once `fulcrum_bench::fulcrum_engine::FulcrumEngine` exists (the fulcrum
-//! adapter implementing `fulcrum_bench::BenchEngine`), replace the body of [`fulcrum_entry`]
-//! with:
-//!
-//! ```ignore
-//! use fulcrum_bench::fulcrum_engine::FulcrumEngine;
-//! Some(crate::EngineEntry::of::<FulcrumEngine>())
-//! ```
-//!
-//! Nothing else in this crate needs to change: `main.rs` runs every entry it is given,
-//! alternating engines per repeat, and prints the fulcrum/rapier3d ratio whenever both ran.
+//! fulcrum's place in the comparison: the adapter lives in `fulcrum_bench::fulcrum_engine`,
+//! shared with `fulcrum bench`.
 
 use crate::EngineEntry;
+use fulcrum_bench::fulcrum_engine::FulcrumEngine;
 
-/// The fulcrum engine entry, or `None` while the fulcrum adapter is not written yet (the
-/// binary then runs rapier3d alone).
+/// The fulcrum engine entry.
 pub fn fulcrum_entry() -> Option<EngineEntry> {
-    None
+    Some(EngineEntry::of::<FulcrumEngine>())
 }

@@ -80,17 +80,27 @@ fn compare_scene(
 ) -> Result<Vec<SceneResult>, String> {
     let steps = options.steps.unwrap_or(scene.steps);
     let mut samples: Vec<Vec<RepeatSample>> = vec![Vec::new(); engines.len()];
+    let mut failed = vec![false; engines.len()];
     for round in 0..options.repeats {
         for offset in 0..engines.len() {
             let slot = (round + offset) % engines.len();
-            let sample = (engines[slot].measure)(scene, steps, options.threads)
-                .map_err(|e| format!("{} on {}: {e}", engines[slot].name, scene.name))?;
-            samples[slot].push(sample);
+            if failed[slot] {
+                continue;
+            }
+            match (engines[slot].measure)(scene, steps, options.threads) {
+                Ok(sample) => samples[slot].push(sample),
+                Err(e) => {
+                    // One engine lacking a feature must not hide the other's figures.
+                    eprintln!("note: {} cannot run {}: {e}", engines[slot].name, scene.name);
+                    failed[slot] = true;
+                }
+            }
         }
     }
     engines
         .iter()
         .zip(&samples)
+        .filter(|(_, runs)| !runs.is_empty())
         .map(|(engine, runs)| summarize(scene, engine.name, steps, options.threads, runs))
         .collect()
 }

@@ -221,12 +221,8 @@ impl BroadPhase {
 
     /// Checks both trees' invariants (see [`DynamicTree::validate`]); for tests.
     pub fn validate(&self) -> crate::Result<()> {
-        self.static_tree
-            .validate()
-            .map_err(|e| e.within("static_tree"))?;
-        self.moving_tree
-            .validate()
-            .map_err(|e| e.within("moving_tree"))
+        self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
+        self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
     }
 }
 

@@ -19,11 +19,7 @@ impl<T: Copy + Default, const N: usize> InlineStack<T, N> {
     /// An empty stack (no heap allocation).
     #[inline]
     pub(crate) fn new() -> Self {
-        Self {
-            inline: [T::default(); N],
-            inline_len: 0,
-            spill: Vec::new(),
-        }
+        Self { inline: [T::default(); N], inline_len: 0, spill: Vec::new() }
     }
 
     /// Number of items.
@@ -46,8 +42,7 @@ impl<T: Copy + Default, const N: usize> InlineStack<T, N> {
                 return;
             }
             self.spill.reserve(2 * N);
-            self.spill
-                .extend_from_slice(&self.inline[..self.inline_len]);
+            self.spill.extend_from_slice(&self.inline[..self.inline_len]);
             self.inline_len = 0;
         }
         self.spill.push(item);
@@ -87,9 +82,7 @@ impl<T: Copy + Default, const N: usize> InlineMinHeap<T, N> {
     /// An empty heap (no heap allocation).
     #[inline]
     pub(crate) fn new() -> Self {
-        Self {
-            items: InlineStack::new(),
-        }
+        Self { items: InlineStack::new() }
     }
 
     /// Adds an item: append it, then swap it up while it is less than its parent.
@@ -126,11 +119,7 @@ impl<T: Copy + Default, const N: usize> InlineMinHeap<T, N> {
                 break;
             }
             let right = left + 1;
-            let lesser = if right < slice.len() && less(&slice[right], &slice[left]) {
-                right
-            } else {
-                left
-            };
+            let lesser = if right < slice.len() && less(&slice[right], &slice[left]) { right } else { left };
             if !less(&slice[lesser], &slice[parent]) {
                 break;
             }

@@ -49,11 +49,7 @@ fn tree_query(tree: &DynamicTree, query: &Aabb) -> Vec<LeafId> {
 
 /// Leaves of `live` (leaf, box) overlapping `query`, by brute force, sorted.
 fn brute_query(live: &[(LeafId, Aabb)], query: &Aabb) -> Vec<LeafId> {
-    let mut found: Vec<LeafId> = live
-        .iter()
-        .filter(|(_, b)| b.overlaps(query))
-        .map(|&(l, _)| l)
-        .collect();
+    let mut found: Vec<LeafId> = live.iter().filter(|(_, b)| b.overlaps(query)).map(|&(l, _)| l).collect();
     found.sort_unstable();
     found
 }
@@ -73,10 +69,7 @@ fn random_edits_keep_the_tree_valid() {
         if live.is_empty() || action < 45 {
             let aabb = rng.aabb(30.0, 2.0);
             let leaf = tree.create_leaf(aabb, 1000 + step);
-            assert!(
-                live.iter().all(|&(l, _)| l != leaf),
-                "handle {leaf} handed out twice"
-            );
+            assert!(live.iter().all(|&(l, _)| l != leaf), "handle {leaf} handed out twice");
             live.push((leaf, aabb));
         } else if action < 80 {
             let slot = rng.below(live.len());
@@ -115,10 +108,8 @@ fn random_edits_keep_the_tree_valid() {
 fn enlarged_leaves_stay_exact_until_reinserted() {
     let mut rng = Lcg(17);
     let mut tree = DynamicTree::new();
-    let mut live: Vec<(LeafId, Aabb)> = (0..1000)
-        .map(|_| rng.aabb(15.0, 1.0))
-        .map(|b| (tree.create_leaf(b, 0), b))
-        .collect();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..1000).map(|_| rng.aabb(15.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
     for (round, one_in) in [20usize, 2, 50, 3, 1].into_iter().enumerate() {
         let (gone, _) = live.swap_remove(rng.below(live.len()));
         tree.destroy_leaf(gone);
@@ -132,36 +123,20 @@ fn enlarged_leaves_stay_exact_until_reinserted() {
             }
         }
         let enlarged = tree.enlarged_count();
-        assert!(
-            tree.loose_slot_count() > 0,
-            "round {round}: enlarging should loosen boxes"
-        );
+        assert!(tree.loose_slot_count() > 0, "round {round}: enlarging should loosen boxes");
         for phase in ["enlarged", "re-inserted"] {
-            tree.validate()
-                .unwrap_or_else(|e| panic!("round {round}, {phase}: {e}"));
+            tree.validate().unwrap_or_else(|e| panic!("round {round}, {phase}: {e}"));
             for &(leaf, aabb) in &live {
                 assert_eq!(tree.aabb(leaf), aabb);
             }
             for _ in 0..30 {
                 let query = rng.aabb(15.0, 4.0);
-                assert_eq!(
-                    tree_query(&tree, &query),
-                    brute_query(&live, &query),
-                    "{phase}"
-                );
+                assert_eq!(tree_query(&tree, &query), brute_query(&live, &query), "{phase}");
             }
             tree.reinsert_enlarged(4);
         }
-        assert_eq!(
-            tree.enlarged_count(),
-            0,
-            "round {round} ({enlarged} were enlarged)"
-        );
-        assert_eq!(
-            tree.loose_slot_count(),
-            0,
-            "round {round} ({enlarged} were enlarged)"
-        );
+        assert_eq!(tree.enlarged_count(), 0, "round {round} ({enlarged} were enlarged)");
+        assert_eq!(tree.loose_slot_count(), 0, "round {round} ({enlarged} were enlarged)");
     }
 }
 
@@ -199,10 +174,7 @@ fn sorted_row_keeps_logarithmic_height() {
     tree.validate().expect("tree invariants");
     let log2_n = (n as f32).log2();
     let incremental_height = tree.height();
-    assert!(
-        incremental_height as f32 <= 2.5 * log2_n + 4.0,
-        "height {incremental_height}"
-    );
+    assert!(incremental_height as f32 <= 2.5 * log2_n + 4.0, "height {incremental_height}");
     // Removing every other leaf, in order, keeps it balanced too.
     for (leaf, _) in live.iter().step_by(2) {
         tree.destroy_leaf(*leaf);
@@ -210,11 +182,7 @@ fn sorted_row_keeps_logarithmic_height() {
     live = live.into_iter().skip(1).step_by(2).collect();
     tree.validate().expect("tree invariants after removals");
     let half_bound = 2.5 * (live.len() as f32).log2() + 4.0;
-    assert!(
-        tree.height() as f32 <= half_bound,
-        "height {} after removals",
-        tree.height()
-    );
+    assert!(tree.height() as f32 <= half_bound, "height {} after removals", tree.height());
 
     tree.rebuild();
     tree.validate().expect("rebuilt tree invariants");
@@ -237,22 +205,12 @@ fn nested_boxes_keep_logarithmic_height() {
         let mut tree = DynamicTree::new();
         for i in 0..n {
             let grow = 0.01 * i as f32;
-            let centre = if drifting {
-                Vec3::new(grow, 0.0, 0.0)
-            } else {
-                rng.vec3(-0.5, 0.5)
-            };
-            tree.create_leaf(
-                Aabb::from_center_half_extents(centre, Vec3::splat(1.0 + grow)),
-                0,
-            );
+            let centre = if drifting { Vec3::new(grow, 0.0, 0.0) } else { rng.vec3(-0.5, 0.5) };
+            tree.create_leaf(Aabb::from_center_half_extents(centre, Vec3::splat(1.0 + grow)), 0);
         }
         tree.validate().expect("tree invariants");
         let height = tree.height();
-        assert!(
-            height as f32 <= bound,
-            "drifting {drifting}: height {height} > {bound}"
-        );
+        assert!(height as f32 <= bound, "drifting {drifting}: height {height} > {bound}");
     }
 }
 
@@ -290,10 +248,7 @@ fn ray_cast_reports_every_box_nearest_first() {
             reported.push((tree.user(leaf).unwrap_or(u32::MAX), t_enter));
             f32::INFINITY
         });
-        assert!(
-            reported.windows(2).all(|w| w[0].1 <= w[1].1),
-            "order: {reported:?}"
-        );
+        assert!(reported.windows(2).all(|w| w[0].1 <= w[1].1), "order: {reported:?}");
         reported.sort_unstable_by_key(|&(leaf, _)| leaf);
         expected.sort_unstable_by_key(|&(leaf, _)| leaf);
         assert_eq!(reported, expected);
@@ -423,10 +378,7 @@ fn pair_walks_match_brute_force() {
     let mut expected: Vec<(LeafId, LeafId)> = live_a
         .iter()
         .flat_map(|&(a, box_a)| {
-            live_b
-                .iter()
-                .filter(move |(_, box_b)| box_a.overlaps(box_b))
-                .map(move |&(b, _)| (a, b))
+            live_b.iter().filter(move |(_, box_b)| box_a.overlaps(box_b)).map(move |&(b, _)| (a, b))
         })
         .collect();
     expected.sort_unstable();
@@ -466,19 +418,9 @@ fn brute_pairs(proxies: &[TestProxy], moved: &[u32]) -> Vec<(u32, u32)> {
 fn add_proxy(bp: &mut BroadPhase, list: &mut Vec<TestProxy>, aabb: Aabb, kind: ProxyKind) -> u32 {
     let user = list.iter().map(|p| p.user + 1).max().unwrap_or(0);
     let id = bp.create_proxy(aabb, kind, user);
-    let fat = if kind == ProxyKind::Moving {
-        aabb.expanded(BroadPhase::MARGIN)
-    } else {
-        aabb
-    };
+    let fat = if kind == ProxyKind::Moving { aabb.expanded(BroadPhase::MARGIN) } else { aabb };
     assert_eq!(bp.fat_aabb(id), fat);
-    list.push(TestProxy {
-        id,
-        user,
-        kind,
-        tight: aabb,
-        fat,
-    });
+    list.push(TestProxy { id, user, kind, tight: aabb, fat });
     user
 }
 
@@ -498,11 +440,7 @@ fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
     let mut list = Vec::new();
     let mut moved = Vec::new();
     for i in 0..500 {
-        let kind = if i % 5 == 0 {
-            ProxyKind::Static
-        } else {
-            ProxyKind::Moving
-        };
+        let kind = if i % 5 == 0 { ProxyKind::Static } else { ProxyKind::Moving };
         moved.push(add_proxy(&mut bp, &mut list, rng.aabb(12.0, 1.2), kind));
     }
     let mut pairs = Vec::new();
@@ -512,30 +450,19 @@ fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
             None => bp.update_pairs(&mut pairs),
         }
         assert!(pairs.windows(2).all(|w| w[0] < w[1]) && pairs.iter().all(|p| p.0 < p.1));
-        assert_eq!(
-            pairs,
-            brute_pairs(&list, &moved),
-            "{search:?}, round {round}"
-        );
+        assert_eq!(pairs, brute_pairs(&list, &moved), "{search:?}, round {round}");
         bp.validate().expect("trees valid");
         moved.clear();
         // Alternate many moves (moving tree rebuilt) and few (re-inserted one by one).
         let one_in = if round % 2 == 0 { 2 } else { 25 };
         edit_scene(&mut rng, &mut bp, &mut list, &mut moved, one_in);
-        bp.validate()
-            .expect("trees valid with moved proxies pending");
+        bp.validate().expect("trees valid with moved proxies pending");
     }
 }
 
 /// One round of random edits (about one moving proxy in `one_in` moves); records in `moved`
 /// the users the broad phase must treat as moved: created, or moved out of their fat box.
-fn edit_scene(
-    rng: &mut Lcg,
-    bp: &mut BroadPhase,
-    list: &mut Vec<TestProxy>,
-    moved: &mut Vec<u32>,
-    one_in: usize,
-) {
+fn edit_scene(rng: &mut Lcg, bp: &mut BroadPhase, list: &mut Vec<TestProxy>, moved: &mut Vec<u32>, one_in: usize) {
     for p in list.iter_mut() {
         if p.kind == ProxyKind::Static || rng.below(one_in) != 0 {
             continue;
@@ -555,11 +482,7 @@ fn edit_scene(
         let gone = list.swap_remove(rng.below(list.len()));
         bp.destroy_proxy(gone.id);
         moved.retain(|&u| u != gone.user);
-        let kind = if rng.below(4) == 0 {
-            ProxyKind::Static
-        } else {
-            ProxyKind::Moving
-        };
+        let kind = if rng.below(4) == 0 { ProxyKind::Static } else { ProxyKind::Moving };
         moved.push(add_proxy(bp, list, rng.aabb(12.0, 1.2), kind));
     }
 }
@@ -638,11 +561,7 @@ fn queries_and_ray_casts_cover_both_trees() {
     let mut bp = BroadPhase::new();
     let mut list = Vec::new();
     for i in 0..300 {
-        let kind = if i % 2 == 0 {
-            ProxyKind::Static
-        } else {
-            ProxyKind::Moving
-        };
+        let kind = if i % 2 == 0 { ProxyKind::Static } else { ProxyKind::Moving };
         add_proxy(&mut bp, &mut list, rng.aabb(10.0, 1.0), kind);
     }
     for rebuilt in [false, true] {
@@ -658,11 +577,7 @@ fn queries_and_ray_casts_cover_both_trees() {
                 true
             });
             found.sort_unstable();
-            let mut expected: Vec<u32> = list
-                .iter()
-                .filter(|p| p.fat.overlaps(&query))
-                .map(|p| p.user)
-                .collect();
+            let mut expected: Vec<u32> = list.iter().filter(|p| p.fat.overlaps(&query)).map(|p| p.user).collect();
             expected.sort_unstable();
             assert_eq!(found, expected);
 
@@ -676,12 +591,7 @@ fn queries_and_ray_casts_cover_both_trees() {
             hits.sort_unstable_by_key(|h| h.0);
             let mut expected: Vec<(u32, f32)> = list
                 .iter()
-                .filter_map(|p| {
-                    Some((
-                        p.user,
-                        p.fat.ray_entry(ray.origin, ray.direction.recip(), 30.0)?,
-                    ))
-                })
+                .filter_map(|p| Some((p.user, p.fat.ray_entry(ray.origin, ray.direction.recip(), 30.0)?)))
                 .collect();
             expected.sort_unstable_by_key(|h| h.0);
             assert_eq!(hits, expected);
@@ -703,9 +613,7 @@ fn bench_reinsert_and_update_pairs() {
         let mut rng = Lcg(1);
         let mut bp = BroadPhase::new();
         let boxes: Vec<Aabb> = (0..n).map(|_| rng.aabb(11.0, 0.5)).collect();
-        let ids: Vec<ProxyId> = (0..n)
-            .map(|u| bp.create_proxy(boxes[u], ProxyKind::Moving, u as u32))
-            .collect();
+        let ids: Vec<ProxyId> = (0..n).map(|u| bp.create_proxy(boxes[u], ProxyKind::Moving, u as u32)).collect();
         let floor = Aabb::new(Vec3::new(-12.0, -13.0, -12.0), Vec3::new(12.0, -11.0, 12.0));
         bp.create_proxy(floor, ProxyKind::Static, n as u32);
         let mut pairs = Vec::new();

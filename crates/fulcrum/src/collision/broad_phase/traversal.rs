@@ -141,10 +141,7 @@ fn split_pair(
             return ([node, node], 1);
         }
         let n = &tree.internals[node.0.index()];
-        (
-            [(n.children[0], n.boxes[0]), (n.children[1], n.boxes[1])],
-            2,
-        )
+        ([(n.children[0], n.boxes[0]), (n.children[1], n.boxes[1])], 2)
     };
     if a.0.is_leaf() && b.0.is_leaf() {
         f(a.0.index() as LeafId, b.0.index() as LeafId);

@@ -178,10 +178,7 @@ impl DynamicTree {
     /// Sum of the surface areas of the internal nodes' boxes, m²: the SAH cost that
     /// insertion and rotations try to keep low (a tree-quality measure for tests).
     pub fn internal_area(&self) -> f32 {
-        let live = self
-            .internals
-            .iter()
-            .filter(|n| n.children[0] != Child::FREE);
+        let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
         live.map(|n| n.aabb().surface_area()).sum()
     }
 
@@ -221,18 +218,8 @@ impl DynamicTree {
     /// until [`DynamicTree::destroy_leaf`]. Handles of destroyed leaves are reused. The
     /// caller's mark starts cleared.
     pub fn create_leaf(&mut self, aabb: Aabb, user: u32) -> LeafId {
-        debug_assert!(
-            aabb.is_valid(),
-            "tree leaf box must be finite and ordered: {aabb:?}"
-        );
-        let leaf = Leaf {
-            aabb,
-            parent: NONE,
-            user,
-            live: true,
-            moved: false,
-            enlarged: false,
-        };
+        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
+        let leaf = Leaf { aabb, parent: NONE, user, live: true, moved: false, enlarged: false };
         let index = if self.free_leaf == NONE {
             self.leaves.push(leaf);
             (self.leaves.len() - 1) as LeafId
@@ -256,13 +243,7 @@ impl DynamicTree {
         }
         self.remove_leaf(leaf);
         let slot = &mut self.leaves[leaf as usize];
-        *slot = Leaf {
-            parent: self.free_leaf,
-            live: false,
-            moved: false,
-            enlarged: false,
-            ..*slot
-        };
+        *slot = Leaf { parent: self.free_leaf, live: false, moved: false, enlarged: false, ..*slot };
         self.free_leaf = leaf;
         self.leaf_count -= 1;
     }
@@ -270,10 +251,7 @@ impl DynamicTree {
     /// Gives a leaf a new box and re-inserts it (its handle stays the same). Does nothing
     /// when `leaf` is not live.
     pub fn move_leaf(&mut self, leaf: LeafId, aabb: Aabb) {
-        debug_assert!(
-            aabb.is_valid(),
-            "tree leaf box must be finite and ordered: {aabb:?}"
-        );
+        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
         if !self.contains(leaf) {
             debug_assert!(false, "move_leaf: {leaf} is not a live leaf");
             return;
@@ -290,10 +268,7 @@ impl DynamicTree {
     /// at most, no restructuring). The tree stays valid for every query; it only gets looser
     /// until the re-insertion. Does nothing when `leaf` is not live.
     pub fn enlarge_leaf(&mut self, leaf: LeafId, aabb: Aabb) {
-        debug_assert!(
-            aabb.is_valid(),
-            "tree leaf box must be finite and ordered: {aabb:?}"
-        );
+        debug_assert!(aabb.is_valid(), "tree leaf box must be finite and ordered: {aabb:?}");
         let Some(entry) = self.leaves.get_mut(leaf as usize).filter(|l| l.live) else {
             debug_assert!(false, "enlarge_leaf: {leaf} is not a live leaf");
             return;
@@ -670,24 +645,18 @@ impl DynamicTree {
         if let [item] = items {
             return (Child::leaf(item.leaf), item.aabb, 0);
         }
-        let bounds = items.iter().fold(Aabb::EMPTY, |bounds, item| {
-            Aabb::new(bounds.min.min(item.centre2), bounds.max.max(item.centre2))
-        });
+        let bounds = items
+            .iter()
+            .fold(Aabb::EMPTY, |bounds, item| Aabb::new(bounds.min.min(item.centre2), bounds.max.max(item.centre2)));
         let extent = bounds.max - bounds.min;
-        let axis = match (
-            extent.x >= extent.y,
-            extent.x >= extent.z,
-            extent.y >= extent.z,
-        ) {
+        let axis = match (extent.x >= extent.y, extent.x >= extent.z, extent.y >= extent.z) {
             (true, true, _) => 0,
             (false, _, true) => 1,
             _ => 2,
         };
         let middle = items.len() / 2;
         items.select_nth_unstable_by(middle, |l, r| {
-            l.centre2[axis]
-                .total_cmp(&r.centre2[axis])
-                .then(l.leaf.cmp(&r.leaf))
+            l.centre2[axis].total_cmp(&r.centre2[axis]).then(l.leaf.cmp(&r.leaf))
         });
         let (lower, upper) = items.split_at_mut(middle);
         let (child_a, box_a, height_a) = self.build_subtree(lower);
@@ -700,11 +669,7 @@ impl DynamicTree {
         });
         self.set_parent(child_a, parent);
         self.set_parent(child_b, parent);
-        (
-            Child::internal(parent),
-            box_a.union(&box_b),
-            1 + height_a.max(height_b),
-        )
+        (Child::internal(parent), box_a.union(&box_b), 1 + height_a.max(height_b))
     }
 }
 
@@ -722,30 +687,20 @@ impl DynamicTree {
         let (internals_reached, leaves_reached) = self.validate_subtrees()?;
         let live_leaves = self.leaves.iter().filter(|l| l.live).count();
         if leaves_reached != self.leaf_count || live_leaves != self.leaf_count {
-            let reason = format!(
-                "{leaves_reached} leaves reachable, {live_leaves} live, leaf_count {}",
-                self.leaf_count
-            );
+            let reason =
+                format!("{leaves_reached} leaves reachable, {live_leaves} live, leaf_count {}", self.leaf_count);
             return Err(Error::new("leaf_count", reason));
         }
-        let free_leaves = self.count_free(self.free_leaf, self.leaves.len(), |tree, i| {
-            (!tree.leaves[i].live, tree.leaves[i].parent)
+        let free_leaves = self
+            .count_free(self.free_leaf, self.leaves.len(), |tree, i| (!tree.leaves[i].live, tree.leaves[i].parent))?;
+        let free_internals = self.count_free(self.free_internal, self.internals.len(), |tree, i| {
+            (tree.internals[i].children[0] == Child::FREE, tree.internals[i].parent)
         })?;
-        let free_internals =
-            self.count_free(self.free_internal, self.internals.len(), |tree, i| {
-                (
-                    tree.internals[i].children[0] == Child::FREE,
-                    tree.internals[i].parent,
-                )
-            })?;
         if live_leaves + free_leaves != self.leaves.len() {
             return Err(Error::new("leaves", "live + free leaves != all leaves"));
         }
         if internals_reached + free_internals != self.internals.len() {
-            let reason = format!(
-                "{internals_reached} reachable + {free_internals} free != {}",
-                self.internals.len()
-            );
+            let reason = format!("{internals_reached} reachable + {free_internals} free != {}", self.internals.len());
             return Err(Error::new("internals", reason));
         }
         Ok(())
@@ -764,10 +719,7 @@ impl DynamicTree {
         while let Some(index) = stack.pop() {
             internals += 1;
             if internals > self.internals.len() {
-                return Err(Error::new(
-                    "internals",
-                    "a cycle: more nodes reached than exist",
-                ));
+                return Err(Error::new("internals", "a cycle: more nodes reached than exist"));
             }
             let node = self
                 .internals
@@ -778,20 +730,12 @@ impl DynamicTree {
                 let child = node.children[slot];
                 let (aabb, height) = self.checked_child(child).map_err(|e| e.within(&field()))?;
                 if self.parent_of(child) != index as u32 {
-                    return Err(Error::new(
-                        field(),
-                        "the child's parent link points elsewhere",
-                    ));
+                    return Err(Error::new(field(), "the child's parent link points elsewhere"));
                 }
                 if node.heights[slot] != height {
-                    return Err(Error::new(
-                        field(),
-                        format!("stored height {}", node.heights[slot]),
-                    ));
+                    return Err(Error::new(field(), format!("stored height {}", node.heights[slot])));
                 }
-                if !node.boxes[slot].contains(&aabb)
-                    || (child.is_leaf() && node.boxes[slot] != aabb)
-                {
+                if !node.boxes[slot].contains(&aabb) || (child.is_leaf() && node.boxes[slot] != aabb) {
                     return Err(Error::new(field(), "stored box does not match the child's"));
                 }
                 match child.is_leaf() {
@@ -807,10 +751,7 @@ impl DynamicTree {
     /// (left by [`DynamicTree::enlarge_leaf`]); for tests.
     #[cfg(test)]
     pub(super) fn loose_slot_count(&self) -> usize {
-        let live = self
-            .internals
-            .iter()
-            .filter(|n| n.children[0] != Child::FREE);
+        let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
         let exact = |child: Child| self.checked_child(child).map(|(aabb, _)| aabb).ok();
         live.flat_map(|n| (0..2).map(move |slot| (n.boxes[slot], n.children[slot])))
             .filter(|&(stored, child)| exact(child) != Some(stored))
@@ -834,19 +775,11 @@ impl DynamicTree {
 
     /// Length of a free list; `probe(tree, i)` says whether node `i` is marked free and
     /// gives its next link.
-    fn count_free(
-        &self,
-        head: u32,
-        capacity: usize,
-        probe: impl Fn(&Self, usize) -> (bool, u32),
-    ) -> Result<usize> {
+    fn count_free(&self, head: u32, capacity: usize, probe: impl Fn(&Self, usize) -> (bool, u32)) -> Result<usize> {
         let (mut count, mut index) = (0, head);
         while index != NONE {
             if index as usize >= capacity {
-                return Err(Error::new(
-                    "free_list",
-                    format!("index {index} out of range"),
-                ));
+                return Err(Error::new("free_list", format!("index {index} out of range")));
             }
             let (is_free, next) = probe(self, index as usize);
             if !is_free {
