@@ -38,16 +38,120 @@ pub(crate) fn sym_index(i: usize, j: usize) -> usize {
     OFFSET[i] + (j - i)
 }
 
-/// Solves the contact LCP for `n` points; `None` when no active set passes (numerical
-/// trouble), so the caller can fall back to the sequential solve.
-pub(crate) fn solve_lcp(k: &Sym4, b: &[f32; 4], prior: &[f32; 4], n: usize) -> Option<[f32; 4]> {
-    let trace: f32 = (0..n).map(|i| k[sym_index(i, i)]).sum();
-    let epsilon = REGULARISATION * trace / n.max(1) as f32;
-    // Subsets as bit masks, largest first, then by index for determinism.
+/// Cholesky factor of the regularised full block K + εE, computed once per step in prepare.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BlockFactor {
+    /// Lower-triangular L with L Lᵀ = K + εE, packed like [`Sym4`] (entry (i, j), j ≤ i, at
+    /// `sym_index(j, i)`); the diagonal holds 1/L_ii.
+    l: Sym4,
+    /// The regularisation ε added to the diagonal.
+    epsilon: f32,
+    /// False when the factorisation failed (the block solver is then skipped).
+    valid: bool,
+}
+
+impl BlockFactor {
+    /// Factors K + εE for the first `n` rows, ε = [`REGULARISATION`]·trace(K)/n.
+    pub(crate) fn new(k: &Sym4, n: usize) -> BlockFactor {
+        let trace: f32 = (0..n).map(|i| k[sym_index(i, i)]).sum();
+        let epsilon = REGULARISATION * trace / n.max(1) as f32;
+        let mut l = [0.0f32; 10];
+        for j in 0..n {
+            let mut diagonal = k[sym_index(j, j)] + epsilon;
+            for p in 0..j {
+                let v = l[sym_index(p, j)];
+                diagonal -= v * v;
+            }
+            if !(diagonal > 0.0) {
+                return BlockFactor { l, epsilon, valid: false };
+            }
+            let inv = 1.0 / diagonal.sqrt();
+            l[sym_index(j, j)] = inv;
+            for i in j + 1..n {
+                let mut v = k[sym_index(i, j)];
+                for p in 0..j {
+                    v -= l[sym_index(p, i)] * l[sym_index(p, j)];
+                }
+                l[sym_index(j, i)] = v * inv;
+            }
+        }
+        BlockFactor { l, epsilon, valid: true }
+    }
+
+    /// Solves (K + εE) x = r for the first `n` rows.
+    fn solve(&self, r: &[f32; 4], n: usize) -> [f32; 4] {
+        let mut y = [0.0f32; 4];
+        for i in 0..n {
+            let mut v = r[i];
+            for p in 0..i {
+                v -= self.l[sym_index(p, i)] * y[p];
+            }
+            y[i] = v * self.l[sym_index(i, i)];
+        }
+        let mut x = [0.0f32; 4];
+        for i in (0..n).rev() {
+            let mut v = y[i];
+            for p in i + 1..n {
+                v -= self.l[sym_index(i, p)] * x[p];
+            }
+            x[i] = v * self.l[sym_index(i, i)];
+        }
+        x
+    }
+}
+
+/// The problem of one manifold: w = (K x)/mass_scale + b, x ≥ 0, w ≥ 0, x·w = 0, with the
+/// rows regularised towards `prior`.
+pub(crate) struct BlockProblem<'a> {
+    /// K of the normal rows.
+    pub k: &'a Sym4,
+    /// Its factor.
+    pub factor: &'a BlockFactor,
+    /// b: the velocities (with bias) the points would have without any normal impulse.
+    pub b: [f32; 4],
+    /// The impulses the points carry now (regularisation target).
+    pub prior: [f32; 4],
+    /// Softness mass scale of the rows (1 for rigid rows).
+    pub mass_scale: f32,
+    /// Number of points.
+    pub n: usize,
+}
+
+/// Solves the contact LCP; `None` when no active set passes (numerical trouble), so the
+/// caller can fall back to the sequential solve.
+///
+/// Cheap cases first: no point approaching (x = 0); all points pushing (one substitution
+/// with the cached factor); the points that pushed last time. Then the most negative impulse
+/// leaves the set and the rest is solved again, and only if that greedy path fails are all
+/// subsets tried, largest first.
+pub(crate) fn solve_lcp(problem: &BlockProblem) -> Option<[f32; 4]> {
+    if !problem.factor.valid {
+        return None;
+    }
+    let n = problem.n;
+    if problem.b[..n].iter().all(|&v| v >= 0.0) {
+        // Nothing approaches even without impulses: no point pushes (side-by-side boxes).
+        return Some([0.0; 4]);
+    }
     let full = (1u32 << n) - 1;
-    for size in (0..=n as u32).rev() {
-        for mask in (0..=full).rev().filter(|m| m.count_ones() == size) {
-            if let Some(x) = try_active_set(k, b, prior, n, mask, epsilon) {
+    let rhs: [f32; 4] =
+        std::array::from_fn(|i| -problem.mass_scale * problem.b[i] + problem.factor.epsilon * problem.prior[i]);
+    let x = problem.factor.solve(&rhs, n);
+    if x[..n].iter().all(|&v| v >= 0.0) {
+        return Some(x);
+    }
+    let carrying = (0..n).filter(|&i| problem.prior[i] > 0.0).fold(0u32, |m, i| m | (1 << i));
+    if carrying != full && carrying != 0 {
+        if let Some(x) = try_active_set(problem, carrying) {
+            return Some(x);
+        }
+    }
+    if let Some(x) = greedy_active_set(problem, full) {
+        return Some(x);
+    }
+    for size in (0..n as u32).rev() {
+        for mask in (0..full).rev().filter(|m| m.count_ones() == size) {
+            if let Some(x) = try_active_set(problem, mask) {
                 return Some(x);
             }
         }
@@ -55,11 +159,40 @@ pub(crate) fn solve_lcp(k: &Sym4, b: &[f32; 4], prior: &[f32; 4], n: usize) -> O
     None
 }
 
+/// Drops the most negative impulse from the set until all are non-negative.
+fn greedy_active_set(problem: &BlockProblem, mut mask: u32) -> Option<[f32; 4]> {
+    while mask != 0 {
+        let x = solve_subset(problem, mask)?;
+        let worst = (0..problem.n).filter(|&i| mask & (1 << i) != 0).min_by(|&i, &j| x[i].total_cmp(&x[j]))?;
+        if x[worst] >= 0.0 {
+            return is_complementary(problem, mask, &x).then_some(x);
+        }
+        mask &= !(1 << worst);
+    }
+    let zero = [0.0; 4];
+    is_complementary(problem, 0, &zero).then_some(zero)
+}
+
 /// Solves the rows in `mask` with the others at zero; returns x when it is a valid solution.
-fn try_active_set(k: &Sym4, b: &[f32; 4], prior: &[f32; 4], n: usize, mask: u32, epsilon: f32) -> Option<[f32; 4]> {
+fn try_active_set(problem: &BlockProblem, mask: u32) -> Option<[f32; 4]> {
+    let x = solve_subset(problem, mask)?;
+    let non_negative = (0..problem.n).all(|i| mask & (1 << i) == 0 || x[i] >= 0.0);
+    (non_negative && is_complementary(problem, mask, &x)).then_some(x)
+}
+
+/// Points outside `mask` must not be approaching: w_i = (K x)_i / mass_scale + b_i ≥ 0.
+fn is_complementary(problem: &BlockProblem, mask: u32, x: &[f32; 4]) -> bool {
+    (0..problem.n).filter(|i| mask & (1 << i) == 0).all(|i| {
+        let kx: f32 = (0..problem.n).map(|j| problem.k[sym_index(i, j)] * x[j]).sum();
+        kx / problem.mass_scale + problem.b[i] >= -1e-6 * (1.0 + problem.b[i].abs())
+    })
+}
+
+/// (K_SS + εE) x_S = −mass_scale·b_S + ε·prior_S for the rows in `mask`, others zero.
+fn solve_subset(problem: &BlockProblem, mask: u32) -> Option<[f32; 4]> {
     let mut rows = [0usize; 4];
     let mut m = 0;
-    for i in 0..n {
+    for i in 0..problem.n {
         if mask & (1 << i) != 0 {
             rows[m] = i;
             m += 1;
@@ -69,25 +202,15 @@ fn try_active_set(k: &Sym4, b: &[f32; 4], prior: &[f32; 4], n: usize, mask: u32,
     let mut rhs = [0.0f32; 4];
     for r in 0..m {
         for c in 0..m {
-            a[r][c] = k[sym_index(rows[r], rows[c])];
+            a[r][c] = problem.k[sym_index(rows[r], rows[c])];
         }
-        a[r][r] += epsilon;
-        rhs[r] = -b[rows[r]] + epsilon * prior[rows[r]];
+        a[r][r] += problem.factor.epsilon;
+        rhs[r] = -problem.mass_scale * problem.b[rows[r]] + problem.factor.epsilon * problem.prior[rows[r]];
     }
     let solution = solve_dense(&mut a, &mut rhs, m)?;
     let mut x = [0.0f32; 4];
     for r in 0..m {
-        if solution[r] < 0.0 {
-            return None;
-        }
         x[rows[r]] = solution[r];
-    }
-    // Points outside the set must not be approaching.
-    for i in (0..n).filter(|i| mask & (1 << i) == 0) {
-        let w: f32 = b[i] + (0..n).map(|j| k[sym_index(i, j)] * x[j]).sum::<f32>();
-        if w < -1e-6 * (1.0 + b[i].abs()) {
-            return None;
-        }
     }
     Some(x)
 }
@@ -121,6 +244,39 @@ fn solve_dense(a: &mut [[f32; 4]; 4], rhs: &mut [f32; 4], m: usize) -> Option<[f
 mod tests {
     use super::*;
 
+    fn solve(k: &Sym4, b: [f32; 4], n: usize) -> [f32; 4] {
+        let factor = BlockFactor::new(k, n);
+        solve_lcp(&BlockProblem { k, factor: &factor, b, prior: [0.0; 4], mass_scale: 1.0, n }).unwrap()
+    }
+
+    /// The greedy path and the exhaustive search agree on random problems.
+    #[test]
+    fn greedy_and_enumeration_agree() {
+        let mut seed = 7u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for _ in 0..500 {
+            // K = A Aᵀ + diag: symmetric positive definite.
+            let a: [[f32; 4]; 4] = std::array::from_fn(|_| std::array::from_fn(|_| next()));
+            let mut m = [[0.0f32; 4]; 4];
+            for i in 0..4 {
+                for j in 0..4 {
+                    m[i][j] = (0..4).map(|p| a[i][p] * a[j][p]).sum::<f32>() + if i == j { 0.5 } else { 0.0 };
+                }
+            }
+            let k = sym(m);
+            let b: [f32; 4] = std::array::from_fn(|_| next());
+            let x = solve(&k, b, 4);
+            for i in 0..4 {
+                let w: f32 = (0..4).map(|j| m[i][j] * x[j]).sum::<f32>() + b[i];
+                assert!(x[i] >= 0.0 && w >= -1e-3, "x {x:?} w {w}");
+                assert!(x[i] * w.abs() < 1e-3, "not complementary: x {x:?} w {w}");
+            }
+        }
+    }
+
     fn sym(m: [[f32; 4]; 4]) -> Sym4 {
         let mut k = [0.0; 10];
         for i in 0..4 {
@@ -134,7 +290,7 @@ mod tests {
     #[test]
     fn all_points_push_when_all_approach() {
         let k = sym([[2.0, 1.0, 0.0, 0.0], [1.0, 2.0, 0.0, 0.0], [0.0; 4], [0.0; 4]]);
-        let x = solve_lcp(&k, &[-3.0, -3.0, 0.0, 0.0], &[0.0; 4], 2).unwrap();
+        let x = solve(&k, [-3.0, -3.0, 0.0, 0.0], 2);
         // Symmetric problem, symmetric answer: 3 x = 3 -> x = 1 each (minus regularisation).
         assert!((x[0] - 1.0).abs() < 1e-3 && (x[0] - x[1]).abs() < 1e-6);
     }
@@ -142,7 +298,7 @@ mod tests {
     #[test]
     fn a_separating_point_gets_nothing() {
         let k = sym([[2.0, 1.0, 0.0, 0.0], [1.0, 2.0, 0.0, 0.0], [0.0; 4], [0.0; 4]]);
-        let x = solve_lcp(&k, &[-2.0, 5.0, 0.0, 0.0], &[0.0; 4], 2).unwrap();
+        let x = solve(&k, [-2.0, 5.0, 0.0, 0.0], 2);
         assert_eq!(x[1], 0.0);
         assert!((x[0] - 1.0).abs() < 1e-3);
         // The second point ends separating: w1 = 5 + 1·x0 ≥ 0.
@@ -162,7 +318,7 @@ mod tests {
                 m[i][j] = 1.0 + 6.0 * (zi * zj + xi * xj);
             }
         }
-        let x = solve_lcp(&sym(m), &[-1.0; 4], &[0.0; 4], 4).unwrap();
+        let x = solve(&sym(m), [-1.0; 4], 4);
         let total: f32 = x.iter().sum();
         assert!((total - 1.0).abs() < 1e-2, "total {total}");
         for v in x {

@@ -40,7 +40,7 @@
 //! Impulses are stored per step (the sum over substeps) so warm starting survives a change of
 //! solver mode or substep count.
 
-use super::block::{self, Sym4};
+use super::block::{self, BlockFactor, BlockProblem, Sym4};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
 use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
@@ -96,6 +96,8 @@ pub(crate) struct ContactConstraint {
     pub points: [ContactConstraintPoint; MAX_MANIFOLD_POINTS],
     /// K of the normal rows, for the block solver (packed upper triangle).
     pub normal_k: Sym4,
+    /// Cholesky factor of the regularised K.
+    pub normal_factor: BlockFactor,
 }
 
 /// What the velocity solve needs besides the constraints.
@@ -217,6 +219,9 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
         total_weight += weight;
     }
     c.normal_k = normal_block_k(a, b, &c);
+    if c.point_count > 1 {
+        c.normal_factor = BlockFactor::new(&c.normal_k, c.point_count);
+    }
     c.friction_anchor_a = sum_a / total_weight;
     c.friction_anchor_b = sum_b / total_weight;
     for p in &mut c.points[..c.point_count] {
@@ -309,13 +314,17 @@ pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverB
 #[inline(always)]
 fn normal_bias(softness: &Softness, restitution_bias: f32, s: f32, params: &SolveParams) -> (f32, f32, f32) {
     let (mut bias, mut mass_scale, mut impulse_scale) = (0.0, 1.0, 0.0);
+    if params.use_bias {
+        // The whole manifold shares the pass's softness, speculative points included, so its
+        // rows can be solved as one block.
+        mass_scale = softness.mass_scale;
+        impulse_scale = softness.impulse_scale;
+    }
     if s > 0.0 {
         bias = s * params.inv_h;
     } else if params.use_bias {
         let error = (s + params.slop).min(0.0);
         bias = (softness.bias_rate * error).max(-params.max_push);
-        mass_scale = softness.mass_scale;
-        impulse_scale = softness.impulse_scale;
     }
     if restitution_bias < 0.0 {
         // pgs restitution: aim for the bounce speed when it asks for more than the bias.
@@ -358,13 +367,14 @@ fn solve_normal_block(
         return None;
     }
     let mut rhs = [0.0f32; 4];
+    let mut prior = [0.0f32; 4];
     for i in 0..count {
         let applied: f32 = (0..count).map(|j| c.normal_k[block::sym_index(i, j)] * c.points[j].normal_impulse).sum();
         rhs[i] = velocity[i] - applied;
+        prior[i] = c.points[i].normal_impulse;
     }
-    let scaled_k = c.normal_k.map(|k| k / mass_scale);
-    let prior: [f32; 4] = std::array::from_fn(|i| if i < count { c.points[i].normal_impulse } else { 0.0 });
-    let x = block::solve_lcp(&scaled_k, &rhs, &prior, count)?;
+    let problem = BlockProblem { k: &c.normal_k, factor: &c.normal_factor, b: rhs, prior, mass_scale, n: count };
+    let x = block::solve_lcp(&problem)?;
     let mut total = 0.0;
     for (i, p) in c.points[..count].iter_mut().enumerate() {
         let delta = x[i] - p.normal_impulse;
