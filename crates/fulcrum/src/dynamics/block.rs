@@ -78,6 +78,11 @@ impl BlockFactor {
         BlockFactor { l, epsilon, valid: true }
     }
 
+    /// The packed factor (inverted diagonal), ε, and whether the factorisation succeeded.
+    pub(crate) fn parts(&self) -> (Sym4, f32, bool) {
+        (self.l, self.epsilon, self.valid)
+    }
+
     /// Solves (K + εE) x = r for the first `n` rows.
     fn solve(&self, r: &[f32; 4], n: usize) -> [f32; 4] {
         let mut y = [0.0f32; 4];

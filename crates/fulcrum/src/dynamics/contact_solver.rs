@@ -274,39 +274,34 @@ fn apply_couple(a: &mut SolverBody, b: &mut SolverBody, l: Vec3) {
     b.angular_velocity += b.inv_inertia * l;
 }
 
-/// Applies the accumulated impulses as a first guess.
-pub(crate) fn warm_start(constraints: &[ContactConstraint], bodies: &mut [SolverBody]) {
-    for c in constraints {
-        let (mut a, mut b) = load(bodies, c);
-        for p in &c.points[..c.point_count] {
-            let impulse = p.normal_impulse * c.normal;
-            a.apply_impulse(p.anchor_a, -impulse);
-            b.apply_impulse(p.anchor_b, impulse);
-        }
-        let friction = c.friction_impulse[0] * c.tangent1 + c.friction_impulse[1] * c.tangent2;
-        a.apply_impulse(c.friction_anchor_a, -friction);
-        b.apply_impulse(c.friction_anchor_b, friction);
-        apply_couple(&mut a, &mut b, c.twist_impulse * c.normal);
-        store(bodies, c, &a, &b);
+/// Applies the accumulated impulses of one constraint as a first guess.
+pub(crate) fn warm_start_one(c: &ContactConstraint, bodies: &mut [SolverBody]) {
+    let (mut a, mut b) = load(bodies, c);
+    for p in &c.points[..c.point_count] {
+        let impulse = p.normal_impulse * c.normal;
+        a.apply_impulse(p.anchor_a, -impulse);
+        b.apply_impulse(p.anchor_b, impulse);
     }
+    let friction = c.friction_impulse[0] * c.tangent1 + c.friction_impulse[1] * c.tangent2;
+    a.apply_impulse(c.friction_anchor_a, -friction);
+    b.apply_impulse(c.friction_anchor_b, friction);
+    apply_couple(&mut a, &mut b, c.twist_impulse * c.normal);
+    store(bodies, c, &a, &b);
 }
 
-/// One velocity pass over every constraint: normal rows, then (when asked) friction.
-pub(crate) fn solve(constraints: &mut [ContactConstraint], bodies: &mut [SolverBody], params: &SolveParams) {
-    for c in constraints.iter_mut() {
-        let (mut a, mut b) = load(bodies, c);
-        let block =
-            if params.block && c.point_count > 1 { solve_normal_block(c, &mut a, &mut b, params) } else { None };
-        let total_normal = match block {
-            Some(total) => total,
-            None => solve_normal(c, &mut a, &mut b, params),
-        };
-        if params.friction {
-            solve_twist(c, &mut a, &mut b);
-            solve_friction(c, &mut a, &mut b, total_normal);
-        }
-        store(bodies, c, &a, &b);
+/// One velocity pass over one constraint: normal rows, then (when asked) friction.
+pub(crate) fn solve_one(c: &mut ContactConstraint, bodies: &mut [SolverBody], params: &SolveParams) {
+    let (mut a, mut b) = load(bodies, c);
+    let block = if params.block && c.point_count > 1 { solve_normal_block(c, &mut a, &mut b, params) } else { None };
+    let total_normal = match block {
+        Some(total) => total,
+        None => solve_normal(c, &mut a, &mut b, params),
+    };
+    if params.friction {
+        solve_twist(c, &mut a, &mut b);
+        solve_friction(c, &mut a, &mut b, total_normal);
     }
+    store(bodies, c, &a, &b);
 }
 
 /// Normal velocity bias of point `p` at separation `s`, and the soft scales (mass, impulse)

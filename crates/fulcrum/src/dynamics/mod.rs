@@ -1,9 +1,12 @@
 //! Dynamics: integration, constraint solving, softness, islands and sleep.
 
 pub(crate) mod block;
+pub(crate) mod coloring;
 pub(crate) mod contact_solver;
+pub(crate) mod contact_wide;
 pub(crate) mod integrate;
 pub(crate) mod island;
+pub(crate) mod simd;
 pub mod softness;
 pub(crate) mod solver;
 pub(crate) mod solver_body;

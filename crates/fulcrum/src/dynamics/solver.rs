@@ -12,7 +12,9 @@
 //!   integrate positions → (ngs) `position_iterations` × position pass → store impulses.
 //! Restitution is a target velocity inside the solve.
 
+use super::coloring::Coloring;
 use super::contact_solver::{self as contacts, ContactConstraint, SolveParams};
+use super::contact_wide::{self as wide_contacts, WideContact};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
@@ -28,6 +30,53 @@ pub(crate) struct SolverData {
     pub bodies: Vec<SolverBody>,
     pub params: Vec<SolverBodyParams>,
     pub contacts: Vec<ContactConstraint>,
+    /// Graph colouring of `contacts`.
+    pub coloring: Coloring,
+    /// The coloured constraints packed four per entry, colour after colour.
+    pub wide: Vec<WideContact>,
+}
+
+impl SolverData {
+    /// Colours the prepared constraints and packs each colour four at a time.
+    fn pack(&mut self) {
+        let (bodies, contacts) = (&self.bodies, &self.contacts);
+        let movable = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
+        self.coloring.build(bodies.len(), contacts.len(), |i| {
+            let c = &contacts[i];
+            [(c.body_a, movable(c.body_a)), (c.body_b, movable(c.body_b))]
+        });
+        self.wide.clear();
+        for color in &self.coloring.colors {
+            for chunk in color.chunks(4) {
+                self.wide.push(WideContact::pack(chunk, contacts, bodies));
+            }
+        }
+    }
+
+    /// Copies the impulses of the packed constraints back into `contacts`.
+    fn unpack(&mut self) {
+        for w in &self.wide {
+            w.unpack(&mut self.contacts);
+        }
+    }
+
+    fn warm_start(&mut self) {
+        for w in &self.wide {
+            wide_contacts::warm_start(w, &mut self.bodies);
+        }
+        for &i in &self.coloring.overflow {
+            contacts::warm_start_one(&self.contacts[i as usize], &mut self.bodies);
+        }
+    }
+
+    fn solve(&mut self, params: &SolveParams) {
+        for w in &mut self.wide {
+            wide_contacts::solve(w, &mut self.bodies, params);
+        }
+        for &i in &self.coloring.overflow {
+            contacts::solve_one(&mut self.contacts[i as usize], &mut self.bodies, params);
+        }
+    }
 }
 
 /// Softness of contacts against dynamic and against static/kinematic bodies for substeps of
@@ -80,17 +129,19 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     };
     let relaxed =
         SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
+    data.pack();
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
-            contacts::warm_start(&data.contacts, &mut data.bodies);
+            data.warm_start();
         }
-        contacts::solve(&mut data.contacts, &mut data.bodies, &biased);
+        data.solve(&biased);
         integrate_positions(&mut data.bodies, h);
         if settings.relax {
-            contacts::solve(&mut data.contacts, &mut data.bodies, &relaxed);
+            data.solve(&relaxed);
         }
     }
+    data.unpack();
     contacts::apply_restitution(&mut data.contacts, &mut data.bodies, settings.restitution_threshold);
 }
 
@@ -108,14 +159,16 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     for c in data.contacts.iter_mut() {
         contacts::set_restitution_bias(c, settings.restitution_threshold);
     }
+    data.pack();
     integrate_velocities(&mut data.bodies, &data.params, dt);
     if settings.warm_start {
-        contacts::warm_start(&data.contacts, &mut data.bodies);
+        data.warm_start();
     }
     for iteration in 0..settings.iterations {
         let reverse = iteration % 2 == 1;
-        contacts::solve(&mut data.contacts, &mut data.bodies, &SolveParams { reverse, ..params });
+        data.solve(&SolveParams { reverse, ..params });
     }
+    data.unpack();
     integrate_positions(&mut data.bodies, dt);
     if settings.position_correction == PositionCorrection::Ngs {
         for _ in 0..settings.position_iterations {

@@ -1,0 +1,473 @@
+//! The contact solver four constraints at a time. Same equations as `contact_solver.rs`
+//! (read its header for C, J and K); here each field holds four lanes, one constraint per
+//! lane, and the four constraints of a [`WideContact`] come from one graph colour, so they
+//! share no movable body and their velocity updates can be written back independently.
+//!
+//! Manifolds with fewer than four points are padded with inactive points (mask 0, no mass,
+//! decoupled identity rows in the block), empty lanes with the shared static body.
+
+use super::block;
+use super::contact_solver::{ContactConstraint, SolveParams};
+use super::simd::{Sym3, F4, Q4, V3};
+use super::solver_body::SolverBody;
+use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::math::{Mat3, Quat, Vec3};
+
+/// One manifold point in four lanes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WidePoint {
+    pub anchor_a: V3,
+    pub anchor_b: V3,
+    pub base_separation: F4,
+    pub relative_velocity: F4,
+    pub restitution_bias: F4,
+    pub normal_impulse: F4,
+    pub max_normal_impulse: F4,
+    pub normal_mass: F4,
+    pub lever_arm: F4,
+    /// 1 for a real point, 0 for padding.
+    pub active: F4,
+}
+
+/// Four contact constraints of one colour.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WideContact {
+    pub body_a: [u32; 4],
+    pub body_b: [u32; 4],
+    /// Index of each lane's scalar constraint (u32::MAX for an empty lane).
+    pub constraint: [u32; 4],
+    pub inv_mass_a: F4,
+    pub inv_mass_b: F4,
+    pub inv_inertia_a: Sym3,
+    pub inv_inertia_b: Sym3,
+    pub normal: V3,
+    pub tangent1: V3,
+    pub tangent2: V3,
+    pub friction_anchor_a: V3,
+    pub friction_anchor_b: V3,
+    pub tangent_mass: [F4; 3],
+    pub friction_impulse: [F4; 2],
+    pub twist_mass: F4,
+    pub twist_impulse: F4,
+    pub friction: F4,
+    pub bias_rate: F4,
+    pub mass_scale: F4,
+    pub impulse_scale: F4,
+    /// Block K (padded rows are identity rows).
+    pub k: [F4; 10],
+    /// Its Cholesky factor (diagonal stored inverted) and regularisation.
+    pub factor: [F4; 10],
+    pub epsilon: F4,
+    /// Lanes whose factor is valid.
+    pub factor_valid: [bool; 4],
+    pub points: [WidePoint; MAX_MANIFOLD_POINTS],
+}
+
+/// Velocity state of the four A (or B) bodies.
+#[derive(Clone, Copy)]
+struct WideBodies {
+    v: V3,
+    w: V3,
+}
+
+impl WideBodies {
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> WideBodies {
+        let b = index.map(|i| &bodies[i as usize]);
+        WideBodies {
+            v: V3::from_lanes(std::array::from_fn(|l| b[l].linear_velocity)),
+            w: V3::from_lanes(std::array::from_fn(|l| b[l].angular_velocity)),
+        }
+    }
+
+    /// Writes velocities back; lanes on the shared static body are skipped.
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
+        for (lane, &i) in index.iter().enumerate() {
+            if i != 0 {
+                let body = &mut bodies[i as usize];
+                body.linear_velocity = self.v.lane(lane);
+                body.angular_velocity = self.w.lane(lane);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn velocity_at(&self, r: &V3) -> V3 {
+        self.v.add(&self.w.cross(r))
+    }
+}
+
+/// Displacement of the bodies since the start of the step (for current separations).
+#[inline(always)]
+fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4) {
+    let b = index.map(|i| &bodies[i as usize]);
+    (
+        V3::from_lanes(std::array::from_fn(|l| b[l].delta_position)),
+        Q4::from_lanes(std::array::from_fn::<Quat, 4, _>(|l| b[l].delta_rotation)),
+    )
+}
+
+/// Applies impulse `p` at `r` to A (negative) and B (positive).
+#[inline(always)]
+fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &V3, p: &V3) {
+    a.v = a.v.add_scaled(p, -c.inv_mass_a);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&ra.cross(p)));
+    b.v = b.v.add_scaled(p, c.inv_mass_b);
+    b.w = b.w.add(&c.inv_inertia_b.mul(&rb.cross(p)));
+}
+
+fn lanes<T: Copy + Default>(f: impl Fn(&ContactConstraint) -> T, cs: &[Option<&ContactConstraint>; 4]) -> [T; 4] {
+    std::array::from_fn(|l| cs[l].map(&f).unwrap_or_default())
+}
+
+fn f4(f: impl Fn(&ContactConstraint) -> f32, cs: &[Option<&ContactConstraint>; 4]) -> F4 {
+    F4::new(lanes(f, cs))
+}
+
+fn v3(f: impl Fn(&ContactConstraint) -> Vec3, cs: &[Option<&ContactConstraint>; 4]) -> V3 {
+    V3::from_lanes(lanes(f, cs))
+}
+
+impl WideContact {
+    /// Packs up to four scalar constraints (indices into `constraints`) into lanes.
+    pub(crate) fn pack(indices: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> WideContact {
+        let cs: [Option<&ContactConstraint>; 4] =
+            std::array::from_fn(|l| indices.get(l).map(|&i| &constraints[i as usize]));
+        let body = |l: usize, a: bool| cs[l].map_or(0, |c| if a { c.body_a } else { c.body_b });
+        let inertia = |a: bool| -> [Mat3; 4] {
+            std::array::from_fn(|l| cs[l].map_or(Mat3::ZERO, |_| bodies[body(l, a) as usize].inv_inertia))
+        };
+        let mut w = WideContact {
+            body_a: std::array::from_fn(|l| body(l, true)),
+            body_b: std::array::from_fn(|l| body(l, false)),
+            constraint: std::array::from_fn(|l| indices.get(l).copied().unwrap_or(u32::MAX)),
+            inv_mass_a: F4::new(std::array::from_fn(|l| {
+                cs[l].map_or(0.0, |_| bodies[body(l, true) as usize].inv_mass)
+            })),
+            inv_mass_b: F4::new(std::array::from_fn(|l| {
+                cs[l].map_or(0.0, |_| bodies[body(l, false) as usize].inv_mass)
+            })),
+            inv_inertia_a: Sym3::from_lanes(inertia(true)),
+            inv_inertia_b: Sym3::from_lanes(inertia(false)),
+            normal: V3::from_lanes(std::array::from_fn(|l| cs[l].map_or(Vec3::Y, |c| c.normal))),
+            tangent1: v3(|c| c.tangent1, &cs),
+            tangent2: v3(|c| c.tangent2, &cs),
+            friction_anchor_a: v3(|c| c.friction_anchor_a, &cs),
+            friction_anchor_b: v3(|c| c.friction_anchor_b, &cs),
+            tangent_mass: std::array::from_fn(|k| f4(|c| c.tangent_mass[k], &cs)),
+            friction_impulse: std::array::from_fn(|k| f4(|c| c.friction_impulse[k], &cs)),
+            twist_mass: f4(|c| c.twist_mass, &cs),
+            twist_impulse: f4(|c| c.twist_impulse, &cs),
+            friction: f4(|c| c.friction, &cs),
+            bias_rate: f4(|c| c.softness.bias_rate, &cs),
+            mass_scale: F4::new(std::array::from_fn(|l| cs[l].map_or(1.0, |c| c.softness.mass_scale))),
+            impulse_scale: f4(|c| c.softness.impulse_scale, &cs),
+            ..Default::default()
+        };
+        w.pack_points(&cs);
+        w.pack_block(&cs);
+        w
+    }
+
+    fn pack_points(&mut self, cs: &[Option<&ContactConstraint>; 4]) {
+        for (i, point) in self.points.iter_mut().enumerate() {
+            let real = |c: &ContactConstraint| i < c.point_count;
+            let field = |f: fn(&super::contact_solver::ContactConstraintPoint) -> f32| {
+                f4(|c| if real(c) { f(&c.points[i]) } else { 0.0 }, cs)
+            };
+            *point = WidePoint {
+                anchor_a: v3(|c| if real(c) { c.points[i].anchor_a } else { Vec3::ZERO }, cs),
+                anchor_b: v3(|c| if real(c) { c.points[i].anchor_b } else { Vec3::ZERO }, cs),
+                base_separation: field(|p| p.base_separation),
+                relative_velocity: field(|p| p.relative_velocity),
+                restitution_bias: field(|p| p.restitution_bias),
+                normal_impulse: field(|p| p.normal_impulse),
+                max_normal_impulse: field(|p| p.max_normal_impulse),
+                normal_mass: field(|p| p.normal_mass),
+                lever_arm: field(|p| p.lever_arm),
+                active: f4(|c| if real(c) { 1.0 } else { 0.0 }, cs),
+            };
+        }
+    }
+
+    /// K and its factor per lane; padded rows become identity rows so every lane has 4.
+    fn pack_block(&mut self, cs: &[Option<&ContactConstraint>; 4]) {
+        let mut k = [[0.0f32; 4]; 10];
+        let mut l = [[0.0f32; 4]; 10];
+        let mut eps = [0.0f32; 4];
+        for lane in 0..4 {
+            let (n, ck, factor) = match cs[lane] {
+                Some(c) if c.point_count > 1 => (c.point_count, c.normal_k, c.normal_factor),
+                Some(c) => (c.point_count, c.normal_k, block::BlockFactor::new(&c.normal_k, c.point_count)),
+                None => (0, [0.0; 10], block::BlockFactor::default()),
+            };
+            let (packed, epsilon, valid) = factor.parts();
+            self.factor_valid[lane] = valid || n == 0;
+            eps[lane] = epsilon;
+            for i in 0..4 {
+                for j in i..4 {
+                    let index = block::sym_index(i, j);
+                    let inside = i < n && j < n;
+                    k[index][lane] = if inside {
+                        ck[index]
+                    } else if i == j {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                    l[index][lane] = if inside && valid {
+                        packed[index]
+                    } else if i == j {
+                        1.0
+                    } else {
+                        0.0
+                    };
+                }
+            }
+        }
+        self.k = k.map(F4::new);
+        self.factor = l.map(F4::new);
+        self.epsilon = F4::new(eps);
+    }
+
+    /// Copies the lanes' impulses (and impact speeds) back into the scalar constraints.
+    pub(crate) fn unpack(&self, constraints: &mut [ContactConstraint]) {
+        for lane in 0..4 {
+            let Some(c) = constraints.get_mut(self.constraint[lane] as usize) else { continue };
+            for (i, p) in c.points[..c.point_count].iter_mut().enumerate() {
+                let wp = &self.points[i];
+                p.normal_impulse = wp.normal_impulse.as_array()[lane];
+                p.max_normal_impulse = wp.max_normal_impulse.as_array()[lane];
+                p.relative_velocity = wp.relative_velocity.as_array()[lane];
+            }
+            c.friction_impulse = [self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]];
+            c.twist_impulse = self.twist_impulse.as_array()[lane];
+        }
+    }
+}
+
+/// Applies the accumulated impulses of every lane as a first guess.
+pub(crate) fn warm_start(c: &WideContact, bodies: &mut [SolverBody]) {
+    let mut a = WideBodies::gather(bodies, &c.body_a);
+    let mut b = WideBodies::gather(bodies, &c.body_b);
+    for p in &c.points {
+        let impulse = c.normal.scale(p.normal_impulse);
+        apply(c, &mut a, &mut b, &p.anchor_a, &p.anchor_b, &impulse);
+    }
+    let friction = c.tangent1.scale(c.friction_impulse[0]).add_scaled(&c.tangent2, c.friction_impulse[1]);
+    apply(c, &mut a, &mut b, &c.friction_anchor_a, &c.friction_anchor_b, &friction);
+    let twist = c.normal.scale(c.twist_impulse);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&twist));
+    b.w = b.w.add(&c.inv_inertia_b.mul(&twist));
+    a.scatter(bodies, &c.body_a);
+    b.scatter(bodies, &c.body_b);
+}
+
+/// One velocity pass over four constraints: normal rows (block or sequential), then friction.
+pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
+    let mut a = WideBodies::gather(bodies, &c.body_a);
+    let mut b = WideBodies::gather(bodies, &c.body_b);
+    let (dpa, dqa) = gather_motion(bodies, &c.body_a);
+    let (dpb, dqb) = gather_motion(bodies, &c.body_b);
+    let (bias, mass_scale, impulse_scale) = normal_biases(c, &dpa, &dqa, &dpb, &dqb, params);
+    let total_normal = if params.block {
+        solve_normal_block(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse)
+    } else {
+        solve_normal_sequential(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse, F4::ONE)
+    };
+    if params.friction {
+        solve_twist(c, &mut a, &mut b);
+        solve_friction(c, &mut a, &mut b, total_normal);
+    }
+    a.scatter(bodies, &c.body_a);
+    b.scatter(bodies, &c.body_b);
+}
+
+/// Per point: the velocity bias at the current separation; and the pass's soft scales.
+#[inline(always)]
+fn normal_biases(
+    c: &mut WideContact,
+    dpa: &V3,
+    dqa: &Q4,
+    dpb: &V3,
+    dqb: &Q4,
+    params: &SolveParams,
+) -> ([F4; 4], F4, F4) {
+    let (mass_scale, impulse_scale) =
+        if params.use_bias { (c.mass_scale, c.impulse_scale) } else { (F4::ONE, F4::ZERO) };
+    let inv_h = F4::splat(params.inv_h);
+    let slop = F4::splat(params.slop);
+    let max_push = F4::splat(-params.max_push);
+    let bias = std::array::from_fn(|i| {
+        let p = &c.points[i];
+        let d = dpb.add(&dqb.rotate(&p.anchor_b)).sub(&dpa.add(&dqa.rotate(&p.anchor_a)));
+        let s = c.normal.dot(&d) + p.base_separation;
+        let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
+        let mut bias = s.simd_gt(F4::ZERO).select(s * inv_h, soft);
+        bias = p.restitution_bias.simd_lt(F4::ZERO).select(bias.min(p.restitution_bias), bias);
+        bias * p.active
+    });
+    (bias, mass_scale, impulse_scale)
+}
+
+/// Normal velocities (with bias) of the points before this pass's update.
+#[inline(always)]
+fn normal_velocities(c: &WideContact, a: &WideBodies, b: &WideBodies, bias: &[F4; 4]) -> [F4; 4] {
+    std::array::from_fn(|i| {
+        let p = &c.points[i];
+        let dv = b.velocity_at(&p.anchor_b).sub(&a.velocity_at(&p.anchor_a));
+        (c.normal.dot(&dv) + bias[i]) * p.active
+    })
+}
+
+/// Until a point first pushes, its restitution speed tracks the approach speed at impact.
+#[inline(always)]
+fn track_impact_speed(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
+    for i in 0..4 {
+        let p = &mut c.points[i];
+        let vn = velocity[i] - bias[i];
+        let untouched =
+            p.max_normal_impulse.simd_ge(F4::ZERO) & p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE));
+        p.relative_velocity = untouched.select(p.relative_velocity.min(vn), p.relative_velocity);
+    }
+}
+
+/// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
+/// the full block gives every point a push take it; the remaining lanes (some points
+/// separating) are solved one point at a time, masked to those lanes.
+#[allow(clippy::too_many_arguments)]
+fn solve_normal_block(
+    c: &mut WideContact,
+    a: &mut WideBodies,
+    b: &mut WideBodies,
+    bias: &[F4; 4],
+    mass_scale: F4,
+    impulse_scale: F4,
+    reverse: bool,
+) -> F4 {
+    let velocity = normal_velocities(c, a, b, bias);
+    track_impact_speed(c, &velocity, bias);
+    let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
+    // b = v − K λ: the velocities without any accumulated impulse.
+    let rhs: [F4; 4] = std::array::from_fn(|i| {
+        let applied = (0..4).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
+        (velocity[i] - applied) * c.points[i].active
+    });
+    let target: [F4; 4] = std::array::from_fn(|i| -(mass_scale * rhs[i]) + c.epsilon * prior[i]);
+    let x = cholesky_solve(&c.factor, &target);
+    let all_true = F4::ZERO.simd_ge(F4::ZERO);
+    let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.simd_ge(F4::ZERO));
+    let all_push = x.iter().fold(all_true, |m, v| m & v.simd_ge(F4::ZERO));
+    let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
+    let accepted = (nobody_approaches | all_push) & valid;
+    let mut total = F4::ZERO;
+    for i in 0..4 {
+        let p = &mut c.points[i];
+        let solved = nobody_approaches.select(F4::ZERO, x[i]) * p.active;
+        let new = accepted.select(solved, p.normal_impulse);
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+        total += new;
+        let impulse = c.normal.scale(delta);
+        let (ra, rb) = (p.anchor_a, p.anchor_b);
+        apply(c, a, b, &ra, &rb, &impulse);
+    }
+    if accepted.to_bitmask() == 0b1111 {
+        return total;
+    }
+    let rejected = F4::ONE - accepted.select(F4::ONE, F4::ZERO);
+    let sequential = solve_normal_sequential(c, a, b, bias, mass_scale, impulse_scale, reverse, rejected);
+    accepted.select(total, sequential)
+}
+
+/// (L Lᵀ) x = r with the packed factor (inverted diagonal), lane-parallel.
+#[inline(always)]
+fn cholesky_solve(l: &[F4; 10], r: &[F4; 4]) -> [F4; 4] {
+    let at = |i: usize, j: usize| l[block::sym_index(i, j)];
+    let mut y = [F4::ZERO; 4];
+    for i in 0..4 {
+        let mut v = r[i];
+        for p in 0..i {
+            v -= at(p, i) * y[p];
+        }
+        y[i] = v * at(i, i);
+    }
+    let mut x = [F4::ZERO; 4];
+    for i in (0..4).rev() {
+        let mut v = y[i];
+        for p in i + 1..4 {
+            v -= at(i, p) * x[p];
+        }
+        x[i] = v * at(i, i);
+    }
+    x
+}
+
+/// One point at a time (block solver off, or lanes the block did not take: `lanes` is 1
+/// for the lanes to update, 0 for the others), alternating the order between passes.
+#[allow(clippy::too_many_arguments)]
+fn solve_normal_sequential(
+    c: &mut WideContact,
+    a: &mut WideBodies,
+    b: &mut WideBodies,
+    bias: &[F4; 4],
+    mass_scale: F4,
+    impulse_scale: F4,
+    reverse: bool,
+    lanes: F4,
+) -> F4 {
+    let mut total = F4::ZERO;
+    for k in 0..4 {
+        let i = if reverse { 3 - k } else { k };
+        let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
+        let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
+        let vn = c.normal.dot(&dv);
+        let p = &mut c.points[i];
+        let untouched = p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE));
+        p.relative_velocity =
+            (untouched & p.active.simd_gt(F4::ZERO)).select(p.relative_velocity.min(vn), p.relative_velocity);
+        let impulse = -(p.normal_mass * mass_scale * (vn + bias[i])) - impulse_scale * p.normal_impulse;
+        let new = (p.normal_impulse + impulse * lanes).max(F4::ZERO) * p.active;
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+        total += new;
+        let impulse = c.normal.scale(delta);
+        apply(c, a, b, &ra, &rb, &impulse);
+    }
+    total
+}
+
+/// Twist friction, bounded by μ Σ λ_i·lever_i.
+#[inline(always)]
+fn solve_twist(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies) {
+    let lever = c.points.iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse * p.lever_arm);
+    let limit = c.friction * lever;
+    let spin = c.normal.dot(&b.w.sub(&a.w));
+    let old = c.twist_impulse;
+    c.twist_impulse = (old - c.twist_mass * spin).max(-limit).min(limit);
+    let couple = c.normal.scale(c.twist_impulse - old);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
+    b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
+}
+
+/// Central friction: 2×2 block at the friction centre, clamped to the disc μ Σ λ_n.
+#[inline(always)]
+fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, total_normal: F4) {
+    let (ca, cb) = (c.friction_anchor_a, c.friction_anchor_b);
+    let dv = b.velocity_at(&cb).sub(&a.velocity_at(&ca));
+    let (vt1, vt2) = (c.tangent1.dot(&dv), c.tangent2.dot(&dv));
+    let [m11, m12, m22] = c.tangent_mass;
+    let old = c.friction_impulse;
+    let mut new = [old[0] - (m11 * vt1 + m12 * vt2), old[1] - (m12 * vt1 + m22 * vt2)];
+    let max_friction = c.friction * total_normal;
+    let length_sq = new[0] * new[0] + new[1] * new[1];
+    let over = length_sq.simd_gt(max_friction * max_friction);
+    let scale = over.select(max_friction / length_sq.max(F4::splat(1e-30)).sqrt(), F4::ONE);
+    new = [new[0] * scale, new[1] * scale];
+    c.friction_impulse = new;
+    let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
+    apply(c, a, b, &ca, &cb, &impulse);
+}

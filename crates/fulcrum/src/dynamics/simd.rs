@@ -1,0 +1,155 @@
+//! Four-lane arithmetic for the wide solver: one lane per constraint, so a group of four
+//! constraints that share no body is solved in one pass of straight-line SIMD code.
+
+use wide::f32x4;
+
+use crate::math::{Mat3, Quat, Vec3};
+
+/// Four `f32`, one per lane.
+pub(crate) type F4 = f32x4;
+
+/// Four 3-vectors, one per lane (structure of arrays).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct V3 {
+    pub x: F4,
+    pub y: F4,
+    pub z: F4,
+}
+
+impl V3 {
+    /// Lanes from four vectors.
+    #[inline(always)]
+    pub fn from_lanes(v: [Vec3; 4]) -> V3 {
+        V3 {
+            x: F4::new([v[0].x, v[1].x, v[2].x, v[3].x]),
+            y: F4::new([v[0].y, v[1].y, v[2].y, v[3].y]),
+            z: F4::new([v[0].z, v[1].z, v[2].z, v[3].z]),
+        }
+    }
+
+    /// The vector of lane `i`.
+    #[inline(always)]
+    pub fn lane(&self, i: usize) -> Vec3 {
+        Vec3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
+    }
+
+    #[inline(always)]
+    pub fn dot(&self, o: &V3) -> F4 {
+        self.x * o.x + self.y * o.y + self.z * o.z
+    }
+
+    #[inline(always)]
+    pub fn cross(&self, o: &V3) -> V3 {
+        V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
+    }
+
+    #[inline(always)]
+    pub fn add(&self, o: &V3) -> V3 {
+        V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
+    }
+
+    #[inline(always)]
+    pub fn sub(&self, o: &V3) -> V3 {
+        V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
+    }
+
+    #[inline(always)]
+    pub fn scale(&self, s: F4) -> V3 {
+        V3 { x: self.x * s, y: self.y * s, z: self.z * s }
+    }
+
+    /// self + o·s
+    #[inline(always)]
+    pub fn add_scaled(&self, o: &V3, s: F4) -> V3 {
+        V3 { x: self.x + o.x * s, y: self.y + o.y * s, z: self.z + o.z * s }
+    }
+}
+
+/// Four symmetric 3×3 matrices (inverse inertia), one per lane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Sym3 {
+    pub xx: F4,
+    pub xy: F4,
+    pub xz: F4,
+    pub yy: F4,
+    pub yz: F4,
+    pub zz: F4,
+}
+
+impl Sym3 {
+    /// Lanes from four symmetric matrices (the upper triangle is read).
+    pub fn from_lanes(m: [Mat3; 4]) -> Sym3 {
+        let pick = |f: fn(&Mat3) -> f32| F4::new([f(&m[0]), f(&m[1]), f(&m[2]), f(&m[3])]);
+        Sym3 {
+            xx: pick(|m| m.x_axis.x),
+            xy: pick(|m| m.y_axis.x),
+            xz: pick(|m| m.z_axis.x),
+            yy: pick(|m| m.y_axis.y),
+            yz: pick(|m| m.z_axis.y),
+            zz: pick(|m| m.z_axis.z),
+        }
+    }
+
+    /// M·v per lane.
+    #[inline(always)]
+    pub fn mul(&self, v: &V3) -> V3 {
+        V3 {
+            x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
+            y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
+            z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
+        }
+    }
+}
+
+/// Four unit quaternions, one per lane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Q4 {
+    pub x: F4,
+    pub y: F4,
+    pub z: F4,
+    pub w: F4,
+}
+
+impl Q4 {
+    /// Lanes from four quaternions.
+    #[inline(always)]
+    pub fn from_lanes(q: [Quat; 4]) -> Q4 {
+        Q4 {
+            x: F4::new([q[0].x, q[1].x, q[2].x, q[3].x]),
+            y: F4::new([q[0].y, q[1].y, q[2].y, q[3].y]),
+            z: F4::new([q[0].z, q[1].z, q[2].z, q[3].z]),
+            w: F4::new([q[0].w, q[1].w, q[2].w, q[3].w]),
+        }
+    }
+
+    /// Rotates `v` by the quaternion: v + 2w (u × v) + 2 u × (u × v), u = (x, y, z).
+    #[inline(always)]
+    pub fn rotate(&self, v: &V3) -> V3 {
+        let u = V3 { x: self.x, y: self.y, z: self.z };
+        let t = u.cross(v).scale(F4::splat(2.0));
+        v.add_scaled(&t, self.w).add(&u.cross(&t))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lanes_match_scalar_math() {
+        let a = [Vec3::new(1.0, 2.0, 3.0), Vec3::X, Vec3::new(-0.5, 0.25, 4.0), Vec3::ZERO];
+        let b = [Vec3::new(0.3, -1.0, 2.0), Vec3::Y, Vec3::new(2.0, 1.0, -1.0), Vec3::ONE];
+        let q = [Quat::from_rotation_y(0.3), Quat::IDENTITY, Quat::from_rotation_x(-1.2), Quat::from_rotation_z(2.0)];
+        let m: [Mat3; 4] = std::array::from_fn(|i| {
+            let r = Mat3::from_quat(q[i]);
+            r * Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)) * r.transpose()
+        });
+        let (va, vb, vq, vm) = (V3::from_lanes(a), V3::from_lanes(b), Q4::from_lanes(q), Sym3::from_lanes(m));
+        for i in 0..4 {
+            assert!((va.cross(&vb).lane(i) - a[i].cross(b[i])).length() < 1e-5);
+            assert!((va.dot(&vb).as_array()[i] - a[i].dot(b[i])).abs() < 1e-5);
+            assert!((vq.rotate(&va).lane(i) - q[i] * a[i]).length() < 1e-5);
+            assert!((vm.mul(&va).lane(i) - m[i] * a[i]).length() < 1e-4);
+        }
+    }
+}
