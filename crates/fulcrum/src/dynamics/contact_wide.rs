@@ -272,7 +272,7 @@ pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &Sol
     let (dpb, dqb) = gather_motion(bodies, &c.body_b);
     let (bias, mass_scale, impulse_scale) = normal_biases(c, &dpa, &dqa, &dpb, &dqb, params);
     let total_normal = if params.block {
-        solve_normal_block(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse)
+        solve_normal_block(c, &mut a, &mut b, &bias, mass_scale)
     } else {
         solve_normal_sequential(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse, F4::ONE)
     };
@@ -299,15 +299,19 @@ fn normal_biases(
     let inv_h = F4::splat(params.inv_h);
     let slop = F4::splat(params.slop);
     let max_push = F4::splat(-params.max_push);
-    let bias = std::array::from_fn(|i| {
+    // n·(Δq r) = (Δq⁻¹ n)·r: rotate the shared normal once per body instead of every anchor.
+    let normal_in_a = dqa.conjugate().rotate(&c.normal);
+    let normal_in_b = dqb.conjugate().rotate(&c.normal);
+    let moved_centres = c.normal.dot(&dpb.sub(dpa));
+    let mut bias = [F4::ZERO; 4];
+    for (i, bias) in bias.iter_mut().enumerate() {
         let p = &c.points[i];
-        let d = dpb.add(&dqb.rotate(&p.anchor_b)).sub(&dpa.add(&dqa.rotate(&p.anchor_a)));
-        let s = c.normal.dot(&d) + p.base_separation;
+        let s = moved_centres + normal_in_b.dot(&p.anchor_b) - normal_in_a.dot(&p.anchor_a) + p.base_separation;
         let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
-        let mut bias = s.simd_gt(F4::ZERO).select(s * inv_h, soft);
-        bias = p.restitution_bias.simd_lt(F4::ZERO).select(bias.min(p.restitution_bias), bias);
-        bias * p.active
-    });
+        let soft_or_speculative = s.simd_gt(F4::ZERO).select(s * inv_h, soft);
+        let restituting = p.restitution_bias.simd_lt(F4::ZERO);
+        *bias = restituting.select(soft_or_speculative.min(p.restitution_bias), soft_or_speculative) * p.active;
+    }
     (bias, mass_scale, impulse_scale)
 }
 
@@ -335,17 +339,8 @@ fn track_impact_speed(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
 
 /// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
 /// the full block gives every point a push take it; the remaining lanes (some points
-/// separating) are solved one point at a time, masked to those lanes.
-#[allow(clippy::too_many_arguments)]
-fn solve_normal_block(
-    c: &mut WideContact,
-    a: &mut WideBodies,
-    b: &mut WideBodies,
-    bias: &[F4; 4],
-    mass_scale: F4,
-    impulse_scale: F4,
-    reverse: bool,
-) -> F4 {
+/// separating) get the exact small LCP one lane at a time.
+fn solve_normal_block(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, bias: &[F4; 4], mass_scale: F4) -> F4 {
     let velocity = normal_velocities(c, a, b, bias);
     track_impact_speed(c, &velocity, bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
@@ -377,9 +372,39 @@ fn solve_normal_block(
     if accepted.to_bitmask() == 0b1111 {
         return total;
     }
-    let rejected = F4::ONE - accepted.select(F4::ONE, F4::ZERO);
-    let sequential = solve_normal_sequential(c, a, b, bias, mass_scale, impulse_scale, reverse, rejected);
-    accepted.select(total, sequential)
+    // The remaining lanes: the exact small LCP, lane by lane.
+    let mut exact = x;
+    for lane in (0..4).filter(|&l| accepted.to_bitmask() & (1 << l) == 0) {
+        let k: block::Sym4 = std::array::from_fn(|e| c.k[e].as_array()[lane]);
+        let factor = block::BlockFactor::new(&k, 4);
+        let problem = block::BlockProblem {
+            k: &k,
+            factor: &factor,
+            b: std::array::from_fn(|i| rhs[i].as_array()[lane]),
+            prior: std::array::from_fn(|i| prior[i].as_array()[lane]),
+            mass_scale: mass_scale.as_array()[lane],
+            n: 4,
+        };
+        let solution = block::solve_lcp(&problem).unwrap_or(problem.prior);
+        for i in 0..4 {
+            let mut values = exact[i].to_array();
+            values[lane] = solution[i];
+            exact[i] = F4::new(values);
+        }
+    }
+    let mut total = F4::ZERO;
+    for i in 0..4 {
+        let p = &mut c.points[i];
+        let new = accepted.select(p.normal_impulse, exact[i] * p.active);
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+        total += new;
+        let impulse = c.normal.scale(delta);
+        let (ra, rb) = (p.anchor_a, p.anchor_b);
+        apply(c, a, b, &ra, &rb, &impulse);
+    }
+    total
 }
 
 /// (L Lᵀ) x = r with the packed factor (inverted diagonal), lane-parallel.

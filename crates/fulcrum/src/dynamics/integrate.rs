@@ -30,7 +30,7 @@ pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], params: &[SolverBo
         }
         let v = body.linear_velocity + h * p.linear_acceleration;
         let mut w = body.angular_velocity + h * p.angular_acceleration;
-        if w.length_squared() > GYROSCOPIC_MIN_SPEED * GYROSCOPIC_MIN_SPEED {
+        if p.gyroscopic && w.length_squared() > GYROSCOPIC_MIN_SPEED * GYROSCOPIC_MIN_SPEED {
             w = gyroscopic_step(w, current_inertia(p.inertia, body), h);
         }
         body.linear_velocity = v / (1.0 + h * p.linear_damping);

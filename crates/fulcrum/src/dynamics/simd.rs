@@ -122,6 +122,12 @@ impl Q4 {
         }
     }
 
+    /// The inverse rotation of a unit quaternion.
+    #[inline(always)]
+    pub fn conjugate(&self) -> Q4 {
+        Q4 { x: -self.x, y: -self.y, z: -self.z, w: self.w }
+    }
+
     /// Rotates `v` by the quaternion: v + 2w (u × v) + 2 u × (u × v), u = (x, y, z).
     #[inline(always)]
     pub fn rotate(&self, v: &V3) -> V3 {

@@ -69,6 +69,9 @@ pub(crate) struct SolverBodyParams {
     pub inertia: Mat3,
     /// False for kinematic bodies (no forces, no gyroscopic term).
     pub dynamic: bool,
+    /// The inertia is not isotropic, so the gyroscopic term ω × Iω can be non-zero (it is
+    /// exactly zero for spheres and cubes).
+    pub gyroscopic: bool,
 }
 
 impl SolverBodyParams {
@@ -80,5 +83,6 @@ impl SolverBodyParams {
         angular_damping: 0.0,
         inertia: Mat3::ZERO,
         dynamic: false,
+        gyroscopic: false,
     };
 }

@@ -68,6 +68,7 @@ impl World {
                 angular_damping: body.angular_damping,
                 inertia,
                 dynamic,
+                gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
             });
         }
     }
@@ -163,4 +164,13 @@ impl World {
         }
         self.events.disabled_bodies.push(DisabledBody { body: id, name, reason: reason.to_string() });
     }
+}
+
+/// True when the inertia tensor is a multiple of the identity (to 1e-5 relative): then
+/// ω × Iω = 0 for every ω and the gyroscopic term can be skipped.
+fn is_isotropic(inertia: &Mat3) -> bool {
+    let mean = (inertia.x_axis.x + inertia.y_axis.y + inertia.z_axis.z) / 3.0;
+    let deviation = *inertia - Mat3::from_diagonal(crate::math::Vec3::splat(mean));
+    let size = deviation.x_axis.abs().max_element().max(deviation.y_axis.abs().max_element()).max(deviation.z_axis.abs().max_element());
+    size <= 1e-5 * mean.abs()
 }
