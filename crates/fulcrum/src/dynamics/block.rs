@@ -17,13 +17,13 @@
 //!
 //! Four points on one face make K singular (three independent directions: push and two
 //! tilts), so the rows are regularised towards the impulses `prior` the points already carry
-//! (a proximal step): (K_SS + εE) x_S = −b_S + ε prior_S with ε = 10⁻⁴·trace(K)/n. The
+//! (a proximal step): (K_SS + εE) x_S = −b_S + ε prior_S with ε = 10⁻³·trace(K)/n. The
 //! residual ε (prior − x) vanishes as the solution settles, so a resting stack does not sink,
 //! and the part of the load the four points could share in any proportion keeps its
 //! warm-started split instead of being re-chosen every pass.
 
 /// Relative diagonal regularisation of K.
-const REGULARISATION: f32 = 1e-4;
+const REGULARISATION: f32 = 1e-3;
 
 /// Upper triangle of a symmetric 4×4 matrix: (0,0) (0,1) (0,2) (0,3) (1,1) (1,2) (1,3) (2,2)
 /// (2,3) (3,3).
@@ -76,6 +76,11 @@ impl BlockFactor {
             }
         }
         BlockFactor { l, epsilon, valid: true }
+    }
+
+    /// A factor from its packed parts (as returned by [`BlockFactor::parts`]).
+    pub(crate) fn from_parts(l: Sym4, epsilon: f32, valid: bool) -> BlockFactor {
+        BlockFactor { l, epsilon, valid }
     }
 
     /// The packed factor (inverted diagonal), ε, and whether the factorisation succeeded.

@@ -376,7 +376,8 @@ fn solve_normal_block(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodie
     let mut exact = x;
     for lane in (0..4).filter(|&l| accepted.to_bitmask() & (1 << l) == 0) {
         let k: block::Sym4 = std::array::from_fn(|e| c.k[e].as_array()[lane]);
-        let factor = block::BlockFactor::new(&k, 4);
+        let l: block::Sym4 = std::array::from_fn(|e| c.factor[e].as_array()[lane]);
+        let factor = block::BlockFactor::from_parts(l, c.epsilon.as_array()[lane], c.factor_valid[lane]);
         let problem = block::BlockProblem {
             k: &k,
             factor: &factor,
