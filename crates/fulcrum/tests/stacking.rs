@@ -44,10 +44,9 @@ fn vertical_stack_stands_in_every_solver_mode() {
 /// (pgs: 10 boxes, 8 iterations; soft step: 20 boxes, 4 substeps).
 #[test]
 fn switching_warm_start_off_degrades_the_stack() {
-    for (name, base, n) in [
-        ("pgs", SolverSettings::pgs(PositionCorrection::Ngs), 10),
-        ("soft_step", SolverSettings::default(), 20),
-    ] {
+    for (name, base, n) in
+        [("pgs", SolverSettings::pgs(PositionCorrection::Ngs), 10), ("soft_step", SolverSettings::default(), 20)]
+    {
         let warm = stack_drift(base, n, 60, 5 * 60);
         let cold = stack_drift(SolverSettings { warm_start: false, ..base }, n, 60, 5 * 60);
         eprintln!("{n}-stack {name}: warm drift {warm:e} m, cold drift {cold:e} m");

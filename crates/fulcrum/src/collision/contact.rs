@@ -31,6 +31,8 @@ pub(crate) struct Contact {
     pub body_a: BodyId,
     pub body_b: BodyId,
     pub cache: PairCache,
+    /// The last full query's manifold, reused while the pair barely moves.
+    pub manifold_cache: crate::collision::manifold_cache::ManifoldCache,
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
     pub friction_impulse: FrictionImpulse,

@@ -4,6 +4,7 @@
 pub mod broad_phase;
 pub(crate) mod contact;
 pub mod manifold;
+pub(crate) mod manifold_cache;
 pub mod narrow_phase;
 
 pub use manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};

@@ -18,6 +18,9 @@ use crate::math::{Mat3, Quat, Vec3};
 pub(crate) struct WidePoint {
     pub anchor_a: V3,
     pub anchor_b: V3,
+    /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian.
+    pub arm_a: V3,
+    pub arm_b: V3,
     pub base_separation: F4,
     pub relative_velocity: F4,
     pub restitution_bias: F4,
@@ -179,6 +182,8 @@ impl WideContact {
             *point = WidePoint {
                 anchor_a: v3(|c| if real(c) { c.points[i].anchor_a } else { Vec3::ZERO }, cs),
                 anchor_b: v3(|c| if real(c) { c.points[i].anchor_b } else { Vec3::ZERO }, cs),
+                arm_a: v3(|c| if real(c) { c.points[i].anchor_a.cross(c.normal) } else { Vec3::ZERO }, cs),
+                arm_b: v3(|c| if real(c) { c.points[i].anchor_b.cross(c.normal) } else { Vec3::ZERO }, cs),
                 base_separation: field(|p| p.base_separation),
                 relative_velocity: field(|p| p.relative_velocity),
                 restitution_bias: field(|p| p.restitution_bias),
@@ -251,17 +256,42 @@ impl WideContact {
 pub(crate) fn warm_start(c: &WideContact, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
+    let mut normal_sum = F4::ZERO;
+    let (mut arm_sum_a, mut arm_sum_b) = (c.normal.scale(c.twist_impulse), c.normal.scale(c.twist_impulse));
     for p in &c.points {
-        let impulse = c.normal.scale(p.normal_impulse);
-        apply(c, &mut a, &mut b, &p.anchor_a, &p.anchor_b, &impulse);
+        normal_sum += p.normal_impulse;
+        arm_sum_a = arm_sum_a.add_scaled(&p.arm_a, p.normal_impulse);
+        arm_sum_b = arm_sum_b.add_scaled(&p.arm_b, p.normal_impulse);
     }
     let friction = c.tangent1.scale(c.friction_impulse[0]).add_scaled(&c.tangent2, c.friction_impulse[1]);
-    apply(c, &mut a, &mut b, &c.friction_anchor_a, &c.friction_anchor_b, &friction);
-    let twist = c.normal.scale(c.twist_impulse);
-    a.w = a.w.sub(&c.inv_inertia_a.mul(&twist));
-    b.w = b.w.add(&c.inv_inertia_b.mul(&twist));
+    arm_sum_a = arm_sum_a.add(&c.friction_anchor_a.cross(&friction));
+    arm_sum_b = arm_sum_b.add(&c.friction_anchor_b.cross(&friction));
+    let linear = c.normal.scale(normal_sum).add(&friction);
+    a.v = a.v.add_scaled(&linear, -c.inv_mass_a);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&arm_sum_a));
+    b.v = b.v.add_scaled(&linear, c.inv_mass_b);
+    b.w = b.w.add(&c.inv_inertia_b.mul(&arm_sum_b));
     a.scatter(bodies, &c.body_a);
     b.scatter(bodies, &c.body_b);
+}
+
+/// Applies the normal impulse changes `delta` of all points at once:
+/// Δv = ∓ m⁻¹ n Σδ, Δω = ∓ I⁻¹ Σ δ_i (r_i × n).
+#[inline(always)]
+fn apply_normal_deltas(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, delta: &[F4; 4]) {
+    let mut sum = F4::ZERO;
+    let mut arm_a = V3::default();
+    let mut arm_b = V3::default();
+    for (p, d) in c.points.iter().zip(delta) {
+        sum += *d;
+        arm_a = arm_a.add_scaled(&p.arm_a, *d);
+        arm_b = arm_b.add_scaled(&p.arm_b, *d);
+    }
+    let linear = c.normal.scale(sum);
+    a.v = a.v.add_scaled(&linear, -c.inv_mass_a);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&arm_a));
+    b.v = b.v.add_scaled(&linear, c.inv_mass_b);
+    b.w = b.w.add(&c.inv_inertia_b.mul(&arm_b));
 }
 
 /// One velocity pass over four constraints: normal rows (block or sequential), then friction.
@@ -318,10 +348,11 @@ fn normal_biases(
 /// Normal velocities (with bias) of the points before this pass's update.
 #[inline(always)]
 fn normal_velocities(c: &WideContact, a: &WideBodies, b: &WideBodies, bias: &[F4; 4]) -> [F4; 4] {
+    // n·(v_B + ω_B × r_B − v_A − ω_A × r_A) = n·(v_B − v_A) + (r_B × n)·ω_B − (r_A × n)·ω_A
+    let linear = c.normal.dot(&b.v.sub(&a.v));
     std::array::from_fn(|i| {
         let p = &c.points[i];
-        let dv = b.velocity_at(&p.anchor_b).sub(&a.velocity_at(&p.anchor_a));
-        (c.normal.dot(&dv) + bias[i]) * p.active
+        (linear + p.arm_b.dot(&b.w) - p.arm_a.dot(&a.w) + bias[i]) * p.active
     })
 }
 
@@ -340,7 +371,13 @@ fn track_impact_speed(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
 /// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
 /// the full block gives every point a push take it; the remaining lanes (some points
 /// separating) get the exact small LCP one lane at a time.
-fn solve_normal_block(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, bias: &[F4; 4], mass_scale: F4) -> F4 {
+fn solve_normal_block(
+    c: &mut WideContact,
+    a: &mut WideBodies,
+    b: &mut WideBodies,
+    bias: &[F4; 4],
+    mass_scale: F4,
+) -> F4 {
     let velocity = normal_velocities(c, a, b, bias);
     track_impact_speed(c, &velocity, bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
@@ -356,24 +393,8 @@ fn solve_normal_block(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodie
     let all_push = x.iter().fold(all_true, |m, v| m & v.simd_ge(F4::ZERO));
     let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
     let accepted = (nobody_approaches | all_push) & valid;
-    let mut total = F4::ZERO;
-    for i in 0..4 {
-        let p = &mut c.points[i];
-        let solved = nobody_approaches.select(F4::ZERO, x[i]) * p.active;
-        let new = accepted.select(solved, p.normal_impulse);
-        let delta = new - p.normal_impulse;
-        p.normal_impulse = new;
-        p.max_normal_impulse = p.max_normal_impulse.max(new);
-        total += new;
-        let impulse = c.normal.scale(delta);
-        let (ra, rb) = (p.anchor_a, p.anchor_b);
-        apply(c, a, b, &ra, &rb, &impulse);
-    }
-    if accepted.to_bitmask() == 0b1111 {
-        return total;
-    }
-    // The remaining lanes: the exact small LCP, lane by lane.
-    let mut exact = x;
+    let mut solution: [F4; 4] = std::array::from_fn(|i| nobody_approaches.select(F4::ZERO, x[i]));
+    // Lanes with separating points: the exact small LCP, lane by lane.
     for lane in (0..4).filter(|&l| accepted.to_bitmask() & (1 << l) == 0) {
         let k: block::Sym4 = std::array::from_fn(|e| c.k[e].as_array()[lane]);
         let l: block::Sym4 = std::array::from_fn(|e| c.factor[e].as_array()[lane]);
@@ -386,25 +407,24 @@ fn solve_normal_block(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodie
             mass_scale: mass_scale.as_array()[lane],
             n: 4,
         };
-        let solution = block::solve_lcp(&problem).unwrap_or(problem.prior);
+        let exact = block::solve_lcp(&problem).unwrap_or(problem.prior);
         for i in 0..4 {
-            let mut values = exact[i].to_array();
-            values[lane] = solution[i];
-            exact[i] = F4::new(values);
+            let mut values = solution[i].to_array();
+            values[lane] = exact[i];
+            solution[i] = F4::new(values);
         }
     }
     let mut total = F4::ZERO;
+    let mut delta = [F4::ZERO; 4];
     for i in 0..4 {
         let p = &mut c.points[i];
-        let new = accepted.select(p.normal_impulse, exact[i] * p.active);
-        let delta = new - p.normal_impulse;
+        let new = solution[i] * p.active;
+        delta[i] = new - p.normal_impulse;
         p.normal_impulse = new;
         p.max_normal_impulse = p.max_normal_impulse.max(new);
         total += new;
-        let impulse = c.normal.scale(delta);
-        let (ra, rb) = (p.anchor_a, p.anchor_b);
-        apply(c, a, b, &ra, &rb, &impulse);
     }
+    apply_normal_deltas(c, a, b, &delta);
     total
 }
 

@@ -51,6 +51,7 @@ impl World {
             body_a: a.body,
             body_b: b.body,
             cache: PairCache::default(),
+            manifold_cache: Default::default(),
             manifold: Manifold::new(),
             impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
             friction_impulse: FrictionImpulse::default(),
@@ -113,18 +114,17 @@ impl World {
         let margin = self.settings.solver.speculative_distance + dt * closing_speed_bound(body_a, body_b);
         let mut manifold = Manifold::new();
         let mut cache = contact.cache;
-        narrow_phase::collide(
-            &col_a.shape,
-            &col_a.world_pose,
-            &col_b.shape,
-            &col_b.world_pose,
-            margin,
-            &mut cache,
-            &mut manifold,
-        );
+        let mut manifold_cache = contact.manifold_cache;
+        let relative = col_a.world_pose.inv_mul_pose(&col_b.world_pose);
+        if !manifold_cache.reuse(&col_a.world_pose, &relative, &mut manifold) {
+            let (a, b) = (&col_a.world_pose, &col_b.world_pose);
+            narrow_phase::collide(&col_a.shape, a, &col_b.shape, b, margin, &mut cache, &mut manifold);
+            manifold_cache.store(a, relative, &manifold);
+        }
         let sleeping = [(body_a.awake, contact.body_a), (body_b.awake, contact.body_b)];
         let contact = &mut self.contacts[i];
         contact.cache = cache;
+        contact.manifold_cache = manifold_cache;
         contact.set_manifold(&manifold);
         let touching = if contact.sensor { manifold.min_separation() < 0.0 } else { manifold.count > 0 };
         if touching != contact.touching {

@@ -171,6 +171,11 @@ impl World {
 fn is_isotropic(inertia: &Mat3) -> bool {
     let mean = (inertia.x_axis.x + inertia.y_axis.y + inertia.z_axis.z) / 3.0;
     let deviation = *inertia - Mat3::from_diagonal(crate::math::Vec3::splat(mean));
-    let size = deviation.x_axis.abs().max_element().max(deviation.y_axis.abs().max_element()).max(deviation.z_axis.abs().max_element());
+    let size = deviation
+        .x_axis
+        .abs()
+        .max_element()
+        .max(deviation.y_axis.abs().max_element())
+        .max(deviation.z_axis.abs().max_element());
     size <= 1e-5 * mean.abs()
 }
