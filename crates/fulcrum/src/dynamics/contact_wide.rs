@@ -13,6 +13,10 @@ use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{Mat3, Quat, Vec3};
 
+/// Approach speed (m/s) below which a manifold whose points would all be at rest without any
+/// impulse is treated as not touching in this pass.
+const APPROACH_TOLERANCE: f32 = 1e-5;
+
 /// One manifold point in four lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint {
@@ -120,120 +124,115 @@ fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &
     b.w = b.w.add(&c.inv_inertia_b.mul(&rb.cross(p)));
 }
 
-fn lanes<T: Copy + Default>(f: impl Fn(&ContactConstraint) -> T, cs: &[Option<&ContactConstraint>; 4]) -> [T; 4] {
-    std::array::from_fn(|l| cs[l].map(&f).unwrap_or_default())
+#[inline(always)]
+fn put(target: &mut F4, lane: usize, value: f32) {
+    target.as_mut_array()[lane] = value;
 }
 
-fn f4(f: impl Fn(&ContactConstraint) -> f32, cs: &[Option<&ContactConstraint>; 4]) -> F4 {
-    F4::new(lanes(f, cs))
+#[inline(always)]
+fn put3(target: &mut V3, lane: usize, value: Vec3) {
+    put(&mut target.x, lane, value.x);
+    put(&mut target.y, lane, value.y);
+    put(&mut target.z, lane, value.z);
 }
 
-fn v3(f: impl Fn(&ContactConstraint) -> Vec3, cs: &[Option<&ContactConstraint>; 4]) -> V3 {
-    V3::from_lanes(lanes(f, cs))
+#[inline(always)]
+fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
+    put(&mut target.xx, lane, m.x_axis.x);
+    put(&mut target.xy, lane, m.y_axis.x);
+    put(&mut target.xz, lane, m.z_axis.x);
+    put(&mut target.yy, lane, m.y_axis.y);
+    put(&mut target.yz, lane, m.z_axis.y);
+    put(&mut target.zz, lane, m.z_axis.z);
 }
 
 impl WideContact {
-    /// Packs up to four scalar constraints (indices into `constraints`) into lanes.
-    pub(crate) fn pack(indices: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> WideContact {
-        let cs: [Option<&ContactConstraint>; 4] =
-            std::array::from_fn(|l| indices.get(l).map(|&i| &constraints[i as usize]));
-        let body = |l: usize, a: bool| cs[l].map_or(0, |c| if a { c.body_a } else { c.body_b });
-        let inertia = |a: bool| -> [Mat3; 4] {
-            std::array::from_fn(|l| cs[l].map_or(Mat3::ZERO, |_| bodies[body(l, a) as usize].inv_inertia))
-        };
+    /// Four empty lanes: the shared static body, no points, identity blocks.
+    fn empty() -> WideContact {
+        let identity: [F4; 10] = std::array::from_fn(|e| {
+            let diagonal = [0, 4, 7, 9].contains(&e);
+            F4::splat(if diagonal { 1.0 } else { 0.0 })
+        });
         let mut w = WideContact {
-            body_a: std::array::from_fn(|l| body(l, true)),
-            body_b: std::array::from_fn(|l| body(l, false)),
-            constraint: std::array::from_fn(|l| indices.get(l).copied().unwrap_or(u32::MAX)),
-            inv_mass_a: F4::new(std::array::from_fn(|l| {
-                cs[l].map_or(0.0, |_| bodies[body(l, true) as usize].inv_mass)
-            })),
-            inv_mass_b: F4::new(std::array::from_fn(|l| {
-                cs[l].map_or(0.0, |_| bodies[body(l, false) as usize].inv_mass)
-            })),
-            inv_inertia_a: Sym3::from_lanes(inertia(true)),
-            inv_inertia_b: Sym3::from_lanes(inertia(false)),
-            normal: V3::from_lanes(std::array::from_fn(|l| cs[l].map_or(Vec3::Y, |c| c.normal))),
-            tangent1: v3(|c| c.tangent1, &cs),
-            tangent2: v3(|c| c.tangent2, &cs),
-            friction_anchor_a: v3(|c| c.friction_anchor_a, &cs),
-            friction_anchor_b: v3(|c| c.friction_anchor_b, &cs),
-            tangent_mass: std::array::from_fn(|k| f4(|c| c.tangent_mass[k], &cs)),
-            friction_impulse: std::array::from_fn(|k| f4(|c| c.friction_impulse[k], &cs)),
-            twist_mass: f4(|c| c.twist_mass, &cs),
-            twist_impulse: f4(|c| c.twist_impulse, &cs),
-            friction: f4(|c| c.friction, &cs),
-            bias_rate: f4(|c| c.softness.bias_rate, &cs),
-            mass_scale: F4::new(std::array::from_fn(|l| cs[l].map_or(1.0, |c| c.softness.mass_scale))),
-            impulse_scale: f4(|c| c.softness.impulse_scale, &cs),
+            constraint: [u32::MAX; 4],
+            mass_scale: F4::ONE,
+            k: identity,
+            factor: identity,
+            factor_valid: [true; 4],
             ..Default::default()
         };
-        w.pack_points(&cs);
-        w.pack_block(&cs);
+        w.normal.y = F4::ONE;
         w
     }
 
-    fn pack_points(&mut self, cs: &[Option<&ContactConstraint>; 4]) {
-        for (i, point) in self.points.iter_mut().enumerate() {
-            let real = |c: &ContactConstraint| i < c.point_count;
-            let field = |f: fn(&super::contact_solver::ContactConstraintPoint) -> f32| {
-                f4(|c| if real(c) { f(&c.points[i]) } else { 0.0 }, cs)
-            };
-            *point = WidePoint {
-                anchor_a: v3(|c| if real(c) { c.points[i].anchor_a } else { Vec3::ZERO }, cs),
-                anchor_b: v3(|c| if real(c) { c.points[i].anchor_b } else { Vec3::ZERO }, cs),
-                arm_a: v3(|c| if real(c) { c.points[i].anchor_a.cross(c.normal) } else { Vec3::ZERO }, cs),
-                arm_b: v3(|c| if real(c) { c.points[i].anchor_b.cross(c.normal) } else { Vec3::ZERO }, cs),
-                base_separation: field(|p| p.base_separation),
-                relative_velocity: field(|p| p.relative_velocity),
-                restitution_bias: field(|p| p.restitution_bias),
-                normal_impulse: field(|p| p.normal_impulse),
-                max_normal_impulse: field(|p| p.max_normal_impulse),
-                normal_mass: field(|p| p.normal_mass),
-                lever_arm: field(|p| p.lever_arm),
-                active: f4(|c| if real(c) { 1.0 } else { 0.0 }, cs),
-            };
+    /// Packs up to four scalar constraints (indices into `constraints`) into lanes.
+    pub(crate) fn pack(indices: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> WideContact {
+        let mut w = WideContact::empty();
+        for (lane, &index) in indices.iter().enumerate().take(4) {
+            w.set_lane(lane, index, &constraints[index as usize], bodies);
         }
+        w
     }
 
-    /// K and its factor per lane; padded rows become identity rows so every lane has 4.
-    fn pack_block(&mut self, cs: &[Option<&ContactConstraint>; 4]) {
-        let mut k = [[0.0f32; 4]; 10];
-        let mut l = [[0.0f32; 4]; 10];
-        let mut eps = [0.0f32; 4];
-        for lane in 0..4 {
-            let (n, ck, factor) = match cs[lane] {
-                Some(c) if c.point_count > 1 => (c.point_count, c.normal_k, c.normal_factor),
-                Some(c) => (c.point_count, c.normal_k, block::BlockFactor::new(&c.normal_k, c.point_count)),
-                None => (0, [0.0; 10], block::BlockFactor::default()),
-            };
-            let (packed, epsilon, valid) = factor.parts();
-            self.factor_valid[lane] = valid || n == 0;
-            eps[lane] = epsilon;
-            for i in 0..4 {
-                for j in i..4 {
-                    let index = block::sym_index(i, j);
-                    let inside = i < n && j < n;
-                    k[index][lane] = if inside {
-                        ck[index]
-                    } else if i == j {
-                        1.0
-                    } else {
-                        0.0
-                    };
-                    l[index][lane] = if inside && valid {
-                        packed[index]
-                    } else if i == j {
-                        1.0
-                    } else {
-                        0.0
-                    };
+    fn set_lane(&mut self, lane: usize, index: u32, c: &ContactConstraint, bodies: &[SolverBody]) {
+        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+        self.body_a[lane] = c.body_a;
+        self.body_b[lane] = c.body_b;
+        self.constraint[lane] = index;
+        put(&mut self.inv_mass_a, lane, a.inv_mass);
+        put(&mut self.inv_mass_b, lane, b.inv_mass);
+        put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
+        put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
+        put3(&mut self.normal, lane, c.normal);
+        put3(&mut self.tangent1, lane, c.tangent1);
+        put3(&mut self.tangent2, lane, c.tangent2);
+        put3(&mut self.friction_anchor_a, lane, c.friction_anchor_a);
+        put3(&mut self.friction_anchor_b, lane, c.friction_anchor_b);
+        for k in 0..3 {
+            put(&mut self.tangent_mass[k], lane, c.tangent_mass[k]);
+        }
+        put(&mut self.friction_impulse[0], lane, c.friction_impulse[0]);
+        put(&mut self.friction_impulse[1], lane, c.friction_impulse[1]);
+        put(&mut self.twist_mass, lane, c.twist_mass);
+        put(&mut self.twist_impulse, lane, c.twist_impulse);
+        put(&mut self.friction, lane, c.friction);
+        put(&mut self.bias_rate, lane, c.softness.bias_rate);
+        put(&mut self.mass_scale, lane, c.softness.mass_scale);
+        put(&mut self.impulse_scale, lane, c.softness.impulse_scale);
+        for (i, p) in c.points[..c.point_count].iter().enumerate() {
+            let w = &mut self.points[i];
+            put3(&mut w.anchor_a, lane, p.anchor_a);
+            put3(&mut w.anchor_b, lane, p.anchor_b);
+            put3(&mut w.arm_a, lane, p.anchor_a.cross(c.normal));
+            put3(&mut w.arm_b, lane, p.anchor_b.cross(c.normal));
+            put(&mut w.base_separation, lane, p.base_separation);
+            put(&mut w.relative_velocity, lane, p.relative_velocity);
+            put(&mut w.restitution_bias, lane, p.restitution_bias);
+            put(&mut w.normal_impulse, lane, p.normal_impulse);
+            put(&mut w.max_normal_impulse, lane, p.max_normal_impulse);
+            put(&mut w.normal_mass, lane, p.normal_mass);
+            put(&mut w.lever_arm, lane, p.lever_arm);
+            put(&mut w.active, lane, 1.0);
+        }
+        self.set_lane_block(lane, c);
+    }
+
+    /// K and its factor for one lane; rows past the point count stay identity rows.
+    fn set_lane_block(&mut self, lane: usize, c: &ContactConstraint) {
+        let n = c.point_count;
+        let factor = if n > 1 { c.normal_factor } else { block::BlockFactor::new(&c.normal_k, n) };
+        let (packed, epsilon, valid) = factor.parts();
+        self.factor_valid[lane] = valid || n == 0;
+        put(&mut self.epsilon, lane, epsilon);
+        for i in 0..n {
+            for j in i..n {
+                let index = block::sym_index(i, j);
+                put(&mut self.k[index], lane, c.normal_k[index]);
+                if valid {
+                    put(&mut self.factor[index], lane, packed[index]);
                 }
             }
         }
-        self.k = k.map(F4::new);
-        self.factor = l.map(F4::new);
-        self.epsilon = F4::new(eps);
     }
 
     /// Copies the lanes' impulses (and impact speeds) back into the scalar constraints.
@@ -389,7 +388,10 @@ fn solve_normal_block(
     let target: [F4; 4] = std::array::from_fn(|i| -(mass_scale * rhs[i]) + c.epsilon * prior[i]);
     let x = cholesky_solve(&c.factor, &target);
     let all_true = F4::ZERO.simd_ge(F4::ZERO);
-    let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.simd_ge(F4::ZERO));
+    // Side-by-side faces hover around zero approach speed; below APPROACH_TOLERANCE (well
+    // under a micrometre of overlap per step, corrected by the next pass) they count as apart.
+    let tolerance = F4::splat(-APPROACH_TOLERANCE);
+    let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.simd_ge(tolerance));
     let all_push = x.iter().fold(all_true, |m, v| m & v.simd_ge(F4::ZERO));
     let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
     let accepted = (nobody_approaches | all_push) & valid;

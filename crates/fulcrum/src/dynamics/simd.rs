@@ -3,7 +3,7 @@
 
 use wide::f32x4;
 
-use crate::math::{Mat3, Quat, Vec3};
+use crate::math::{Quat, Vec3};
 
 /// Four `f32`, one per lane.
 pub(crate) type F4 = f32x4;
@@ -78,8 +78,9 @@ pub(crate) struct Sym3 {
 
 impl Sym3 {
     /// Lanes from four symmetric matrices (the upper triangle is read).
-    pub fn from_lanes(m: [Mat3; 4]) -> Sym3 {
-        let pick = |f: fn(&Mat3) -> f32| F4::new([f(&m[0]), f(&m[1]), f(&m[2]), f(&m[3])]);
+    #[cfg(test)]
+    pub fn from_lanes(m: [crate::math::Mat3; 4]) -> Sym3 {
+        let pick = |f: fn(&crate::math::Mat3) -> f32| F4::new([f(&m[0]), f(&m[1]), f(&m[2]), f(&m[3])]);
         Sym3 {
             xx: pick(|m| m.x_axis.x),
             xy: pick(|m| m.y_axis.x),
