@@ -141,6 +141,7 @@ impl Q4 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Mat3;
 
     #[test]
     fn lanes_match_scalar_math() {
