@@ -9,8 +9,17 @@ fn main() {
     let scene = build_scene(&name).expect("scene");
     let mut engine = FulcrumEngine::build(&scene, 1).expect("build");
     let start = std::time::Instant::now();
+    let mut stages = [0.0f64; 4];
     for _ in 0..steps {
         engine.step();
+        let t = engine.world().timings();
+        for (sum, ms) in stages.iter_mut().zip([t.broad_phase_ms, t.narrow_phase_ms, t.solve_ms, t.sleep_ms]) {
+            *sum += ms / steps as f64;
+        }
     }
     println!("{name}: {:.3} ms/step", start.elapsed().as_secs_f64() * 1e3 / steps as f64);
+    println!(
+        "  broad {:.3}  narrow {:.3}  solve {:.3}  sleep {:.3} (ms/step)",
+        stages[0], stages[1], stages[2], stages[3]
+    );
 }

@@ -73,6 +73,17 @@ impl BenchEngine for FulcrumEngine {
     }
 
     fn poses(&self) -> Vec<BodyPose> {
+        self.pose_list()
+    }
+}
+
+impl FulcrumEngine {
+    /// The world being benchmarked (for stage timings in profiling tools).
+    pub fn world(&self) -> &World {
+        &self.world
+    }
+
+    fn pose_list(&self) -> Vec<BodyPose> {
         self.bodies
             .iter()
             .map(|&id| {

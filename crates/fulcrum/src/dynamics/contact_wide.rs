@@ -67,6 +67,8 @@ pub(crate) struct WideContact {
     pub epsilon: F4,
     /// Lanes whose factor is valid.
     pub factor_valid: [bool; 4],
+    /// Most points in any lane: loops stop there (1 for sphere contacts, 4 for box faces).
+    pub max_points: usize,
     pub points: [WidePoint; MAX_MANIFOLD_POINTS],
 }
 
@@ -169,7 +171,9 @@ impl WideContact {
     pub(crate) fn pack(indices: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> WideContact {
         let mut w = WideContact::empty();
         for (lane, &index) in indices.iter().enumerate().take(4) {
-            w.set_lane(lane, index, &constraints[index as usize], bodies);
+            let constraint = &constraints[index as usize];
+            w.max_points = w.max_points.max(constraint.point_count);
+            w.set_lane(lane, index, constraint, bodies);
         }
         w
     }
@@ -253,11 +257,21 @@ impl WideContact {
 
 /// Applies the accumulated impulses of every lane as a first guess.
 pub(crate) fn warm_start(c: &WideContact, bodies: &mut [SolverBody]) {
+    match c.max_points {
+        0 | 1 => warm_start_points::<1>(c, bodies),
+        2 => warm_start_points::<2>(c, bodies),
+        3 => warm_start_points::<3>(c, bodies),
+        _ => warm_start_points::<4>(c, bodies),
+    }
+}
+
+/// [`warm_start`] for manifolds of at most `M` points (loops unrolled per count).
+fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
     let mut normal_sum = F4::ZERO;
     let (mut arm_sum_a, mut arm_sum_b) = (c.normal.scale(c.twist_impulse), c.normal.scale(c.twist_impulse));
-    for p in &c.points {
+    for p in &c.points[..M] {
         normal_sum += p.normal_impulse;
         arm_sum_a = arm_sum_a.add_scaled(&p.arm_a, p.normal_impulse);
         arm_sum_b = arm_sum_b.add_scaled(&p.arm_b, p.normal_impulse);
@@ -277,11 +291,11 @@ pub(crate) fn warm_start(c: &WideContact, bodies: &mut [SolverBody]) {
 /// Applies the normal impulse changes `delta` of all points at once:
 /// Δv = ∓ m⁻¹ n Σδ, Δω = ∓ I⁻¹ Σ δ_i (r_i × n).
 #[inline(always)]
-fn apply_normal_deltas(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, delta: &[F4; 4]) {
+fn apply_normal_deltas<const M: usize>(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, delta: &[F4; 4]) {
     let mut sum = F4::ZERO;
     let mut arm_a = V3::default();
     let mut arm_b = V3::default();
-    for (p, d) in c.points.iter().zip(delta) {
+    for (p, d) in c.points[..M].iter().zip(delta) {
         sum += *d;
         arm_a = arm_a.add_scaled(&p.arm_a, *d);
         arm_b = arm_b.add_scaled(&p.arm_b, *d);
@@ -295,18 +309,28 @@ fn apply_normal_deltas(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, 
 
 /// One velocity pass over four constraints: normal rows (block or sequential), then friction.
 pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
+    match c.max_points {
+        0 | 1 => solve_points::<1>(c, bodies, params),
+        2 => solve_points::<2>(c, bodies, params),
+        3 => solve_points::<3>(c, bodies, params),
+        _ => solve_points::<4>(c, bodies, params),
+    }
+}
+
+/// [`solve`] for manifolds of at most `M` points (loops unrolled per count).
+fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
     let (dpa, dqa) = gather_motion(bodies, &c.body_a);
     let (dpb, dqb) = gather_motion(bodies, &c.body_b);
-    let (bias, mass_scale, impulse_scale) = normal_biases(c, &dpa, &dqa, &dpb, &dqb, params);
+    let (bias, mass_scale, impulse_scale) = normal_biases::<M>(c, &dpa, &dqa, &dpb, &dqb, params);
     let total_normal = if params.block {
-        solve_normal_block(c, &mut a, &mut b, &bias, mass_scale)
+        solve_normal_block::<M>(c, &mut a, &mut b, &bias, mass_scale)
     } else {
-        solve_normal_sequential(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse, F4::ONE)
+        solve_normal_sequential::<M>(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse, F4::ONE)
     };
     if params.friction {
-        solve_twist(c, &mut a, &mut b);
+        solve_twist::<M>(c, &mut a, &mut b);
         solve_friction(c, &mut a, &mut b, total_normal);
     }
     a.scatter(bodies, &c.body_a);
@@ -315,7 +339,7 @@ pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &Sol
 
 /// Per point: the velocity bias at the current separation; and the pass's soft scales.
 #[inline(always)]
-fn normal_biases(
+fn normal_biases<const M: usize>(
     c: &mut WideContact,
     dpa: &V3,
     dqa: &Q4,
@@ -333,7 +357,7 @@ fn normal_biases(
     let normal_in_b = dqb.conjugate().rotate(&c.normal);
     let moved_centres = c.normal.dot(&dpb.sub(dpa));
     let mut bias = [F4::ZERO; 4];
-    for (i, bias) in bias.iter_mut().enumerate() {
+    for (i, bias) in bias.iter_mut().enumerate().take(M) {
         let p = &c.points[i];
         let s = moved_centres + normal_in_b.dot(&p.anchor_b) - normal_in_a.dot(&p.anchor_a) + p.base_separation;
         let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
@@ -346,19 +370,20 @@ fn normal_biases(
 
 /// Normal velocities (with bias) of the points before this pass's update.
 #[inline(always)]
-fn normal_velocities(c: &WideContact, a: &WideBodies, b: &WideBodies, bias: &[F4; 4]) -> [F4; 4] {
+fn normal_velocities<const M: usize>(c: &WideContact, a: &WideBodies, b: &WideBodies, bias: &[F4; 4]) -> [F4; 4] {
     // n·(v_B + ω_B × r_B − v_A − ω_A × r_A) = n·(v_B − v_A) + (r_B × n)·ω_B − (r_A × n)·ω_A
     let linear = c.normal.dot(&b.v.sub(&a.v));
-    std::array::from_fn(|i| {
-        let p = &c.points[i];
-        (linear + p.arm_b.dot(&b.w) - p.arm_a.dot(&a.w) + bias[i]) * p.active
-    })
+    let mut velocity = [F4::ZERO; 4];
+    for (i, p) in c.points[..M].iter().enumerate() {
+        velocity[i] = (linear + p.arm_b.dot(&b.w) - p.arm_a.dot(&a.w) + bias[i]) * p.active;
+    }
+    velocity
 }
 
 /// Until a point first pushes, its restitution speed tracks the approach speed at impact.
 #[inline(always)]
-fn track_impact_speed(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
-    for i in 0..4 {
+fn track_impact_speed<const M: usize>(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
+    for i in 0..M {
         let p = &mut c.points[i];
         let vn = velocity[i] - bias[i];
         let untouched =
@@ -370,23 +395,26 @@ fn track_impact_speed(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
 /// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
 /// the full block gives every point a push take it; the remaining lanes (some points
 /// separating) get the exact small LCP one lane at a time.
-fn solve_normal_block(
+fn solve_normal_block<const M: usize>(
     c: &mut WideContact,
     a: &mut WideBodies,
     b: &mut WideBodies,
     bias: &[F4; 4],
     mass_scale: F4,
 ) -> F4 {
-    let velocity = normal_velocities(c, a, b, bias);
-    track_impact_speed(c, &velocity, bias);
+    let velocity = normal_velocities::<M>(c, a, b, bias);
+    track_impact_speed::<M>(c, &velocity, bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
-    let rhs: [F4; 4] = std::array::from_fn(|i| {
-        let applied = (0..4).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
-        (velocity[i] - applied) * c.points[i].active
-    });
-    let target: [F4; 4] = std::array::from_fn(|i| -(mass_scale * rhs[i]) + c.epsilon * prior[i]);
-    let x = cholesky_solve(&c.factor, &target);
+    let m = M;
+    let mut rhs = [F4::ZERO; 4];
+    let mut target = [F4::ZERO; 4];
+    for i in 0..m {
+        let applied = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
+        rhs[i] = (velocity[i] - applied) * c.points[i].active;
+        target[i] = -(mass_scale * rhs[i]) + c.epsilon * prior[i];
+    }
+    let x = cholesky_solve(&c.factor, &target, m);
     let all_true = F4::ZERO.simd_ge(F4::ZERO);
     // Side-by-side faces hover around zero approach speed; below APPROACH_TOLERANCE (well
     // under a micrometre of overlap per step, corrected by the next pass) they count as apart.
@@ -418,7 +446,7 @@ fn solve_normal_block(
     }
     let mut total = F4::ZERO;
     let mut delta = [F4::ZERO; 4];
-    for i in 0..4 {
+    for i in 0..m {
         let p = &mut c.points[i];
         let new = solution[i] * p.active;
         delta[i] = new - p.normal_impulse;
@@ -426,16 +454,16 @@ fn solve_normal_block(
         p.max_normal_impulse = p.max_normal_impulse.max(new);
         total += new;
     }
-    apply_normal_deltas(c, a, b, &delta);
+    apply_normal_deltas::<M>(c, a, b, &delta);
     total
 }
 
 /// (L Lᵀ) x = r with the packed factor (inverted diagonal), lane-parallel.
 #[inline(always)]
-fn cholesky_solve(l: &[F4; 10], r: &[F4; 4]) -> [F4; 4] {
+fn cholesky_solve(l: &[F4; 10], r: &[F4; 4], m: usize) -> [F4; 4] {
     let at = |i: usize, j: usize| l[block::sym_index(i, j)];
     let mut y = [F4::ZERO; 4];
-    for i in 0..4 {
+    for i in 0..m {
         let mut v = r[i];
         for p in 0..i {
             v -= at(p, i) * y[p];
@@ -443,9 +471,9 @@ fn cholesky_solve(l: &[F4; 10], r: &[F4; 4]) -> [F4; 4] {
         y[i] = v * at(i, i);
     }
     let mut x = [F4::ZERO; 4];
-    for i in (0..4).rev() {
+    for i in (0..m).rev() {
         let mut v = y[i];
-        for p in i + 1..4 {
+        for p in i + 1..m {
             v -= at(i, p) * x[p];
         }
         x[i] = v * at(i, i);
@@ -456,7 +484,7 @@ fn cholesky_solve(l: &[F4; 10], r: &[F4; 4]) -> [F4; 4] {
 /// One point at a time (block solver off, or lanes the block did not take: `lanes` is 1
 /// for the lanes to update, 0 for the others), alternating the order between passes.
 #[allow(clippy::too_many_arguments)]
-fn solve_normal_sequential(
+fn solve_normal_sequential<const M: usize>(
     c: &mut WideContact,
     a: &mut WideBodies,
     b: &mut WideBodies,
@@ -467,8 +495,9 @@ fn solve_normal_sequential(
     lanes: F4,
 ) -> F4 {
     let mut total = F4::ZERO;
-    for k in 0..4 {
-        let i = if reverse { 3 - k } else { k };
+    let m = M;
+    for k in 0..m {
+        let i = if reverse { m - 1 - k } else { k };
         let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
         let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
         let vn = c.normal.dot(&dv);
@@ -490,8 +519,8 @@ fn solve_normal_sequential(
 
 /// Twist friction, bounded by μ Σ λ_i·lever_i.
 #[inline(always)]
-fn solve_twist(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies) {
-    let lever = c.points.iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse * p.lever_arm);
+fn solve_twist<const M: usize>(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies) {
+    let lever = c.points[..M].iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse * p.lever_arm);
     let limit = c.friction * lever;
     let spin = c.normal.dot(&b.w.sub(&a.w));
     let old = c.twist_impulse;

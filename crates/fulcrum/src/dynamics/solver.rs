@@ -46,7 +46,9 @@ impl SolverData {
             [(c.body_a, movable(c.body_a)), (c.body_b, movable(c.body_b))]
         });
         self.wide.clear();
-        for color in &self.coloring.colors {
+        for color in &mut self.coloring.colors {
+            // Lanes with equal point counts together: loops stop at a group's largest count.
+            color.sort_by_key(|&i| std::cmp::Reverse(contacts[i as usize].point_count));
             for chunk in color.chunks(4) {
                 self.wide.push(WideContact::pack(chunk, contacts, bodies));
             }
