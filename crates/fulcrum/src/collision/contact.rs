@@ -36,6 +36,8 @@ pub(crate) struct Contact {
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
     pub friction_impulse: FrictionImpulse,
+    /// Which points pushed when the block solver last solved this manifold (bit i = point i).
+    pub block_mask: u8,
     pub friction: f32,
     pub restitution: f32,
     pub sensor: bool,
@@ -79,11 +81,19 @@ impl Contact {
             }
         }
         let mut impulses = [PointImpulse::default(); MAX_MANIFOLD_POINTS];
+        // A matched point keeps its place in the active set; a new point joins it.
+        let mut block_mask = 0u8;
         for i in 0..manifold.count {
             if matched[i] != usize::MAX {
                 impulses[i] = self.impulses[matched[i]];
+                if self.block_mask & (1 << matched[i]) != 0 {
+                    block_mask |= 1 << i;
+                }
+            } else {
+                block_mask |= 1 << i;
             }
         }
+        self.block_mask = block_mask;
         self.impulses = impulses;
         if manifold.count == 0 || self.manifold.normal.dot(manifold.normal) < 0.9 {
             self.friction_impulse = FrictionImpulse::default();

@@ -38,57 +38,82 @@ pub(crate) fn sym_index(i: usize, j: usize) -> usize {
     OFFSET[i] + (j - i)
 }
 
-/// Cholesky factor of the regularised full block K + εE, computed once per step in prepare.
+/// Cholesky factor of the regularised block of the points expected to push (the active set
+/// `mask`), computed once per step in prepare: rows outside the set are identity rows, so a
+/// solve with this factor gives those points zero impulse.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct BlockFactor {
-    /// Lower-triangular L with L Lᵀ = K + εE, packed like [`Sym4`] (entry (i, j), j ≤ i, at
-    /// `sym_index(j, i)`); the diagonal holds 1/L_ii.
+    /// Lower-triangular L with L Lᵀ = K_mask + εE, packed like [`Sym4`] (entry (i, j), j ≤ i,
+    /// at `sym_index(j, i)`); the diagonal holds 1/L_ii.
     l: Sym4,
     /// The regularisation ε added to the diagonal.
     epsilon: f32,
     /// False when the factorisation failed (the block solver is then skipped).
     valid: bool,
+    /// Bit i set: point i is in the active set.
+    mask: u8,
+}
+
+/// All `n` points in the set.
+#[inline]
+pub(crate) fn full_mask(n: usize) -> u8 {
+    ((1u32 << n) - 1) as u8
 }
 
 impl BlockFactor {
     /// Factors K + εE for the first `n` rows, ε = [`REGULARISATION`]·trace(K)/n.
+    #[cfg(test)]
     pub(crate) fn new(k: &Sym4, n: usize) -> BlockFactor {
+        Self::masked(k, n, full_mask(n))
+    }
+
+    /// Factors the rows of `mask` (others become identity rows), ε from the full trace.
+    pub(crate) fn masked(k: &Sym4, n: usize, mask: u8) -> BlockFactor {
         let trace: f32 = (0..n).map(|i| k[sym_index(i, i)]).sum();
         let epsilon = REGULARISATION * trace / n.max(1) as f32;
+        let inside = |i: usize| mask & (1 << i) != 0;
+        let entry = |i: usize, j: usize| -> f32 {
+            match (inside(i), inside(j)) {
+                (true, true) => k[sym_index(i, j)] + if i == j { epsilon } else { 0.0 },
+                _ if i == j => 1.0,
+                _ => 0.0,
+            }
+        };
         let mut l = [0.0f32; 10];
         for j in 0..n {
-            let mut diagonal = k[sym_index(j, j)] + epsilon;
+            let mut diagonal = entry(j, j);
             for p in 0..j {
                 let v = l[sym_index(p, j)];
                 diagonal -= v * v;
             }
             if !(diagonal > 0.0) {
-                return BlockFactor { l, epsilon, valid: false };
+                return BlockFactor { l, epsilon, valid: false, mask };
             }
             let inv = 1.0 / diagonal.sqrt();
             l[sym_index(j, j)] = inv;
             for i in j + 1..n {
-                let mut v = k[sym_index(i, j)];
+                let mut v = entry(i, j);
                 for p in 0..j {
                     v -= l[sym_index(p, i)] * l[sym_index(p, j)];
                 }
                 l[sym_index(j, i)] = v * inv;
             }
         }
-        BlockFactor { l, epsilon, valid: true }
+        BlockFactor { l, epsilon, valid: true, mask }
     }
 
     /// A factor from its packed parts (as returned by [`BlockFactor::parts`]).
-    pub(crate) fn from_parts(l: Sym4, epsilon: f32, valid: bool) -> BlockFactor {
-        BlockFactor { l, epsilon, valid }
+    pub(crate) fn from_parts(l: Sym4, epsilon: f32, valid: bool, mask: u8) -> BlockFactor {
+        BlockFactor { l, epsilon, valid, mask }
     }
 
-    /// The packed factor (inverted diagonal), ε, and whether the factorisation succeeded.
-    pub(crate) fn parts(&self) -> (Sym4, f32, bool) {
-        (self.l, self.epsilon, self.valid)
+    /// The packed factor (inverted diagonal), ε, whether the factorisation succeeded, and the
+    /// active set it was made for.
+    pub(crate) fn parts(&self) -> (Sym4, f32, bool, u8) {
+        (self.l, self.epsilon, self.valid, self.mask)
     }
 
-    /// Solves (K + εE) x = r for the first `n` rows.
+    /// Solves (K_mask + εE) x = r for the first `n` rows (r must be zero outside the mask).
     fn solve(&self, r: &[f32; 4], n: usize) -> [f32; 4] {
         let mut y = [0.0f32; 4];
         for i in 0..n {
@@ -130,10 +155,10 @@ pub(crate) struct BlockProblem<'a> {
 /// Solves the contact LCP; `None` when no active set passes (numerical trouble), so the
 /// caller can fall back to the sequential solve.
 ///
-/// Cheap cases first: no point approaching (x = 0); all points pushing (one substitution
-/// with the cached factor); the points that pushed last time. Then the most negative impulse
-/// leaves the set and the rest is solved again, and only if that greedy path fails are all
-/// subsets tried, largest first.
+/// Cheap cases first: no point approaching (x = 0); the factor's active set (one
+/// substitution with the cached factor); the points that pushed last time. Then the most
+/// negative impulse leaves the full set and the rest is solved again, and only if that greedy
+/// path fails are all subsets tried, largest first.
 pub(crate) fn solve_lcp(problem: &BlockProblem) -> Option<[f32; 4]> {
     if !problem.factor.valid {
         return None;
@@ -144,14 +169,21 @@ pub(crate) fn solve_lcp(problem: &BlockProblem) -> Option<[f32; 4]> {
         return Some([0.0; 4]);
     }
     let full = (1u32 << n) - 1;
-    let rhs: [f32; 4] =
-        std::array::from_fn(|i| -problem.mass_scale * problem.b[i] + problem.factor.epsilon * problem.prior[i]);
+    // The factor's active set first: the set that solved this manifold last time.
+    let set = problem.factor.mask as u32 & full;
+    let rhs: [f32; 4] = std::array::from_fn(|i| {
+        if set & (1 << i) != 0 {
+            -problem.mass_scale * problem.b[i] + problem.factor.epsilon * problem.prior[i]
+        } else {
+            0.0
+        }
+    });
     let x = problem.factor.solve(&rhs, n);
-    if x[..n].iter().all(|&v| v >= 0.0) {
+    if x[..n].iter().all(|&v| v >= 0.0) && is_complementary(problem, set, &x) {
         return Some(x);
     }
     let carrying = (0..n).filter(|&i| problem.prior[i] > 0.0).fold(0u32, |m, i| m | (1 << i));
-    if carrying != full && carrying != 0 {
+    if carrying != set && carrying != 0 {
         if let Some(x) = try_active_set(problem, carrying) {
             return Some(x);
         }

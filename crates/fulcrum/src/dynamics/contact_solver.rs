@@ -96,7 +96,7 @@ pub(crate) struct ContactConstraint {
     pub points: [ContactConstraintPoint; MAX_MANIFOLD_POINTS],
     /// K of the normal rows, for the block solver (packed upper triangle).
     pub normal_k: Sym4,
-    /// Cholesky factor of the regularised K.
+    /// Cholesky factor of the regularised K of the points expected to push.
     pub normal_factor: BlockFactor,
 }
 
@@ -133,19 +133,6 @@ pub(crate) struct PrepareInput<'a> {
     pub warm_scale: f32,
     /// Speculative distance, m: points this far apart no longer pull the friction centre.
     pub speculative_distance: f32,
-}
-
-/// 1 / (m_A + m_B + (r_A×d)·I_A⁻¹(r_A×d) + (r_B×d)·I_B⁻¹(r_B×d)) for direction `d`.
-#[inline(always)]
-fn effective_mass(a: &SolverBody, b: &SolverBody, ra: Vec3, rb: Vec3, d: Vec3) -> f32 {
-    let rad = ra.cross(d);
-    let rbd = rb.cross(d);
-    let k = a.inv_mass + b.inv_mass + rad.dot(a.inv_inertia * rad) + rbd.dot(b.inv_inertia * rbd);
-    if k > 0.0 {
-        1.0 / k
-    } else {
-        0.0
-    }
 }
 
 /// Inverse of the 2×2 tangent K at anchors `ca`, `cb` (see the module comment).
@@ -209,7 +196,6 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
             base_separation: mp.separation - normal.dot(rb - ra),
             relative_velocity: normal.dot(b.velocity_at(rb) - a.velocity_at(ra)),
             normal_impulse: input.warm_scale * contact.impulses[i].normal,
-            normal_mass: effective_mass(a, b, ra, rb, normal),
             ..Default::default()
         };
         // Touching points count fully; speculative ones fade out over the speculative distance.
@@ -219,9 +205,17 @@ pub(crate) fn prepare(input: &PrepareInput, bodies: &[SolverBody]) -> ContactCon
         total_weight += weight;
     }
     c.normal_k = normal_block_k(a, b, &c);
-    if c.point_count > 1 {
-        c.normal_factor = BlockFactor::new(&c.normal_k, c.point_count);
+    for (i, p) in c.points[..c.point_count].iter_mut().enumerate() {
+        // The block's diagonal is each row's own K: its inverse is the point's effective mass.
+        let k = c.normal_k[block::sym_index(i, i)];
+        p.normal_mass = if k > 0.0 { 1.0 / k } else { 0.0 };
     }
+    let full = block::full_mask(c.point_count);
+    let mask = match contact.block_mask & full {
+        0 => full,
+        mask => mask,
+    };
+    c.normal_factor = BlockFactor::masked(&c.normal_k, c.point_count, mask);
     c.friction_anchor_a = sum_a / total_weight;
     c.friction_anchor_b = sum_b / total_weight;
     for p in &mut c.points[..c.point_count] {
@@ -370,6 +364,7 @@ fn solve_normal_block(
     }
     let problem = BlockProblem { k: &c.normal_k, factor: &c.normal_factor, b: rhs, prior, mass_scale, n: count };
     let x = block::solve_lcp(&problem)?;
+    remember_active_set(c, &x);
     let mut total = 0.0;
     for (i, p) in c.points[..count].iter_mut().enumerate() {
         let delta = x[i] - p.normal_impulse;
@@ -380,6 +375,17 @@ fn solve_normal_block(
         b.apply_impulse(p.anchor_b, delta * n);
     }
     Some(total)
+}
+
+/// Re-factors the block when the points that push changed (next passes and next step start
+/// from the new set).
+pub(crate) fn remember_active_set(c: &mut ContactConstraint, x: &[f32; 4]) {
+    let n = c.point_count;
+    let pushing = (0..n).filter(|&i| x[i] > 0.0).fold(0u8, |m, i| m | (1 << i));
+    let mask = if pushing == 0 { block::full_mask(n) } else { pushing };
+    if mask != c.normal_factor.parts().3 {
+        c.normal_factor = BlockFactor::masked(&c.normal_k, n, mask);
+    }
 }
 
 /// The normal rows; returns the manifold's total normal impulse.
@@ -523,6 +529,7 @@ pub(crate) fn store_impulses(constraints: &[ContactConstraint], contacts: &mut [
             contact.impulses[i] =
                 PointImpulse { normal: p.normal_impulse * step_scale, max_normal: p.max_normal_impulse * step_scale };
         }
+        contact.block_mask = c.normal_factor.parts().3;
         contact.friction_impulse = FrictionImpulse {
             linear: (c.friction_impulse[0] * c.tangent1 + c.friction_impulse[1] * c.tangent2) * step_scale,
             twist: c.twist_impulse * step_scale,

@@ -34,6 +34,8 @@ pub(crate) struct WidePoint {
     pub lever_arm: F4,
     /// 1 for a real point, 0 for padding.
     pub active: F4,
+    /// 1 when the point is in its lane's block active set (expected to push), else 0.
+    pub in_set: F4,
 }
 
 /// Four contact constraints of one colour.
@@ -67,6 +69,8 @@ pub(crate) struct WideContact {
     pub epsilon: F4,
     /// Lanes whose factor is valid.
     pub factor_valid: [bool; 4],
+    /// Each lane's block active set (bit i = point i).
+    pub mask: [u8; 4],
     /// Most points in any lane: loops stop there (1 for sphere contacts, 4 for box faces).
     pub max_points: usize,
     pub points: [WidePoint; MAX_MANIFOLD_POINTS],
@@ -224,17 +228,18 @@ impl WideContact {
     /// K and its factor for one lane; rows past the point count stay identity rows.
     fn set_lane_block(&mut self, lane: usize, c: &ContactConstraint) {
         let n = c.point_count;
-        let factor = if n > 1 { c.normal_factor } else { block::BlockFactor::new(&c.normal_k, n) };
-        let (packed, epsilon, valid) = factor.parts();
+        let (packed, epsilon, valid, mask) = c.normal_factor.parts();
         self.factor_valid[lane] = valid || n == 0;
+        self.mask[lane] = mask;
         put(&mut self.epsilon, lane, epsilon);
+        for i in 0..n {
+            put(&mut self.points[i].in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
+        }
         for i in 0..n {
             for j in i..n {
                 let index = block::sym_index(i, j);
                 put(&mut self.k[index], lane, c.normal_k[index]);
-                if valid {
-                    put(&mut self.factor[index], lane, packed[index]);
-                }
+                put(&mut self.factor[index], lane, packed[index]);
             }
         }
     }
@@ -251,6 +256,32 @@ impl WideContact {
             }
             c.friction_impulse = [self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]];
             c.twist_impulse = self.twist_impulse.as_array()[lane];
+            if self.mask[lane] != c.normal_factor.parts().3 {
+                c.normal_factor = block::BlockFactor::masked(&c.normal_k, c.point_count, self.mask[lane]);
+            }
+        }
+    }
+}
+
+impl WideContact {
+    /// After an exact solve of `lane`: when the points that push changed, re-factor the lane's
+    /// block for the new set so the next passes take the fast path again.
+    fn adopt_active_set(&mut self, lane: usize, k: &block::Sym4, x: &[f32; 4]) {
+        let real = (0..4).filter(|&i| self.points[i].active.as_array()[lane] > 0.0).count();
+        let pushing = (0..real).filter(|&i| x[i] > 0.0).fold(0u8, |m, i| m | (1 << i));
+        let mask = if pushing == 0 { block::full_mask(real) } else { pushing };
+        if mask == self.mask[lane] {
+            return;
+        }
+        let (packed, epsilon, valid, _) = block::BlockFactor::masked(k, 4, mask).parts();
+        self.mask[lane] = mask;
+        self.factor_valid[lane] = valid;
+        put(&mut self.epsilon, lane, epsilon);
+        for (e, value) in packed.iter().enumerate() {
+            put(&mut self.factor[e], lane, *value);
+        }
+        for i in 0..4 {
+            put(&mut self.points[i].in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
         }
     }
 }
@@ -412,9 +443,18 @@ fn solve_normal_block<const M: usize>(
     for i in 0..m {
         let applied = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
         rhs[i] = (velocity[i] - applied) * c.points[i].active;
-        target[i] = -(mass_scale * rhs[i]) + c.epsilon * prior[i];
+        target[i] = (-(mass_scale * rhs[i]) + c.epsilon * prior[i]) * c.points[i].in_set;
     }
     let x = cholesky_solve(&c.factor, &target, m);
+    // Points outside the active set get nothing; they must not be approaching then.
+    let inv_mass_scale = F4::ONE / mass_scale;
+    let mut outside_ok = F4::ZERO.simd_ge(F4::ZERO);
+    for i in 0..m {
+        let kx = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * x[j]);
+        let w = kx * inv_mass_scale + rhs[i];
+        let outside = c.points[i].in_set.simd_lt(F4::splat(0.5));
+        outside_ok &= !outside | w.simd_ge(F4::splat(-APPROACH_TOLERANCE));
+    }
     let all_true = F4::ZERO.simd_ge(F4::ZERO);
     // Side-by-side faces hover around zero approach speed; below APPROACH_TOLERANCE (well
     // under a micrometre of overlap per step, corrected by the next pass) they count as apart.
@@ -422,13 +462,13 @@ fn solve_normal_block<const M: usize>(
     let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.simd_ge(tolerance));
     let all_push = x.iter().fold(all_true, |m, v| m & v.simd_ge(F4::ZERO));
     let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
-    let accepted = (nobody_approaches | all_push) & valid;
+    let accepted = (nobody_approaches | (all_push & outside_ok)) & valid;
     let mut solution: [F4; 4] = std::array::from_fn(|i| nobody_approaches.select(F4::ZERO, x[i]));
     // Lanes with separating points: the exact small LCP, lane by lane.
     for lane in (0..4).filter(|&l| accepted.to_bitmask() & (1 << l) == 0) {
         let k: block::Sym4 = std::array::from_fn(|e| c.k[e].as_array()[lane]);
         let l: block::Sym4 = std::array::from_fn(|e| c.factor[e].as_array()[lane]);
-        let factor = block::BlockFactor::from_parts(l, c.epsilon.as_array()[lane], c.factor_valid[lane]);
+        let factor = block::BlockFactor::from_parts(l, c.epsilon.as_array()[lane], c.factor_valid[lane], c.mask[lane]);
         let problem = block::BlockProblem {
             k: &k,
             factor: &factor,
@@ -443,6 +483,7 @@ fn solve_normal_block<const M: usize>(
             values[lane] = exact[i];
             solution[i] = F4::new(values);
         }
+        c.adopt_active_set(lane, &k, &exact);
     }
     let mut total = F4::ZERO;
     let mut delta = [F4::ZERO; 4];

@@ -55,6 +55,7 @@ impl World {
             manifold: Manifold::new(),
             impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
             friction_impulse: FrictionImpulse::default(),
+            block_mask: 0x0F,
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
             sensor: a.sensor || b.sensor,
