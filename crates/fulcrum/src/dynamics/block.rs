@@ -23,7 +23,7 @@
 //! warm-started split instead of being re-chosen every pass.
 
 /// Relative diagonal regularisation of K.
-const REGULARISATION: f32 = 1e-3;
+pub(crate) const REGULARISATION: f32 = 1e-3;
 
 /// Upper triangle of a symmetric 4×4 matrix: (0,0) (0,1) (0,2) (0,3) (1,1) (1,2) (1,3) (2,2)
 /// (2,3) (3,3).

@@ -59,6 +59,7 @@ pub(crate) struct WideContact {
     pub twist_mass: F4,
     pub twist_impulse: F4,
     pub friction: F4,
+    pub restitution: F4,
     pub bias_rate: F4,
     pub mass_scale: F4,
     pub impulse_scale: F4,
@@ -131,19 +132,19 @@ fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &
 }
 
 #[inline(always)]
-fn put(target: &mut F4, lane: usize, value: f32) {
+pub(crate) fn put(target: &mut F4, lane: usize, value: f32) {
     target.as_mut_array()[lane] = value;
 }
 
 #[inline(always)]
-fn put3(target: &mut V3, lane: usize, value: Vec3) {
+pub(crate) fn put3(target: &mut V3, lane: usize, value: Vec3) {
     put(&mut target.x, lane, value.x);
     put(&mut target.y, lane, value.y);
     put(&mut target.z, lane, value.z);
 }
 
 #[inline(always)]
-fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
+pub(crate) fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
     put(&mut target.xx, lane, m.x_axis.x);
     put(&mut target.xy, lane, m.y_axis.x);
     put(&mut target.xz, lane, m.z_axis.x);
@@ -154,7 +155,7 @@ fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
 
 impl WideContact {
     /// Four empty lanes: the shared static body, no points, identity blocks.
-    fn empty() -> WideContact {
+    pub(crate) fn empty() -> WideContact {
         let identity: [F4; 10] = std::array::from_fn(|e| {
             let diagonal = [0, 4, 7, 9].contains(&e);
             F4::splat(if diagonal { 1.0 } else { 0.0 })
@@ -204,6 +205,7 @@ impl WideContact {
         put(&mut self.twist_mass, lane, c.twist_mass);
         put(&mut self.twist_impulse, lane, c.twist_impulse);
         put(&mut self.friction, lane, c.friction);
+        put(&mut self.restitution, lane, c.restitution);
         put(&mut self.bias_rate, lane, c.softness.bias_rate);
         put(&mut self.mass_scale, lane, c.softness.mass_scale);
         put(&mut self.impulse_scale, lane, c.softness.impulse_scale);
@@ -588,4 +590,32 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
     c.friction_impulse = new;
     let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
+}
+
+/// Restitution after the substeps, lane-parallel: points that approached faster than
+/// `threshold` and were pushed get the separating speed e · (approach speed).
+pub(crate) fn apply_restitution(c: &mut WideContact, bodies: &mut [SolverBody], threshold: f32) {
+    if c.restitution.simd_gt(F4::ZERO).to_bitmask() == 0 {
+        return;
+    }
+    let mut a = WideBodies::gather(bodies, &c.body_a);
+    let mut b = WideBodies::gather(bodies, &c.body_b);
+    for i in 0..c.max_points {
+        let (ra, rb, arm_a, arm_b) = (c.points[i].anchor_a, c.points[i].anchor_b, c.points[i].arm_a, c.points[i].arm_b);
+        let p = &mut c.points[i];
+        let applies = p.relative_velocity.simd_lt(F4::splat(-threshold))
+            & p.max_normal_impulse.simd_gt(F4::ZERO)
+            & c.restitution.simd_gt(F4::ZERO)
+            & p.active.simd_gt(F4::ZERO);
+        let vn = c.normal.dot(&b.v.sub(&a.v)) + arm_b.dot(&b.w) - arm_a.dot(&a.w);
+        let impulse = -(p.normal_mass * (vn + c.restitution * p.relative_velocity));
+        let new = applies.select((p.normal_impulse + impulse).max(F4::ZERO), p.normal_impulse);
+        let delta = new - p.normal_impulse;
+        p.normal_impulse = new;
+        p.max_normal_impulse = p.max_normal_impulse.max(new);
+        let impulse = c.normal.scale(delta);
+        apply(c, &mut a, &mut b, &ra, &rb, &impulse);
+    }
+    a.scatter(bodies, &c.body_a);
+    b.scatter(bodies, &c.body_b);
 }

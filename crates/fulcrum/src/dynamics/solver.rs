@@ -13,11 +13,13 @@
 //! Restitution is a target velocity inside the solve.
 
 use super::coloring::Coloring;
-use super::contact_solver::{self as contacts, ContactConstraint, SolveParams};
+use super::contact_prepare_wide::{PairInput, PrepareSettings};
+use super::contact_solver::{self as contacts, ContactConstraint, PrepareInput, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
 use super::integrate::{integrate_positions, integrate_velocities};
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
+use crate::collision::contact::Contact;
 use crate::world::settings::{PositionCorrection, SolverMode, SolverSettings};
 
 /// Largest position correction of one ngs pass, metres.
@@ -29,33 +31,78 @@ const MAX_LINEAR_CORRECTION: f32 = 0.2;
 pub(crate) struct SolverData {
     pub bodies: Vec<SolverBody>,
     pub params: Vec<SolverBodyParams>,
+    /// The touching pairs to solve this step.
+    pub pairs: Vec<PairInput>,
+    /// Scalar constraints: the colouring's overflow (soft step) or every pair (pgs).
     pub contacts: Vec<ContactConstraint>,
-    /// Graph colouring of `contacts`.
+    /// Indices into `contacts` that the scalar path solves.
+    pub scalar: Vec<u32>,
+    /// Graph colouring (of `pairs` in soft step, of `contacts` in pgs).
     pub coloring: Coloring,
-    /// The coloured constraints packed four per entry, colour after colour.
+    /// The coloured constraints, four per entry, colour after colour.
     pub wide: Vec<WideContact>,
 }
 
 impl SolverData {
-    /// Colours the prepared constraints and packs each colour four at a time.
-    fn pack(&mut self) {
+    fn movable(bodies: &[SolverBody], i: u32) -> bool {
+        i != 0 && bodies[i as usize].inv_mass > 0.0
+    }
+
+    /// Soft step: colours the pairs and prepares each colour four at a time directly in lanes;
+    /// pairs that fit no colour get scalar constraints.
+    fn prepare_wide(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
+        let (bodies, pairs) = (&self.bodies, &self.pairs);
+        self.coloring.build(bodies.len(), pairs.len(), |i| {
+            let p = &pairs[i];
+            [(p.body_a, Self::movable(bodies, p.body_a)), (p.body_b, Self::movable(bodies, p.body_b))]
+        });
+        self.wide.clear();
+        let mut lanes = [pairs.first().copied().unwrap_or(PairInput::EMPTY); 4];
+        for color in &mut self.coloring.colors {
+            // Lanes with equal point counts together: loops stop at a group's largest count.
+            color.sort_by_key(|&i| std::cmp::Reverse(pairs[i as usize].point_count));
+            for chunk in color.chunks(4) {
+                for (lane, &i) in chunk.iter().enumerate() {
+                    lanes[lane] = pairs[i as usize];
+                }
+                self.wide.push(WideContact::prepare(&lanes[..chunk.len()], world_contacts, bodies, settings));
+            }
+        }
+        self.contacts.clear();
+        self.scalar.clear();
+        for &i in &self.coloring.overflow {
+            let input = self.pairs[i as usize].scalar_input(world_contacts, settings);
+            self.scalar.push(self.contacts.len() as u32);
+            self.contacts.push(contacts::prepare(&input, &self.bodies));
+        }
+    }
+
+    /// Pgs: scalar constraints for every pair, then coloured and packed four at a time.
+    fn prepare_packed(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
+        self.contacts.clear();
+        for pair in &self.pairs {
+            let input = pair.scalar_input(world_contacts, settings);
+            let mut constraint = contacts::prepare(&input, &self.bodies);
+            contacts::set_restitution_bias(&mut constraint, settings.restitution_threshold);
+            self.contacts.push(constraint);
+        }
         let (bodies, contacts) = (&self.bodies, &self.contacts);
-        let movable = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
         self.coloring.build(bodies.len(), contacts.len(), |i| {
             let c = &contacts[i];
-            [(c.body_a, movable(c.body_a)), (c.body_b, movable(c.body_b))]
+            [(c.body_a, Self::movable(bodies, c.body_a)), (c.body_b, Self::movable(bodies, c.body_b))]
         });
         self.wide.clear();
         for color in &mut self.coloring.colors {
-            // Lanes with equal point counts together: loops stop at a group's largest count.
             color.sort_by_key(|&i| std::cmp::Reverse(contacts[i as usize].point_count));
             for chunk in color.chunks(4) {
                 self.wide.push(WideContact::pack(chunk, contacts, bodies));
             }
         }
+        self.scalar.clear();
+        self.scalar.extend_from_slice(&self.coloring.overflow);
     }
 
-    /// Copies the impulses of the packed constraints back into `contacts`.
+    /// Copies the impulses of the packed constraints back into `contacts` (pgs).
     fn unpack(&mut self) {
         for w in &self.wide {
             w.unpack(&mut self.contacts);
@@ -66,7 +113,7 @@ impl SolverData {
         for w in &self.wide {
             wide_contacts::warm_start(w, &mut self.bodies);
         }
-        for &i in &self.coloring.overflow {
+        for &i in &self.scalar {
             contacts::warm_start_one(&self.contacts[i as usize], &mut self.bodies);
         }
     }
@@ -75,8 +122,35 @@ impl SolverData {
         for w in &mut self.wide {
             wide_contacts::solve(w, &mut self.bodies, params);
         }
-        for &i in &self.coloring.overflow {
+        for &i in &self.scalar {
             contacts::solve_one(&mut self.contacts[i as usize], &mut self.bodies, params);
+        }
+    }
+}
+
+impl PairInput {
+    /// A placeholder (never solved).
+    const EMPTY: PairInput = PairInput {
+        contact_index: 0,
+        body_a: 0,
+        body_b: 0,
+        center_a: crate::math::Vec3::ZERO,
+        center_b: crate::math::Vec3::ZERO,
+        softness: Softness::RIGID,
+        point_count: 0,
+    };
+
+    fn scalar_input<'a>(&self, world_contacts: &'a [Contact], settings: &PrepareSettings) -> PrepareInput<'a> {
+        PrepareInput {
+            contact: &world_contacts[self.contact_index as usize],
+            contact_index: self.contact_index,
+            body_a: self.body_a,
+            body_b: self.body_b,
+            center_a: self.center_a,
+            center_b: self.center_b,
+            softness: self.softness,
+            warm_scale: settings.warm_scale,
+            speculative_distance: settings.speculative_distance,
         }
     }
 }
@@ -109,11 +183,33 @@ pub(crate) fn solver_step_length(settings: &SolverSettings, dt: f32) -> f32 {
     }
 }
 
-/// Runs the solver for one step of `dt` seconds.
-pub(crate) fn solve(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
+/// Runs the solver for one step of `dt` seconds over `data.pairs`, then stores the impulses
+/// back into the contact pairs (per-step units) for warm starting and readout.
+pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], settings: &SolverSettings, dt: f32) {
+    let prepare = PrepareSettings {
+        warm_scale: match (settings.warm_start, settings.mode) {
+            (false, _) => 0.0,
+            (true, SolverMode::SoftStep) => 1.0 / settings.substeps as f32,
+            (true, SolverMode::Pgs) => 1.0,
+        },
+        speculative_distance: settings.speculative_distance,
+        restitution_threshold: settings.restitution_threshold,
+    };
     match settings.mode {
-        SolverMode::SoftStep => solve_soft_step(data, settings, dt),
-        SolverMode::Pgs => solve_pgs(data, settings, dt),
+        SolverMode::SoftStep => {
+            data.prepare_wide(world_contacts, &prepare);
+            solve_soft_step(data, settings, dt);
+            let step_scale = settings.substeps as f32;
+            for w in &data.wide {
+                w.store(world_contacts, step_scale);
+            }
+            contacts::store_impulses(&data.contacts, world_contacts, step_scale);
+        }
+        SolverMode::Pgs => {
+            data.prepare_packed(world_contacts, &prepare);
+            solve_pgs(data, settings, dt);
+            contacts::store_impulses(&data.contacts, world_contacts, 1.0);
+        }
     }
 }
 
@@ -131,7 +227,6 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     };
     let relaxed =
         SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
-    data.pack();
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
@@ -143,7 +238,9 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
             data.solve(&relaxed);
         }
     }
-    data.unpack();
+    for w in &mut data.wide {
+        wide_contacts::apply_restitution(w, &mut data.bodies, settings.restitution_threshold);
+    }
     contacts::apply_restitution(&mut data.contacts, &mut data.bodies, settings.restitution_threshold);
 }
 
@@ -158,10 +255,6 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         reverse: false,
         block: settings.block_solver,
     };
-    for c in data.contacts.iter_mut() {
-        contacts::set_restitution_bias(c, settings.restitution_threshold);
-    }
-    data.pack();
     integrate_velocities(&mut data.bodies, &data.params, dt);
     if settings.warm_start {
         data.warm_start();

@@ -5,7 +5,7 @@ use super::api::NO_PROXY;
 use super::events::DisabledBody;
 use super::World;
 use crate::body::BodyKind;
-use crate::dynamics::contact_solver::{self, PrepareInput};
+use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::solver::{self, contact_softness, solver_step_length};
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::id::BodyId;
@@ -16,12 +16,7 @@ impl World {
     pub(crate) fn solve_step(&mut self, dt: f32) {
         self.gather_bodies();
         self.gather_contacts(dt);
-        solver::solve(&mut self.solver, &self.settings.solver, dt);
-        let step_scale = match self.settings.solver.mode {
-            crate::world::SolverMode::SoftStep => self.settings.solver.substeps as f32,
-            crate::world::SolverMode::Pgs => 1.0,
-        };
-        contact_solver::store_impulses(&self.solver.contacts, &mut self.contacts, step_scale);
+        solver::solve(&mut self.solver, &mut self.contacts, &self.settings.solver, dt);
         self.finalize_bodies();
     }
 
@@ -73,18 +68,13 @@ impl World {
         }
     }
 
-    /// Builds a constraint for every touching, non-sensor pair with a simulated body.
+    /// Lists every touching, non-sensor pair with a simulated body for the solver.
     fn gather_contacts(&mut self, dt: f32) {
         let settings = self.settings.solver;
         let h = solver_step_length(&settings, dt);
         let (soft, static_soft) = contact_softness(&settings, h);
-        let warm_scale = match (settings.warm_start, settings.mode) {
-            (false, _) => 0.0,
-            (true, crate::world::SolverMode::SoftStep) => 1.0 / settings.substeps as f32,
-            (true, crate::world::SolverMode::Pgs) => 1.0,
-        };
         let data = &mut self.solver;
-        data.contacts.clear();
+        data.pairs.clear();
         for (index, contact) in self.contacts.iter().enumerate() {
             if !contact.touching || contact.sensor {
                 continue;
@@ -96,23 +86,19 @@ impl World {
             if ia == 0 && ib == 0 {
                 continue;
             }
-            let (sa, sb) = (&data.bodies[ia as usize], &data.bodies[ib as usize]);
-            if sa.inv_mass == 0.0 && sb.inv_mass == 0.0 {
+            let (ma, mb) = (data.bodies[ia as usize].inv_mass, data.bodies[ib as usize].inv_mass);
+            if ma == 0.0 && mb == 0.0 {
                 continue;
             }
-            let softness = if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 { static_soft } else { soft };
-            let input = PrepareInput {
-                contact,
+            data.pairs.push(PairInput {
                 contact_index: index as u32,
                 body_a: ia,
                 body_b: ib,
                 center_a: a.center,
                 center_b: b.center,
-                softness,
-                warm_scale,
-                speculative_distance: settings.speculative_distance,
-            };
-            data.contacts.push(contact_solver::prepare(&input, &data.bodies));
+                softness: if ma == 0.0 || mb == 0.0 { static_soft } else { soft },
+                point_count: contact.manifold.count as u8,
+            });
         }
     }
 

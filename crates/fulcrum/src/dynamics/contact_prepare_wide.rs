@@ -1,0 +1,288 @@
+//! Preparing four contact constraints at once, straight into SIMD lanes (the soft-step
+//! path): the same quantities as `contact_solver::prepare` (anchors, base separations, the
+//! normal block K and its masked Cholesky factor, the friction centre, the 2×2 tangent mass and
+//! the twist mass), computed lane-parallel, then impulses stored back and restitution applied
+//! from the lanes after the substeps.
+
+use super::block::{self, REGULARISATION};
+use super::contact_wide::{put, put3, put_sym, WideContact};
+use super::simd::{Sym3, F4, V3};
+use super::softness::Softness;
+use super::solver_body::SolverBody;
+use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
+use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::math::{orthonormal_basis, Vec3};
+
+/// One constraint to prepare: its contact pair and solver bodies.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PairInput {
+    /// Index of the contact pair in the world's list.
+    pub contact_index: u32,
+    /// Solver body indices (0 = the shared static body).
+    pub body_a: u32,
+    pub body_b: u32,
+    /// Centres of mass at the start of the step.
+    pub center_a: Vec3,
+    pub center_b: Vec3,
+    /// Softness of the pair (contact or static contact).
+    pub softness: Softness,
+    /// Manifold points.
+    pub point_count: u8,
+}
+
+/// Step-wide inputs of prepare.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrepareSettings {
+    /// Multiplies stored per-step impulses into solver units (1/substeps); 0 without warm start.
+    pub warm_scale: f32,
+    /// Speculative distance, m: points this far apart no longer pull the friction centre.
+    pub speculative_distance: f32,
+    /// Approach speed above which restitution applies, m/s (pgs sets a bounce target from it).
+    pub restitution_threshold: f32,
+}
+
+/// Scalar gathers of one lane: everything that differs per manifold.
+struct LaneData {
+    position: [V3; MAX_MANIFOLD_POINTS],
+    separation: [F4; MAX_MANIFOLD_POINTS],
+    center_a: V3,
+    center_b: V3,
+    v_a: V3,
+    w_a: V3,
+    v_b: V3,
+    w_b: V3,
+    stored_friction: V3,
+}
+
+impl WideContact {
+    /// Prepares up to four pairs (all from one colour) in lanes.
+    pub(crate) fn prepare(
+        pairs: &[PairInput],
+        contacts: &[Contact],
+        bodies: &[SolverBody],
+        settings: &PrepareSettings,
+    ) -> WideContact {
+        let mut w = WideContact::empty();
+        let mut data = LaneData {
+            position: [V3::default(); MAX_MANIFOLD_POINTS],
+            separation: [F4::ZERO; MAX_MANIFOLD_POINTS],
+            center_a: V3::default(),
+            center_b: V3::default(),
+            v_a: V3::default(),
+            w_a: V3::default(),
+            v_b: V3::default(),
+            w_b: V3::default(),
+            stored_friction: V3::default(),
+        };
+        for (lane, pair) in pairs.iter().enumerate().take(4) {
+            w.gather_lane(lane, pair, &contacts[pair.contact_index as usize], bodies, settings, &mut data);
+        }
+        w.prepare_points(&data);
+        w.prepare_block();
+        w.prepare_friction(&data, settings);
+        w
+    }
+
+    /// Per-lane scalar work: ids, masses, the manifold's points, stored impulses.
+    fn gather_lane(
+        &mut self,
+        lane: usize,
+        pair: &PairInput,
+        contact: &Contact,
+        bodies: &[SolverBody],
+        settings: &PrepareSettings,
+        data: &mut LaneData,
+    ) {
+        let (a, b) = (&bodies[pair.body_a as usize], &bodies[pair.body_b as usize]);
+        let manifold = &contact.manifold;
+        let count = manifold.count;
+        self.body_a[lane] = pair.body_a;
+        self.body_b[lane] = pair.body_b;
+        self.constraint[lane] = pair.contact_index;
+        self.max_points = self.max_points.max(count);
+        put(&mut self.inv_mass_a, lane, a.inv_mass);
+        put(&mut self.inv_mass_b, lane, b.inv_mass);
+        put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
+        put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
+        let (t1, t2) = orthonormal_basis(manifold.normal);
+        put3(&mut self.normal, lane, manifold.normal);
+        put3(&mut self.tangent1, lane, t1);
+        put3(&mut self.tangent2, lane, t2);
+        put(&mut self.friction, lane, contact.friction);
+        put(&mut self.restitution, lane, contact.restitution);
+        put(&mut self.bias_rate, lane, pair.softness.bias_rate);
+        put(&mut self.mass_scale, lane, pair.softness.mass_scale);
+        put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
+        put(&mut self.twist_impulse, lane, settings.warm_scale * contact.friction_impulse.twist);
+        let full = block::full_mask(count);
+        let mask = match contact.block_mask & full {
+            0 => full,
+            mask => mask,
+        };
+        self.mask[lane] = mask;
+        for (i, point) in manifold.points().iter().enumerate() {
+            put3(&mut data.position[i], lane, point.position);
+            put(&mut data.separation[i], lane, point.separation);
+            let wp = &mut self.points[i];
+            put(&mut wp.normal_impulse, lane, settings.warm_scale * contact.impulses[i].normal);
+            put(&mut wp.active, lane, 1.0);
+            put(&mut wp.in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
+        }
+        put3(&mut data.center_a, lane, pair.center_a);
+        put3(&mut data.center_b, lane, pair.center_b);
+        put3(&mut data.v_a, lane, a.linear_velocity);
+        put3(&mut data.w_a, lane, a.angular_velocity);
+        put3(&mut data.v_b, lane, b.linear_velocity);
+        put3(&mut data.w_b, lane, b.angular_velocity);
+        put3(&mut data.stored_friction, lane, contact.friction_impulse.linear);
+    }
+
+    /// Anchors, base separations, approach speeds and the normal rows' arms.
+    fn prepare_points(&mut self, data: &LaneData) {
+        let n = self.normal;
+        for i in 0..self.max_points {
+            let p = &mut self.points[i];
+            let ra = data.position[i].sub(&data.center_a);
+            let rb = data.position[i].sub(&data.center_b);
+            let va = data.v_a.add(&data.w_a.cross(&ra));
+            let vb = data.v_b.add(&data.w_b.cross(&rb));
+            p.anchor_a = ra;
+            p.anchor_b = rb;
+            p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * p.active;
+            p.relative_velocity = n.dot(&vb.sub(&va)) * p.active;
+            p.arm_a = ra.cross(&n);
+            p.arm_b = rb.cross(&n);
+        }
+    }
+
+    /// K of the normal rows, each point's effective mass, and the factor of the active set:
+    /// rows outside it (and padding) are identity rows.
+    fn prepare_block(&mut self) {
+        let m = self.max_points;
+        let masses = self.inv_mass_a + self.inv_mass_b;
+        let weighted_a: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&self.points[i].arm_a));
+        let weighted_b: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&self.points[i].arm_b));
+        let mut trace = F4::ZERO;
+        let mut count = F4::ZERO;
+        for i in 0..m {
+            for j in i..m {
+                let (pi, pj) = (&self.points[i], &self.points[j]);
+                let k = masses + pi.arm_a.dot(&weighted_a[j]) + pi.arm_b.dot(&weighted_b[j]);
+                let both = pi.active * pj.active;
+                let identity = if i == j { F4::ONE - pi.active } else { F4::ZERO };
+                self.k[block::sym_index(i, j)] = k * both + identity;
+            }
+            let k_ii = self.k[block::sym_index(i, i)];
+            let active = self.points[i].active;
+            self.points[i].normal_mass = active * (F4::ONE / k_ii);
+            trace += k_ii * active;
+            count += active;
+        }
+        self.epsilon = F4::splat(REGULARISATION) * trace / count.max(F4::ONE);
+        self.factor_block(m);
+    }
+
+    /// Cholesky of (K + εE) restricted to the active set, lane-parallel; the diagonal of the
+    /// factor is stored inverted, as in `block::BlockFactor`.
+    fn factor_block(&mut self, m: usize) {
+        let inside: [F4; 4] = std::array::from_fn(|i| self.points[i].in_set);
+        let entry = |k: &[F4; 10], i: usize, j: usize| -> F4 {
+            let both = inside[i] * inside[j];
+            let value = k[block::sym_index(i, j)] + if i == j { self.epsilon } else { F4::ZERO };
+            value * both + if i == j { F4::ONE - inside[i] } else { F4::ZERO }
+        };
+        let mut l = [F4::ZERO; 10];
+        for (i, value) in l.iter_mut().enumerate() {
+            // Rows past the largest manifold stay identity rows.
+            *value = if [0, 4, 7, 9].contains(&i) { F4::ONE } else { F4::ZERO };
+        }
+        let mut valid = F4::ZERO.simd_ge(F4::ZERO);
+        for j in 0..m {
+            let mut diagonal = entry(&self.k, j, j);
+            for p in 0..j {
+                let v = l[block::sym_index(p, j)];
+                diagonal -= v * v;
+            }
+            valid &= diagonal.simd_gt(F4::ZERO);
+            let inv = F4::ONE / diagonal.max(F4::splat(1e-30)).sqrt();
+            l[block::sym_index(j, j)] = inv;
+            for i in j + 1..m {
+                let mut v = entry(&self.k, i, j);
+                for p in 0..j {
+                    v -= l[block::sym_index(p, i)] * l[block::sym_index(p, j)];
+                }
+                l[block::sym_index(j, i)] = v * inv;
+            }
+        }
+        self.factor = l;
+        let bits = valid.to_bitmask();
+        self.factor_valid = std::array::from_fn(|lane| bits & (1 << lane) != 0);
+    }
+
+    /// Friction centre (points about to separate weigh less), lever arms, the 2×2 tangent
+    /// mass, the twist mass, and the warm-start friction projected on the new tangents.
+    fn prepare_friction(&mut self, data: &LaneData, settings: &PrepareSettings) {
+        let inv_spec = F4::splat(1.0 / settings.speculative_distance.max(1e-6));
+        let (mut sum_a, mut sum_b, mut total) = (V3::default(), V3::default(), F4::ZERO);
+        for i in 0..self.max_points {
+            let p = &self.points[i];
+            let weight = (F4::ONE - data.separation[i] * inv_spec).max(F4::splat(1e-3)).min(F4::ONE) * p.active;
+            sum_a = sum_a.add_scaled(&p.anchor_a, weight);
+            sum_b = sum_b.add_scaled(&p.anchor_b, weight);
+            total += weight;
+        }
+        let inv_total = F4::ONE / total.max(F4::splat(1e-30));
+        let (ca, cb) = (sum_a.scale(inv_total), sum_b.scale(inv_total));
+        self.friction_anchor_a = ca;
+        self.friction_anchor_b = cb;
+        for i in 0..self.max_points {
+            let p = &mut self.points[i];
+            let offset = p.anchor_a.sub(&ca);
+            p.lever_arm = offset.dot(&offset).sqrt() * p.active;
+        }
+        self.tangent_mass = tangent_mass(self, &ca, &cb);
+        let twist_k = self.normal.dot(&self.inv_inertia_a.mul(&self.normal))
+            + self.normal.dot(&self.inv_inertia_b.mul(&self.normal));
+        self.twist_mass = twist_k.simd_gt(F4::ZERO).select(F4::ONE / twist_k, F4::ZERO);
+        let warm = F4::splat(settings.warm_scale);
+        self.friction_impulse =
+            [data.stored_friction.dot(&self.tangent1) * warm, data.stored_friction.dot(&self.tangent2) * warm];
+    }
+
+    /// Writes the impulses back into the contact pairs, in per-step units (`step_scale` =
+    /// substeps per step), with each pair's block active set.
+    pub(crate) fn store(&self, contacts: &mut [Contact], step_scale: f32) {
+        for lane in 0..4 {
+            let Some(contact) = contacts.get_mut(self.constraint[lane] as usize) else { continue };
+            for i in 0..contact.manifold.count {
+                let p = &self.points[i];
+                contact.impulses[i] = PointImpulse {
+                    normal: p.normal_impulse.as_array()[lane] * step_scale,
+                    max_normal: p.max_normal_impulse.as_array()[lane] * step_scale,
+                };
+            }
+            let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
+            contact.friction_impulse = FrictionImpulse {
+                linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
+                twist: self.twist_impulse.as_array()[lane] * step_scale,
+            };
+            contact.block_mask = self.mask[lane];
+        }
+    }
+}
+
+/// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).
+fn tangent_mass(w: &WideContact, ca: &V3, cb: &V3) -> [F4; 3] {
+    let (t1, t2) = (&w.tangent1, &w.tangent2);
+    let (a1, a2, b1, b2) = (ca.cross(t1), ca.cross(t2), cb.cross(t1), cb.cross(t2));
+    let (ia, ib): (&Sym3, &Sym3) = (&w.inv_inertia_a, &w.inv_inertia_b);
+    let (ia1, ia2, ib1, ib2) = (ia.mul(&a1), ia.mul(&a2), ib.mul(&b1), ib.mul(&b2));
+    let m = w.inv_mass_a + w.inv_mass_b;
+    let k11 = m + a1.dot(&ia1) + b1.dot(&ib1);
+    let k12 = a1.dot(&ia2) + b1.dot(&ib2);
+    let k22 = m + a2.dot(&ia2) + b2.dot(&ib2);
+    let det = k11 * k22 - k12 * k12;
+    let positive = det.simd_gt(F4::ZERO);
+    let inv = positive.select(F4::ONE / det, F4::ZERO);
+    [k22 * inv, -(k12 * inv), k11 * inv]
+}
