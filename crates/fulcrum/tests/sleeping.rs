@@ -145,3 +145,21 @@ fn can_sleep_false_keeps_its_island_awake() {
     assert!(sleeping(&world, stack[1]));
     assert!(t >= TIME_TO_SLEEP - 0.5 * DT);
 }
+
+/// Moving the static ground from under a sleeping cube (0.5 m down) wakes it at the next step;
+/// it falls and rests on the ground's new top at y = 0.0 within 5 mm.
+#[test]
+fn moving_the_ground_wakes_the_box_on_it() {
+    let mut world = World::default();
+    let ground = add_ground(&mut world, 0.6);
+    let cube = add_box(&mut world, Vec3::new(0.0, 0.5, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.6);
+    run(&mut world, 60);
+    assert!(sleeping(&world, cube));
+    world.set_body_pose(ground, Vec3::new(0.0, -1.5, 0.0), Quat::IDENTITY).unwrap();
+    world.step(DT).unwrap();
+    assert!(!sleeping(&world, cube), "moving the ground did not wake the cube");
+    run(&mut world, 60);
+    let y = pos(&world, cube).y;
+    eprintln!("cube after the ground moved down 0.5 m: y = {y:.5}");
+    assert!(y.abs() < 0.005, "cube at y = {y}");
+}
