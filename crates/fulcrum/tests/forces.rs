@@ -45,7 +45,8 @@ fn force_for_one_step_gives_f_dt_over_m() {
     let expected_v = accel * DT as f64;
     let expected_x = accel * h * h * (n * (n + 1) / 2) as f64;
     let b = world.body(ball).unwrap();
-    let (v_error, x_error) = (relative_error(b.linear_velocity(), expected_v), relative_error(b.position(), expected_x));
+    let (v_error, x_error) =
+        (relative_error(b.linear_velocity(), expected_v), relative_error(b.position(), expected_x));
     eprintln!("apply_force: dv rel err {v_error:e}, dx rel err {x_error:e}");
     assert!(v_error < 1e-5 && x_error < 1e-5, "v {} x {}", b.linear_velocity(), b.position());
     assert_eq!(b.force(), Vec3::ZERO, "the force lasts one step");

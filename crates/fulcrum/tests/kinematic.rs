@@ -149,7 +149,12 @@ fn slow_kinematic_body_does_not_fall_asleep() {
     world.set_linear_velocity(body, v).unwrap();
     run(&mut world, 120);
     let b = world.body(body).unwrap();
-    eprintln!("slow kinematic: x = {:.5} (expected 0.04), v = {}, sleeping {}", b.position().x, b.linear_velocity(), b.is_sleeping());
+    eprintln!(
+        "slow kinematic: x = {:.5} (expected 0.04), v = {}, sleeping {}",
+        b.position().x,
+        b.linear_velocity(),
+        b.is_sleeping()
+    );
     assert!(!b.is_sleeping(), "the moving kinematic body fell asleep");
     assert_eq!(b.linear_velocity(), v);
     assert!((b.position().x - 0.04).abs() < 1e-4, "x = {}", b.position().x);

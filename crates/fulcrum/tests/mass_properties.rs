@@ -43,8 +43,8 @@ fn combine(parts: &[Part]) -> Part {
     let mut inertia = DMat3::ZERO;
     for p in parts {
         let d = p.center - center;
-        let shift = DMat3::from_diagonal(DVec3::splat(d.length_squared()))
-            - DMat3::from_cols(d * d.x, d * d.y, d * d.z);
+        let shift =
+            DMat3::from_diagonal(DVec3::splat(d.length_squared())) - DMat3::from_cols(d * d.x, d * d.y, d * d.z);
         inertia += p.inertia + shift * p.mass;
     }
     Part { mass, center, inertia }
@@ -145,10 +145,11 @@ fn mass_override_scales_inertia_and_keeps_the_centre() {
     let other = world.create_body(&def).unwrap();
     let half = Vec3::new(0.5, 0.1, 0.2);
     let offset = Vec3::new(0.0, 1.0, 0.0);
-    world.create_collider(other, &ColliderDef::new(Shape::cuboid(half).unwrap()).with_pose(offset, Quat::IDENTITY)).unwrap();
+    world
+        .create_collider(other, &ColliderDef::new(Shape::cuboid(half).unwrap()).with_pose(offset, Quat::IDENTITY))
+        .unwrap();
     let natural = box_part(1000.0, dvec(half), dvec(offset), DQuat::IDENTITY);
-    let overridden =
-        Part { mass: target, center: natural.center, inertia: natural.inertia * (target / natural.mass) };
+    let overridden = Part { mass: target, center: natural.center, inertia: natural.inertia * (target / natural.mass) };
     assert_mass_matches(&world, other, &overridden, "BodyDef::mass = 5");
 }
 

@@ -73,7 +73,15 @@ fn rays_hit_a_sphere_a_box_a_capsule_a_cylinder_and_a_hull_where_predicted() {
     check_hit(&world, cuboid, box_pose, &box_z, 2.0, 1.0, "box -z face");
     let phi = 0.7f32;
     let radial = Vec3::new(phi.cos(), 0.0, phi.sin());
-    check_hit(&world, capsule, capsule_pose, &on_surface(0.3 * radial + 0.2 * Vec3::Y, radial), 2.0, 1.0, "capsule side");
+    check_hit(
+        &world,
+        capsule,
+        capsule_pose,
+        &on_surface(0.3 * radial + 0.2 * Vec3::Y, radial),
+        2.0,
+        1.0,
+        "capsule side",
+    );
     let cap = Vec3::new(0.3, 1.0, 0.5).normalize();
     check_hit(&world, capsule, capsule_pose, &on_surface(0.6 * Vec3::Y + 0.3 * cap, cap), 2.0, 1.0, "capsule cap");
     let cyl_cap = on_surface(Vec3::new(0.1, 0.5, 0.2), Vec3::Y);
@@ -91,7 +99,8 @@ fn rays_hit_a_sphere_a_box_a_capsule_a_cylinder_and_a_hull_where_predicted() {
 fn closest_hit_wins_filter_excludes_and_misses_return_none() {
     let mut world = World::default();
     // The far box first, so creation order cannot explain the result.
-    let far = place(&mut world, Shape::cuboid(Vec3::splat(0.5)).unwrap(), Pose::from_position(Vec3::new(0.0, 2.0, 3.0)));
+    let far =
+        place(&mut world, Shape::cuboid(Vec3::splat(0.5)).unwrap(), Pose::from_position(Vec3::new(0.0, 2.0, 3.0)));
     let near = place(&mut world, Shape::sphere(0.5).unwrap(), Pose::from_position(Vec3::new(0.0, 2.0, 0.0)));
     let ray = Ray::new(Vec3::new(0.0, 2.0, -5.0), Vec3::Z);
     let hit = world.cast_ray(&ray, 100.0, |_| true).unwrap();

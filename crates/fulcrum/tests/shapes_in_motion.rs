@@ -80,7 +80,10 @@ fn standing_cylinder(tilt: f32) -> (f32, f32, f32) {
 fn cylinder_standing_on_the_ground_rests_upright() {
     for start_tilt in [0.0, 0.05] {
         let (tilt, speed, y) = standing_cylinder(start_tilt);
-        eprintln!("cylinder from tilt {start_tilt}: tilt {tilt:e} rad, rim speed {speed:e} m/s, y − h = {:e} m", y - 0.5);
+        eprintln!(
+            "cylinder from tilt {start_tilt}: tilt {tilt:e} rad, rim speed {speed:e} m/s, y − h = {:e} m",
+            y - 0.5
+        );
         assert!(tilt < 0.01, "tilted by {tilt} rad (start {start_tilt})");
         assert!((y - 0.5).abs() < 0.002, "centre at y = {y} (start {start_tilt})");
         assert!(speed < 0.01, "rim speed {speed} (start {start_tilt})");
@@ -152,11 +155,16 @@ fn sphere_and_box_rest_on_a_plane_shape() {
     world.create_collider(ground, &ColliderDef::new(Shape::plane(Vec3::Y, 0.0).unwrap())).unwrap();
     let r = 0.4;
     let ball = drop_shape(&mut world, Shape::sphere(r).unwrap(), Vec3::new(0.0, 1.5, 0.0), Quat::IDENTITY);
-    let cube = drop_shape(&mut world, Shape::cuboid(Vec3::splat(0.3)).unwrap(), Vec3::new(3.0, 1.0, 0.0), Quat::IDENTITY);
+    let cube =
+        drop_shape(&mut world, Shape::cuboid(Vec3::splat(0.3)).unwrap(), Vec3::new(3.0, 1.0, 0.0), Quat::IDENTITY);
     run(&mut world, 120);
     let (y_ball, y_cube) = (pos(&world, ball).y, pos(&world, cube).y);
     let (v_ball, v_cube) = (rim_speed(&world, ball, r), rim_speed(&world, cube, 0.52));
-    eprintln!("plane: sphere y − r = {:e}, cube y − 0.3 = {:e}, speeds {v_ball:e} {v_cube:e}", y_ball - r, y_cube - 0.3);
+    eprintln!(
+        "plane: sphere y − r = {:e}, cube y − 0.3 = {:e}, speeds {v_ball:e} {v_cube:e}",
+        y_ball - r,
+        y_cube - 0.3
+    );
     assert!((y_ball - r).abs() < 0.002, "sphere at y = {y_ball}");
     assert!((y_cube - 0.3).abs() < 0.002, "cube at y = {y_cube}");
     assert!(v_ball < 0.01 && v_cube < 0.01);

@@ -82,7 +82,8 @@ fn ball_dropped_on_a_sleeping_pile_wakes_it() {
     let mut woke_at = None;
     for step in 0..60 {
         world.step(DT).unwrap();
-        let began = world.events().contact_begin.iter().any(|e| e.collider_a == top_collider || e.collider_b == top_collider);
+        let began =
+            world.events().contact_begin.iter().any(|e| e.collider_a == top_collider || e.collider_b == top_collider);
         let awake = stack.iter().filter(|&&b| !sleeping(&world, b)).count();
         if began {
             assert!(world.events().contact_begin.iter().any(|e| e.collider_b == ball_collider));
