@@ -133,15 +133,9 @@ fn rising_platform_lifts_the_box() {
 /// A kinematic body moving slower than the sleep threshold keeps moving with default settings
 /// (sleep on): after 2 s at 2 cm/s it is 4 cm further and still has its velocity.
 ///
-/// FAILS: after 0.5 s below the sleep speed (5 cm/s) the kinematic body is put to sleep like
-/// a resting dynamic one; `put_to_sleep` zeroes its velocity, so it stops for good at 1 cm
-/// (x = 0.0100 instead of 0.0400, velocity 0, `is_sleeping()` true). A dynamic box riding a
-/// slow platform sleeps and stops with it. `world/sleep.rs::update_sleep` counts kinematic
-/// bodies like dynamic ones; a kinematic body with a non-zero velocity should never
-/// accumulate sleep time (the `BodyKind::Kinematic` doc promises it moves by its velocity).
-/// Workaround meanwhile: `set_can_sleep(id, false)` on kinematic bodies.
+/// (Regression: the sleep logic once treated kinematic bodies like resting dynamic ones and
+/// zeroed their velocity.)
 #[test]
-#[ignore = "slow kinematic bodies fall asleep and lose their velocity (see doc)"]
 fn slow_kinematic_body_does_not_fall_asleep() {
     let mut world = World::default();
     let (body, _) = add_kinematic_box(&mut world, Vec3::ZERO, Vec3::new(3.0, 0.1, 3.0));

@@ -14,6 +14,12 @@
 //! The comparison is always against the pose of the last full query, so errors never build
 //! up: the worst case is a tangential offset of the points below the tolerances. Resting
 //! piles, where almost no pair moves, skip most of the narrow phase.
+//!
+//! Only pairs of flat-faced shapes (boxes, hulls, planes) use the cache: their contact points
+//! sit on vertices and edges that move rigidly with a body. On a curved surface the contact
+//! point does not follow either body (a rolling ball's contact stays under its centre while
+//! its material turns away), so a carried point would trail the true one and its normal impulse
+//! would act at a wrong lever arm, driving slow rolling.
 
 use crate::collision::manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 use crate::math::Pose;

@@ -117,7 +117,8 @@ impl World {
         let mut cache = contact.cache;
         let mut manifold_cache = contact.manifold_cache;
         let relative = col_a.world_pose.inv_mul_pose(&col_b.world_pose);
-        if !manifold_cache.reuse(&col_a.world_pose, &relative, &mut manifold) {
+        let cacheable = is_flat_faced(&col_a.shape) && is_flat_faced(&col_b.shape);
+        if !(cacheable && manifold_cache.reuse(&col_a.world_pose, &relative, &mut manifold)) {
             let (a, b) = (&col_a.world_pose, &col_b.world_pose);
             narrow_phase::collide(&col_a.shape, a, &col_b.shape, b, margin, &mut cache, &mut manifold);
             manifold_cache.store(a, relative, &manifold);
@@ -184,3 +185,10 @@ fn closing_speed_bound(a: &crate::body::Body, b: &crate::body::Body) -> f32 {
 
 /// Cap of [`closing_speed_bound`], m/s.
 const MAX_SPECULATIVE_SPEED: f32 = 200.0;
+
+/// Shapes whose contact points lie on vertices and edges that move rigidly with the body, so a
+/// manifold may be carried along by small motions (see `collision/manifold_cache.rs`).
+fn is_flat_faced(shape: &crate::shape::Shape) -> bool {
+    use crate::shape::Shape;
+    matches!(shape, Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_))
+}

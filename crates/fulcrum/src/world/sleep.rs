@@ -19,7 +19,10 @@ impl World {
         for &id in &self.awake_ids {
             let Some(body) = self.bodies.get_mut(id) else { continue };
             let speed = body.linear_velocity.length() + body.max_extent * body.angular_velocity.length();
-            if !allow || !body.can_sleep || !body.enabled || speed > SLEEP_THRESHOLD {
+            // A kinematic body moves only by its velocity: while it has one, it never sleeps
+            // (sleeping would stop it).
+            let moving_kinematic = body.kind == BodyKind::Kinematic && speed > 0.0;
+            if !allow || !body.can_sleep || !body.enabled || speed > SLEEP_THRESHOLD || moving_kinematic {
                 body.sleep_time = 0.0;
             } else {
                 body.sleep_time += dt;
