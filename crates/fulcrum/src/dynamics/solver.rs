@@ -175,6 +175,34 @@ pub(crate) fn contact_softness(settings: &SolverSettings, h: f32) -> (Softness, 
     }
 }
 
+/// Softness of one contact pair with inverse masses `inv_ma`, `inv_mb` (0 = immovable).
+///
+/// Against an immovable body: `static_soft`. Between two dynamic bodies in soft-step mode the
+/// spring is as stiff as the heavier body's share allows: a contact spring of stiffness
+/// k = m_eff ω² moves body A at ω_A² = k/m_A = ω² m_B/(m_A + m_B), so choosing
+/// ω² = ω₀² (m_A + m_B)/max(m_A, m_B) puts the lighter body (the one that limits stability) at
+/// exactly ω₀. Equal masses get √2 · ω₀ (half the sag of a plain ω₀ spring under load); a heavy
+/// box on a light one keeps ω₀. Capped at a quarter of the substep rate.
+pub(crate) fn pair_softness(
+    settings: &SolverSettings,
+    h: f32,
+    inv_ma: f32,
+    inv_mb: f32,
+    soft: Softness,
+    static_soft: Softness,
+) -> Softness {
+    if inv_ma == 0.0 || inv_mb == 0.0 {
+        return static_soft;
+    }
+    if settings.mode != SolverMode::SoftStep {
+        return soft;
+    }
+    let (ma, mb) = (1.0 / inv_ma, 1.0 / inv_mb);
+    let base = settings.contact_hertz.min(0.25 / h);
+    let hertz = (base * ((ma + mb) / ma.max(mb)).sqrt()).min(0.25 / h);
+    Softness::new(hertz, settings.contact_damping_ratio, h)
+}
+
 /// Length of one solver step: the substep in soft-step mode, the whole step in pgs.
 pub(crate) fn solver_step_length(settings: &SolverSettings, dt: f32) -> f32 {
     match settings.mode {

@@ -6,7 +6,7 @@ use super::events::DisabledBody;
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::contact_prepare_wide::PairInput;
-use crate::dynamics::solver::{self, contact_softness, solver_step_length};
+use crate::dynamics::solver::{self, contact_softness, pair_softness, solver_step_length};
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
@@ -96,7 +96,7 @@ impl World {
                 body_b: ib,
                 center_a: a.center,
                 center_b: b.center,
-                softness: if ma == 0.0 || mb == 0.0 { static_soft } else { soft },
+                softness: pair_softness(&settings, h, ma, mb, soft, static_soft),
                 point_count: contact.manifold.count as u8,
             });
         }
