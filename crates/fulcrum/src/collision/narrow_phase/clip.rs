@@ -15,6 +15,14 @@
 //! tag t crosses reference side plane j has id `0x1000 + t·128 + j`, where incident edge k has
 //! tag k and an edge created along side plane j has tag 64 + j. These depend only on which
 //! features touch, so they are stable across steps.
+//!
+//! [`clip_faces`] takes any two polygons in a shared frame. [`clip_box_face`] is the same
+//! algorithm for a box's face as the reference and a rectangle as the incident face (the hot
+//! box/box case): it works in the box's own frame, where the side planes are axis-aligned
+//! (one comparison per vertex instead of a dot product), skips the side planes that no
+//! incident corner crosses, and writes the points straight into the box pose's frame. It
+//! gives the same points and ids in the same order as [`clip_faces`] up to rounding (a
+//! vertex within rounding of a side plane may be classified differently).
 
 use super::sat::BOX_FACE_SIDE_AXES;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
@@ -219,15 +227,32 @@ impl FaceRectangle {
 /// A vertex of the polygon being clipped by [`clip_box_face`], in the reference face's frame:
 /// `u`, `v` the box coordinates along the face's in-face axes, `height` the signed distance
 /// above the face plane (its separation). All three are affine in the box coordinates, so
-/// interpolating them along an edge is interpolating the 3D point.
+/// interpolating them along an edge is interpolating the 3D point. The clip id (as in
+/// [`clip_faces`], below 2¹⁶) and the tag of the polygon edge starting here (below 2⁸) share
+/// `features`, which keeps a vertex at 16 bytes.
 #[derive(Clone, Copy, Default)]
 struct FaceVertex {
     u: f32,
     v: f32,
     height: f32,
-    id: u32,
-    /// Tag of the polygon edge that starts at this vertex (as in [`clip_faces`]).
-    edge_tag: u32,
+    features: u32,
+}
+
+impl FaceVertex {
+    #[inline]
+    fn new(u: f32, v: f32, height: f32, id: u32, edge_tag: u32) -> Self {
+        Self { u, v, height, features: id | edge_tag << 16 }
+    }
+
+    #[inline]
+    fn id(&self) -> u32 {
+        self.features & 0xFFFF
+    }
+
+    #[inline]
+    fn edge_tag(&self) -> u32 {
+        self.features >> 16
+    }
 }
 
 #[derive(Default)]
@@ -260,7 +285,8 @@ impl FacePolygon {
 ///
 /// one comparison each instead of a dot product. The incident quadrilateral is convex, so
 /// when all four of its corners are inside a side plane every clipped polygon is too, and
-/// that pass is skipped (the general clipper would copy the polygon unchanged).
+/// that pass is skipped (the general clipper would copy the polygon unchanged, up to a
+/// rounding-level sliver it might still cut off).
 ///
 /// - `reference`: the reference box and face;
 /// - `pose`: the reference box's pose; the manifold is written in the frame `pose` maps to
@@ -353,7 +379,7 @@ impl QuadCoordinates {
         let (u, v, height) = (self.u.to_array(), self.v.to_array(), (self.w - offset_n).to_array());
         let mut polygon = FacePolygon { len: 4, ..Default::default() };
         for k in 0..4 {
-            polygon.vertices[k] = FaceVertex { u: u[k], v: v[k], height: height[k], id: k as u32, edge_tag: k as u32 };
+            polygon.vertices[k] = FaceVertex::new(u[k], v[k], height[k], k as u32, k as u32);
         }
         polygon
     }
@@ -396,13 +422,13 @@ fn clip_face_pass(input: &FacePolygon, plane: u32, distance: impl Fn(&FaceVertex
         if (da <= 0.0) != (db <= 0.0) {
             let b = input.vertices[next];
             let t = da / (da - db);
-            output.push(FaceVertex {
-                u: a.u + (b.u - a.u) * t,
-                v: a.v + (b.v - a.v) * t,
-                height: a.height + (b.height - a.height) * t,
-                id: 0x1000 + a.edge_tag * 128 + plane,
-                edge_tag: if da <= 0.0 { 64 + plane } else { a.edge_tag },
-            });
+            output.push(FaceVertex::new(
+                a.u + (b.u - a.u) * t,
+                a.v + (b.v - a.v) * t,
+                a.height + (b.height - a.height) * t,
+                0x1000 + a.edge_tag() * 128 + plane,
+                if da <= 0.0 { 64 + plane } else { a.edge_tag() },
+            ));
         }
         da = db;
     }
@@ -432,7 +458,7 @@ fn collect_face_points(polygon: &FacePolygon, frame: &FaceFrame, margin: f32, id
     let vertices = &polygon.vertices[..polygon.len.min(BOX_CLIP_CAPACITY)];
     if vertices.len() <= MAX_MANIFOLD_POINTS {
         for vertex in vertices.iter().filter(|vertex| vertex.height <= margin) {
-            out.push(frame.midway(vertex), vertex.height, feature_id(id_base, vertex.id));
+            out.push(frame.midway(vertex), vertex.height, feature_id(id_base, vertex.id()));
         }
         return;
     }
@@ -442,7 +468,7 @@ fn collect_face_points(polygon: &FacePolygon, frame: &FaceFrame, margin: f32, id
         kept[count] = ContactPoint {
             position: frame.midway(vertex),
             separation: vertex.height,
-            id: feature_id(id_base, vertex.id),
+            id: feature_id(id_base, vertex.id()),
         };
         count += 1;
     }
