@@ -184,6 +184,17 @@ pub fn closest_points_on_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Ve
 pub const BOX_FACE_LOOPS: [[usize; 4]; 6] =
     [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
 
+/// The two in-face axes `(u, v)` of each box face, fixed by its loop in [`BOX_FACE_LOOPS`]:
+/// every loop starts at the face's corner with `x_u = −h_u`, `x_v = −h_v` and runs
+///
+/// ```text
+/// c0 = (−h_u, −h_v) → c1 = (−h_u, +h_v) → c2 = (+h_u, +h_v) → c3 = (+h_u, −h_v)
+/// ```
+///
+/// so the side plane through loop edge `j` (outward normal `(c_{j+1} − c_j) × n`) is, in
+/// order, `−x_u ≤ h_u`, `x_v ≤ h_v`, `x_u ≤ h_u`, `−x_v ≤ h_v` (checked by a test).
+pub const BOX_FACE_SIDE_AXES: [(usize, usize); 6] = [(1, 2), (2, 1), (2, 0), (0, 2), (0, 1), (1, 0)];
+
 const fn half_edge(origin: u16, next: u16, face: u16) -> HalfEdge {
     HalfEdge { origin, next, face }
 }
@@ -698,6 +709,28 @@ pub mod test_util {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn face_side_axes_match_the_face_loops() {
+        // Side plane j of face f: outward normal (c_{j+1} − c_j) × n through c_j. The table
+        // says it is −e_u, +e_v, +e_u, −e_v (scaled by the edge length) at offset h_u or h_v.
+        let half = Vec3::new(0.3, 0.7, 1.1);
+        for (face, corners) in BOX_FACE_LOOPS.iter().enumerate() {
+            let mut normal = Vec3::ZERO;
+            normal[face / 2] = if face % 2 == 1 { 1.0 } else { -1.0 };
+            let (u, v) = BOX_FACE_SIDE_AXES[face];
+            let mut unit = [Vec3::ZERO; 2];
+            unit[0][u] = 1.0;
+            unit[1][v] = 1.0;
+            let expected = [(-unit[0], half[u]), (unit[1], half[v]), (unit[0], half[u]), (-unit[1], half[v])];
+            for j in 0..4 {
+                let (c0, c1) = (box_corner(half, corners[j]), box_corner(half, corners[(j + 1) % 4]));
+                let side = (c1 - c0).cross(normal).normalize();
+                assert!((side - expected[j].0).length() < 1e-6, "face {face} plane {j}: {side:?}");
+                assert!((side.dot(c0) - expected[j].1).abs() < 1e-6, "face {face} plane {j} offset");
+            }
+        }
+    }
 
     #[test]
     fn box_mesh_matches_the_cuboid_hull() {
