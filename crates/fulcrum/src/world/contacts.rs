@@ -109,7 +109,10 @@ impl World {
             }
             return PairUpdate::Keep;
         }
-        if !self.broad_phase.fat_aabbs_overlap(col_a.proxy, col_b.proxy) {
+        // A pair that had points last step is close enough that its fat boxes overlap (or it
+        // will be found apart by the narrow phase and checked next step): only pairs without
+        // points pay for the broad-phase lookup.
+        if contact.manifold.count == 0 && !self.broad_phase.fat_aabbs_overlap(col_a.proxy, col_b.proxy) {
             return PairUpdate::Destroy;
         }
         let margin = self.settings.solver.speculative_distance + dt * closing_speed_bound(body_a, body_b);
