@@ -82,6 +82,7 @@ impl World {
         if let Some(body) = self.bodies.get_mut(body_id) {
             body.colliders.push(id);
         }
+        self.set_collider_hot(id);
         self.update_body_mass(body_id);
         self.wake_body_island(body_id);
         Ok(id)
@@ -101,6 +102,7 @@ impl World {
 
     /// Removes the collider and its proxy; its contact pairs are dropped at the next step.
     fn remove_collider_storage(&mut self, id: ColliderId) {
+        self.clear_collider_hot(id);
         if let Some(collider) = self.colliders.remove(id) {
             if collider.proxy != NO_PROXY {
                 self.broad_phase.destroy_proxy(collider.proxy);
@@ -313,16 +315,16 @@ impl World {
         }
         for index in 0..body.colliders.len() {
             let collider_id = self.bodies.get(id).map(|b| b.colliders[index]);
-            let Some(collider) = collider_id.and_then(|c| self.colliders.get_mut(c)) else { continue };
+            let Some(collider_id) = collider_id else { continue };
+            let Some(collider) = self.colliders.get_mut(collider_id) else { continue };
             collider.update_world_pose(&pose);
+            if let Some(hot) = self.collider_hot.get_mut(collider_id.index()) {
+                hot.pose = collider.world_pose;
+            }
             if is_static {
                 // Static proxies are exact: re-create them at the new place.
                 self.broad_phase.destroy_proxy(collider.proxy);
-                collider.proxy = self.broad_phase.create_proxy(
-                    collider.aabb,
-                    ProxyKind::Static,
-                    collider_id.map_or(0, |c| c.0.index),
-                );
+                collider.proxy = self.broad_phase.create_proxy(collider.aabb, ProxyKind::Static, collider_id.0.index);
             } else {
                 let moved = collider.aabb.expanded(spin);
                 let swept = moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep));

@@ -67,9 +67,11 @@ impl World {
 
     /// Narrow phase: new manifolds for every pair with an awake body; events; waking.
     pub(crate) fn update_contacts(&mut self, dt: f32) {
+        self.refresh_body_hot();
         let mut to_wake = std::mem::take(&mut self.wake_buffer);
         to_wake.clear();
         let moved_static = std::mem::take(&mut self.moved_static);
+        self.narrow_counts = (0, 0);
         let mut i = 0;
         while i < self.contacts.len() {
             match self.update_contact(i, dt, &moved_static, &mut to_wake) {
@@ -89,21 +91,20 @@ impl World {
 
     fn update_contact(&mut self, i: usize, dt: f32, moved_static: &[BodyId], to_wake: &mut Vec<BodyId>) -> PairUpdate {
         let contact = &self.contacts[i];
-        let (Some(col_a), Some(col_b)) =
-            (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
+        let (Some(hot_a), Some(hot_b)) = (self.collider_hot(contact.collider_a), self.collider_hot(contact.collider_b))
         else {
             to_wake.extend([contact.body_a, contact.body_b]);
             return PairUpdate::Destroy;
         };
-        let (Some(body_a), Some(body_b)) = (self.bodies.get(contact.body_a), self.bodies.get(contact.body_b)) else {
+        let (body_a, body_b) = (self.body_hot(contact.body_a), self.body_hot(contact.body_b));
+        if !body_a.alive || !body_b.alive {
             to_wake.extend([contact.body_a, contact.body_b]);
             return PairUpdate::Destroy;
-        };
+        }
         if !body_a.enabled || !body_b.enabled {
             return PairUpdate::Destroy;
         }
-        let active = |b: &crate::body::Body| b.awake && b.kind != BodyKind::Static;
-        if !active(body_a) && !active(body_b) {
+        if !body_a.active && !body_b.active {
             if moved_static.contains(&contact.body_a) || moved_static.contains(&contact.body_b) {
                 to_wake.extend([contact.body_a, contact.body_b]);
             }
@@ -112,24 +113,38 @@ impl World {
         // A pair that had points last step is close enough that its fat boxes overlap (or it
         // will be found apart by the narrow phase and checked next step): only pairs without
         // points pay for the broad-phase lookup.
-        if contact.manifold.count == 0 && !self.broad_phase.fat_aabbs_overlap(col_a.proxy, col_b.proxy) {
+        if contact.manifold.count == 0 && !self.fat_boxes_overlap(contact.collider_a, contact.collider_b) {
             return PairUpdate::Destroy;
         }
-        let margin = self.settings.solver.speculative_distance + dt * closing_speed_bound(body_a, body_b);
+        let margin = self.settings.solver.speculative_distance + dt * body_a.closing_speed_bound(&body_b);
+        let (pose_a, pose_b) = (hot_a.pose, hot_b.pose);
+        let cacheable = hot_a.flat_faced && hot_b.flat_faced;
+        let relative = pose_a.inv_mul_pose(&pose_b);
         let mut manifold = Manifold::new();
-        let mut cache = contact.cache;
-        let mut manifold_cache = contact.manifold_cache;
-        let relative = col_a.world_pose.inv_mul_pose(&col_b.world_pose);
-        let cacheable = is_flat_faced(&col_a.shape) && is_flat_faced(&col_b.shape);
-        if !(cacheable && manifold_cache.reuse(&col_a.world_pose, &relative, &mut manifold)) {
-            let (a, b) = (&col_a.world_pose, &col_b.world_pose);
-            narrow_phase::collide(&col_a.shape, a, &col_b.shape, b, margin, &mut cache, &mut manifold);
-            manifold_cache.store(a, relative, &manifold);
-        }
-        let sleeping = [(body_a.awake, contact.body_a), (body_b.awake, contact.body_b)];
         let contact = &mut self.contacts[i];
-        contact.cache = cache;
-        contact.manifold_cache = manifold_cache;
+        if cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold) {
+            self.narrow_counts.1 += 1;
+        } else {
+            self.narrow_counts.0 += 1;
+            let (Some(col_a), Some(col_b)) =
+                (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
+            else {
+                return PairUpdate::Destroy;
+            };
+            narrow_phase::collide(
+                &col_a.shape,
+                &pose_a,
+                &col_b.shape,
+                &pose_b,
+                margin,
+                &mut contact.cache,
+                &mut manifold,
+            );
+            if cacheable {
+                contact.manifold_cache.store(&pose_a, relative, &manifold);
+            }
+        }
+        let sleeping = [(!body_a.sleeping, contact.body_a), (!body_b.sleeping, contact.body_b)];
         contact.set_manifold(&manifold);
         let touching = if contact.sensor { manifold.min_separation() < 0.0 } else { manifold.count > 0 };
         if touching != contact.touching {
@@ -167,31 +182,18 @@ impl World {
         }
     }
 
+    /// Do the two colliders' fat boxes still overlap in the broad phase?
+    fn fat_boxes_overlap(&self, a: ColliderId, b: ColliderId) -> bool {
+        match (self.colliders.get(a), self.colliders.get(b)) {
+            (Some(a), Some(b)) => self.broad_phase.fat_aabbs_overlap(a.proxy, b.proxy),
+            _ => false,
+        }
+    }
+
     /// Pair index of two colliders, if they have a live pair.
     #[allow(dead_code)]
     pub(crate) fn pair_index(&self, a: ColliderId, b: ColliderId) -> Option<usize> {
         let key = if a.0 <= b.0 { (a, b) } else { (b, a) };
         self.pair_map.get(&key).map(|&i| i as usize)
     }
-}
-
-/// Largest speed at which any two points of the bodies can approach each other:
-/// |v_A − v_B| + |ω_A|·extent_A + |ω_B|·extent_B (m/s), capped so a wild body cannot make every
-/// pair speculative. Scaled by dt it widens the speculative margin, so a fast body meets a
-/// speculative point one step before it would reach the surface.
-fn closing_speed_bound(a: &crate::body::Body, b: &crate::body::Body) -> f32 {
-    let speed = (a.linear_velocity - b.linear_velocity).length()
-        + a.angular_velocity.length() * a.max_extent
-        + b.angular_velocity.length() * b.max_extent;
-    speed.min(MAX_SPECULATIVE_SPEED)
-}
-
-/// Cap of [`closing_speed_bound`], m/s.
-const MAX_SPECULATIVE_SPEED: f32 = 200.0;
-
-/// Shapes whose contact points lie on vertices and edges that move rigidly with the body, so a
-/// manifold may be carried along by small motions (see `collision/manifold_cache.rs`).
-fn is_flat_faced(shape: &crate::shape::Shape) -> bool {
-    use crate::shape::Shape;
-    matches!(shape, Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_))
 }

@@ -4,6 +4,7 @@
 mod api;
 mod contacts;
 pub mod events;
+mod hot;
 mod query;
 pub mod settings;
 mod sleep;
@@ -62,6 +63,11 @@ pub struct World {
     pub(crate) awake_ids: Vec<BodyId>,
     pub(crate) island_min_sleep: Vec<f32>,
     pub(crate) wake_buffer: Vec<BodyId>,
+    /// Narrow-phase views of colliders and bodies by slot (see `hot.rs`).
+    pub(crate) collider_hot: Vec<hot::ColliderHot>,
+    pub(crate) body_hot: Vec<hot::BodyHot>,
+    /// Manifolds computed and reused by the last narrow phase.
+    pub(crate) narrow_counts: (u32, u32),
     pub(crate) time: f64,
     pub(crate) step_count: u64,
     pub(crate) timings: StepTimings,
@@ -98,6 +104,9 @@ impl World {
             awake_ids: Vec::new(),
             island_min_sleep: Vec::new(),
             wake_buffer: Vec::new(),
+            narrow_counts: (0, 0),
+            collider_hot: Vec::new(),
+            body_hot: Vec::new(),
             time: 0.0,
             step_count: 0,
             timings: StepTimings::default(),
