@@ -22,6 +22,7 @@
 //! Everything is deterministic: trees depend only on the order of calls, and the pair list
 //! is sorted.
 
+mod pair_sort;
 mod scratch;
 #[cfg(test)]
 mod tests;
@@ -88,6 +89,8 @@ pub struct BroadPhase {
     /// Proxies marked moved since the last pair update. May hold stale or repeated entries
     /// (a proxy destroyed after being marked); the tree's `moved` flag is the truth.
     moved: Vec<ProxyId>,
+    /// Buffers for sorting the pair list.
+    pair_sort: pair_sort::PairSortScratch,
 }
 
 impl BroadPhase {
@@ -99,10 +102,10 @@ impl BroadPhase {
     /// tests' benchmark scene).
     pub const WALK_FRACTION: usize = 3;
 
-    /// [`Self::update_pairs`] rebuilds the moving tree instead of re-inserting its moved
-    /// proxies one by one once at least 1/`REBUILD_FRACTION` of them moved (a re-insertion
-    /// costs about as much as rebuilding this many leaves' share of the tree).
-    pub const REBUILD_FRACTION: usize = 4;
+    /// [`Self::update_pairs`] refits the moving tree (rebuilding it when the refit leaves it
+    /// too loose) instead of re-inserting its moved proxies one by one once at least
+    /// 1/`REFIT_FRACTION` of them moved; see [`DynamicTree::update_enlarged`].
+    pub const REFIT_FRACTION: usize = 8;
 
     /// An empty broad phase.
     pub fn new() -> Self {
@@ -254,7 +257,7 @@ impl BroadPhase {
     /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).
     pub(crate) fn update_pairs_by(&mut self, out: &mut Vec<(u32, u32)>, search: PairSearch) {
         out.clear();
-        self.moving_tree.reinsert_enlarged(Self::REBUILD_FRACTION);
+        self.moving_tree.update_enlarged(Self::REFIT_FRACTION);
         // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
         let mut moved = std::mem::take(&mut self.moved);
         moved.sort_unstable();
@@ -275,8 +278,7 @@ impl BroadPhase {
         }
         moved.clear();
         self.moved = moved;
-        out.sort_unstable();
-        out.dedup();
+        pair_sort::sort_and_dedup(out, &mut self.pair_sort);
     }
 
     /// Appends the pairs of moved proxy `id`. Both proxies of a pair may have moved; then

@@ -133,7 +133,7 @@ fn enlarged_leaves_stay_exact_until_reinserted() {
                 let query = rng.aabb(15.0, 4.0);
                 assert_eq!(tree_query(&tree, &query), brute_query(&live, &query), "{phase}");
             }
-            tree.reinsert_enlarged(4);
+            tree.update_enlarged(4);
         }
         assert_eq!(tree.enlarged_count(), 0, "round {round} ({enlarged} were enlarged)");
         assert_eq!(tree.loose_slot_count(), 0, "round {round} ({enlarged} were enlarged)");
