@@ -7,8 +7,10 @@
 //!
 //! A proxy is "moved" when it is created or leaves its fat box. A moving proxy that leaves
 //! its fat box gets its fresh fat box at once (the tree stays exact for queries) and is
-//! re-inserted at the next [`BroadPhase::update_pairs`], in one batch: one by one when few
-//! moved, as a rebuild of the moving tree when many did. `update_pairs` then reports every
+//! placed anew at the next [`BroadPhase::update_pairs`], in one batch: re-inserted one by
+//! one when few moved; when many did, the moving tree keeps its shape and only its boxes are
+//! recomputed (a refit, O(n)), and it is rebuilt when that has left it too loose (see
+//! [`DynamicTree::update_enlarged`]). `update_pairs` then reports every
 //! overlapping pair with a moved member, found by one query per moved proxy when few moved,
 //! or by one simultaneous walk of the trees when many did: the pairs that may have started
 //! touching since the last call. Pairs already known to the caller keep living on the
@@ -30,7 +32,7 @@ mod traversal;
 pub mod tree;
 
 pub use traversal::cast_ray_through_trees;
-pub use tree::{DynamicTree, LeafId};
+pub use tree::{DynamicTree, LeafId, REBUILD_AREA_RATIO};
 
 use crate::geometry::{Aabb, Ray};
 
@@ -98,9 +100,11 @@ impl BroadPhase {
     pub const MARGIN: f32 = 0.1;
 
     /// [`Self::update_pairs`] walks the trees instead of querying per moved proxy once at
-    /// least 1/`WALK_FRACTION` of all proxies moved (where the walk became the faster in the
-    /// tests' benchmark scene).
-    pub const WALK_FRACTION: usize = 3;
+    /// least 1/`WALK_FRACTION` of all proxies moved. The walk costs about the same whatever
+    /// moved, a query per moved proxy grows with the overlaps around it: the walk became the
+    /// faster from about 1/3 moved in the tests' benchmark scene (sparse boxes), from about
+    /// 2/3 in the `balls` bench scene (a dense pile).
+    pub const WALK_FRACTION: usize = 2;
 
     /// [`Self::update_pairs`] refits the moving tree (rebuilding it when the refit leaves it
     /// too loose) instead of re-inserting its moved proxies one by one once at least
@@ -156,8 +160,8 @@ impl BroadPhase {
     /// fat box nothing happens (O(1)). Otherwise the proxy gets a fresh fat box (`aabb` grown
     /// by [`Self::MARGIN`]; static proxies: `aabb` itself) and is marked moved. A static proxy
     /// is re-inserted at once; a moving one is stored with its new box at once (its
-    /// ancestors' boxes grow to contain it, O(depth)) and re-inserted at the next
-    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one rebuild.
+    /// ancestors' boxes grow to contain it, O(depth)) and placed anew at the next
+    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one refit.
     /// Queries see the new box either way. Does nothing for a dead handle.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
         let (kind, leaf) = (id.kind(), id.leaf());
@@ -186,7 +190,11 @@ impl BroadPhase {
 
     /// True when the stored (fat) boxes of two live proxies overlap (touching counts).
     pub fn fat_aabbs_overlap(&self, a: ProxyId, b: ProxyId) -> bool {
-        self.contains(a) && self.contains(b) && self.fat_aabb(a).overlaps(&self.fat_aabb(b))
+        let box_of = |id: ProxyId| self.tree(id.kind()).live_box(id.leaf());
+        match (box_of(a), box_of(b)) {
+            (Some(box_a), Some(box_b)) => box_a.overlaps(box_b),
+            _ => false,
+        }
     }
 
     /// Calls `f(user)` for every proxy (both trees) whose stored box overlaps `aabb`, moving
@@ -238,8 +246,9 @@ impl BroadPhase {
     /// duplicates, sorted. Pairs that were reported before and still overlap are reported
     /// again only if one of them moved. Clears the moved set.
     ///
-    /// First re-inserts the moving proxies that left their fat boxes (see
-    /// [`Self::move_proxy`]). Cost: with few moved proxies, one tree query per moved proxy;
+    /// First brings the moving tree up to date with the proxies that left their fat boxes
+    /// (see [`Self::move_proxy`] and [`DynamicTree::update_enlarged`]: re-inserted one by
+    /// one, or refitted all together). Cost: with few moved proxies, one tree query per moved proxy;
     /// once at least 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk
     /// of the trees (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not
     /// grow with the number moved. Both give the same list. No allocation once `out` and the
@@ -295,9 +304,10 @@ impl BroadPhase {
             let tree = self.tree(kind);
             tree.query(&fat_box, |leaf| {
                 let other = ProxyId::new(kind, leaf);
-                let reported_by_other = tree.is_moved(leaf) && other < id;
+                let (other_moved, other_user) = tree.found_leaf(leaf);
+                let reported_by_other = other_moved && other < id;
                 if other != id && !reported_by_other {
-                    push_pair(out, user, tree.user(leaf).unwrap_or(u32::MAX));
+                    push_pair(out, user, other_user);
                 }
                 true
             });

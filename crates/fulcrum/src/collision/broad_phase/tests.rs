@@ -383,6 +383,86 @@ fn pair_walks_match_brute_force() {
         .collect();
     expected.sort_unstable();
     assert_eq!(between, expected);
+
+    // A tree of one leaf (its root is the leaf), on either side of the walk.
+    let mut single = DynamicTree::new();
+    let big = Aabb::new(Vec3::new(-3.0, -3.0, -3.0), Vec3::new(2.0, 1.0, 4.0));
+    let only = single.create_leaf(big, 0);
+    let mut expected: Vec<LeafId> = live_a.iter().filter(|(_, b)| b.overlaps(&big)).map(|&(l, _)| l).collect();
+    expected.sort_unstable();
+    assert!(expected.len() > 10, "the single box should overlap many");
+    for single_first in [false, true] {
+        let mut found = Vec::new();
+        match single_first {
+            false => tree_a.for_each_overlap_with(&single, |a, b| found.push((a, b))),
+            true => single.for_each_overlap_with(&tree_a, |b, a| found.push((a, b))),
+        }
+        assert!(found.iter().all(|&(_, b)| b == only));
+        let mut found: Vec<LeafId> = found.into_iter().map(|(a, _)| a).collect();
+        found.sort_unstable();
+        assert_eq!(found, expected, "single leaf first: {single_first}");
+    }
+}
+
+/// Half of 2,000 leaves moved a little (well within the rebuild bound): `update_enlarged`
+/// refits. The tree keeps its shape (every internal node the same children), every box is
+/// exact again, and queries equal brute force.
+#[test]
+fn refit_keeps_the_shape_and_makes_boxes_exact() {
+    let mut rng = Lcg(41);
+    let mut tree = DynamicTree::new();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..2000).map(|_| rng.aabb(20.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    tree.rebuild();
+    let rebuilt_area = tree.internal_area();
+    let shape_before = tree.shape();
+    for (leaf, aabb) in live.iter_mut().step_by(2) {
+        let shift = rng.vec3(-0.05, 0.05);
+        *aabb = Aabb::new(aabb.min + shift, aabb.max + shift);
+        tree.enlarge_leaf(*leaf, *aabb);
+    }
+    assert!(tree.loose_slot_count() > 0);
+    tree.update_enlarged(8);
+    assert_eq!(tree.enlarged_count(), 0);
+    assert_eq!(tree.shape(), shape_before, "a refit must not restructure");
+    assert_eq!(tree.loose_slot_count(), 0);
+    tree.validate().expect("refitted tree invariants");
+    assert!(tree.internal_area() <= REBUILD_AREA_RATIO * rebuilt_area);
+    for _ in 0..30 {
+        let query = rng.aabb(20.0, 4.0);
+        assert_eq!(tree_query(&tree, &query), brute_query(&live, &query));
+    }
+}
+
+/// Every leaf moved to a random new place: refitting would leave the tree's total internal
+/// area far above [`REBUILD_AREA_RATIO`] times its area after the last rebuild (checked on a
+/// refitted copy), so `update_enlarged` rebuilds instead: the height of a rebuild,
+/// ceil(log2 n), and less area than the refitted copy.
+#[test]
+fn scattered_leaves_trigger_a_rebuild() {
+    let mut rng = Lcg(43);
+    let mut tree = DynamicTree::new();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..1000).map(|_| rng.aabb(20.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    tree.rebuild();
+    let rebuilt_area = tree.internal_area();
+    for (leaf, aabb) in live.iter_mut() {
+        *aabb = rng.aabb(20.0, 1.0);
+        tree.enlarge_leaf(*leaf, *aabb);
+    }
+    let mut refitted = tree.clone();
+    let refit_area = refitted.refit();
+    assert!(refit_area > REBUILD_AREA_RATIO * rebuilt_area, "{refit_area} vs {rebuilt_area}");
+    let shape_before = tree.shape();
+    tree.update_enlarged(8);
+    assert_ne!(tree.shape(), shape_before);
+    assert_eq!(tree.height(), 10, "a rebuild of 1,000 leaves is ceil(log2 1000) high");
+    assert!(tree.internal_area() < refit_area);
+    tree.validate().expect("rebuilt tree invariants");
+    for _ in 0..30 {
+        let query = rng.aabb(20.0, 4.0);
+        assert_eq!(tree_query(&tree, &query), brute_query(&live, &query));
+    }
 }
 
 // ---------------------------------------------------------------------------------------

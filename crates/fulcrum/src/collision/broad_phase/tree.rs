@@ -17,8 +17,8 @@
 
 mod rebuild;
 
-pub use rebuild::REBUILD_AREA_RATIO;
 use rebuild::BuildItem;
+pub use rebuild::REBUILD_AREA_RATIO;
 
 use crate::error::{Error, Result};
 use crate::geometry::Aabb;
@@ -197,6 +197,21 @@ impl DynamicTree {
     #[inline]
     pub fn user(&self, leaf: LeafId) -> Option<u32> {
         self.live_leaf(leaf).map(|l| l.user)
+    }
+
+    /// The box of a live leaf (metres), or `None` when `leaf` is not live.
+    #[inline]
+    pub(super) fn live_box(&self, leaf: LeafId) -> Option<&Aabb> {
+        self.live_leaf(leaf).map(|l| &l.aabb)
+    }
+
+    /// The caller's mark and the user value of a leaf that a walk of this tree just found
+    /// (so live).
+    #[inline]
+    pub(super) fn found_leaf(&self, leaf: LeafId) -> (bool, u32) {
+        let entry = &self.leaves[leaf as usize];
+        debug_assert!(entry.live, "walks find only live leaves");
+        (entry.moved, entry.user)
     }
 
     /// The caller's mark on a leaf (false when `leaf` is not live).
@@ -658,6 +673,13 @@ impl DynamicTree {
             }
         }
         Ok((internals, leaves))
+    }
+
+    /// The children of every internal node slot, free ones included: equal before and after
+    /// an edit exactly when the edit kept the tree's shape; for tests.
+    #[cfg(test)]
+    pub(super) fn shape(&self) -> Vec<[Child; 2]> {
+        self.internals.iter().map(|node| node.children).collect()
     }
 
     /// Number of internal-node slots whose stored box is larger than the child's exact box

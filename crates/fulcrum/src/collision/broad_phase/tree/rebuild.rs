@@ -25,7 +25,7 @@ pub(super) struct BuildItem {
 /// A refitted tree is rebuilt once its total internal area exceeds this multiple of the
 /// least total area it had since its last rebuild (the area is the SAH cost: queries and
 /// pair walks enter a node with a chance that grows with its area).
-pub const REBUILD_AREA_RATIO: f32 = 1.5;
+pub const REBUILD_AREA_RATIO: f32 = 1.2;
 
 impl DynamicTree {
     /// Brings the tree up to date with the leaves given new boxes by
