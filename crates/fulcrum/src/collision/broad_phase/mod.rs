@@ -35,6 +35,7 @@ pub use traversal::cast_ray_through_trees;
 pub use tree::{DynamicTree, LeafId, REBUILD_AREA_RATIO};
 
 use crate::geometry::{Aabb, Ray};
+use crate::math::Vec3;
 
 /// Handle of a proxy in the [`BroadPhase`]: which tree it lives in and its leaf there.
 ///
@@ -98,6 +99,12 @@ pub struct BroadPhase {
 impl BroadPhase {
     /// Margin added on every side of a moving proxy's tight box to make its fat box, metres.
     pub const MARGIN: f32 = 0.1;
+
+    /// How many steps of displacement ahead [`Self::move_proxy_along`] extends a fat box.
+    /// Measured on the `balls` bench scene (callgrind, 200 steps, whole step): 1 saves 1.8%
+    /// of all instructions, 2 saves 2.1%, 3 saves 1.6% (fewer moved proxies, but bigger fat
+    /// boxes: more pairs per query and more contact pairs kept alive).
+    pub const PREDICTION_STEPS: f32 = 2.0;
 
     /// [`Self::update_pairs`] walks the trees instead of querying per moved proxy once at
     /// least 1/`WALK_FRACTION` of all proxies moved. The walk costs about the same whatever
@@ -164,12 +171,26 @@ impl BroadPhase {
     /// [`Self::update_pairs`], all together, where a large batch is cheaper as one refit.
     /// Queries see the new box either way. Does nothing for a dead handle.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
+        self.move_proxy_along(id, aabb, Vec3::ZERO);
+    }
+
+    /// [`Self::move_proxy`] for a proxy expected to keep moving by `displacement` per step
+    /// (metres, finite; the body's velocity times the time step). When `aabb` leaves the fat
+    /// box, the new fat box covers `aabb` swept by [`Self::PREDICTION_STEPS`] displacements
+    /// (per axis: `min + min(0, k·d)` to `max + max(0, k·d)`), grown by [`Self::MARGIN`]
+    /// (static proxies: not grown). A proxy moving steadily by more than the margin per step
+    /// then leaves its fat box every few steps instead of every step. With a zero
+    /// displacement this is [`Self::move_proxy`].
+    pub fn move_proxy_along(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec3) {
         let (kind, leaf) = (id.kind(), id.leaf());
         let tree = self.tree_mut(kind);
         if !tree.contains(leaf) || tree.aabb(leaf).contains(&aabb) {
             return;
         }
-        let fat_box = Self::fat_box(&aabb, kind);
+        // The box swept from here to PREDICTION_STEPS displacements ahead, then fattened.
+        let ahead = Self::PREDICTION_STEPS * displacement;
+        let reach = Aabb::new(aabb.min + ahead.min(Vec3::ZERO), aabb.max + ahead.max(Vec3::ZERO));
+        let fat_box = Self::fat_box(&reach, kind);
         match kind {
             ProxyKind::Static => tree.move_leaf(leaf, fat_box),
             ProxyKind::Moving => tree.enlarge_leaf(leaf, fat_box),

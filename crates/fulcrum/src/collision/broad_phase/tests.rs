@@ -551,9 +551,20 @@ fn edit_scene(rng: &mut Lcg, bp: &mut BroadPhase, list: &mut Vec<TestProxy>, mov
         let shift = rng.vec3(-step, step);
         let new_tight = Aabb::new(p.tight.min + shift, p.tight.max + shift);
         p.tight = new_tight;
-        bp.move_proxy(p.id, new_tight);
+        // Half the moves predict that the proxy keeps going: the fat box reaches ahead.
+        let ahead = match rng.below(2) == 0 {
+            true => {
+                bp.move_proxy(p.id, new_tight);
+                Vec3::ZERO
+            }
+            false => {
+                bp.move_proxy_along(p.id, new_tight, shift);
+                BroadPhase::PREDICTION_STEPS * shift
+            }
+        };
         if !p.fat.contains(&new_tight) {
-            p.fat = new_tight.expanded(BroadPhase::MARGIN);
+            let reach = new_tight.union(&Aabb::new(new_tight.min + ahead, new_tight.max + ahead));
+            p.fat = reach.expanded(BroadPhase::MARGIN);
             moved.push(p.user);
         }
         assert_eq!(bp.fat_aabb(p.id), p.fat);
@@ -608,6 +619,46 @@ fn moving_inside_the_fat_box_is_free() {
     assert!(bp.fat_aabbs_overlap(a, ProxyId(1)));
     bp.update_pairs(&mut pairs);
     assert_eq!(pairs, vec![(1, 2)]);
+}
+
+/// A cube moving steadily 0.15 m per step along -x (beyond the 0.1 m margin) over a static
+/// floor. With `move_proxy` it leaves its fat box every step, so the floor pair is reported
+/// every step. With `move_proxy_along` its fat box reaches k = 2 displacements ahead:
+/// min.x - 2·0.15 - 0.1, so it stays inside while its min.x has moved at most 0.4 m, i.e.
+/// for two more steps, and the pair is reported every third step.
+#[test]
+fn predicted_motion_leaves_the_fat_box_less_often() {
+    assert_eq!(BroadPhase::PREDICTION_STEPS, 2.0, "the expected steps below assume k = 2");
+    let cube = |x: f32| Aabb::from_center_half_extents(Vec3::new(x, 0.5, 0.0), Vec3::splat(0.5));
+    let floor = Aabb::new(Vec3::new(-50.0, -1.0, -5.0), Vec3::new(50.0, 0.0, 5.0));
+    let step = Vec3::new(-0.15, 0.0, 0.0);
+    for predicted in [false, true] {
+        let mut bp = BroadPhase::new();
+        bp.create_proxy(floor, ProxyKind::Static, 0);
+        let id = bp.create_proxy(cube(0.0), ProxyKind::Moving, 1);
+        let mut pairs = Vec::new();
+        let mut reported_steps = Vec::new();
+        for i in 0..10 {
+            let x = step.x * i as f32;
+            match predicted {
+                true => bp.move_proxy_along(id, cube(x), step),
+                false => bp.move_proxy(id, cube(x)),
+            }
+            if predicted && i == 1 {
+                let ahead = Aabb::new(cube(x).min + 2.0 * step, cube(x).max);
+                assert_eq!(bp.fat_aabb(id), ahead.expanded(BroadPhase::MARGIN));
+            }
+            bp.update_pairs(&mut pairs);
+            if pairs == [(0, 1)] {
+                reported_steps.push(i);
+            }
+        }
+        let expected: Vec<i32> = match predicted {
+            true => vec![0, 1, 4, 7],
+            false => (0..10).collect(),
+        };
+        assert_eq!(reported_steps, expected, "predicted: {predicted}");
+    }
 }
 
 /// A proxy destroyed before the pair update is never reported; a new proxy reusing its
