@@ -5,11 +5,13 @@
 //! lexicographically. With `bits` = bits_a + bits_b key bits in all, the keys are sorted
 //! by `passes = ceil(bits / max_digit_bits)` stable counting-sort passes over digits of
 //! `ceil(bits / passes)` bits, lowest digit first (each pass keeps the order of equal
-//! digits, so after the last pass the keys are ordered by all digits). Cost: O(passes · (n
-//! + 2^digit)), so digits are at most log2(n) bits (a histogram no longer than the list)
-//! and at most [`MAX_DIGIT_BITS`]. For a world of 4,000 colliders (12-bit users, 24-bit
-//! keys) and 10,000 pairs: two passes of 12 bits, about 60 instructions per pair against
-//! about 280 for a comparison sort.
+//! digits, so after the last pass the keys are ordered by all digits).
+//!
+//! Cost: O(passes · (n + 2^digit_bits)), so a digit has at most log2(n) bits (a histogram
+//! no longer than the list) and at most [`MAX_DIGIT_BITS`]. On the `balls` bench scene
+//! (4,000 colliders: 12-bit users, 24-bit keys, two passes of 12 bits; about 10,000 pairs
+//! a step) this took about 80 instructions per pair (callgrind), `sort_unstable` plus
+//! `dedup` about 250.
 
 /// Largest digit, bits: a 4,096-entry histogram (16 KiB) stays in the first-level cache.
 const MAX_DIGIT_BITS: u32 = 12;
