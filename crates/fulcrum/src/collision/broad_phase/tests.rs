@@ -102,8 +102,8 @@ fn random_edits_keep_the_tree_valid() {
 }
 
 /// Enlarged leaves (new boxes not yet re-inserted) keep the tree valid and every query
-/// exact; `reinsert_enlarged` then re-inserts them one by one (few enlarged) or rebuilds
-/// (many), after which the tree is valid, exact, and has no loose box left.
+/// exact; `update_enlarged` then re-inserts them one by one (few enlarged) or refits the
+/// tree (many), after which the tree is valid, exact, and has no loose box left.
 #[test]
 fn enlarged_leaves_stay_exact_until_reinserted() {
     let mut rng = Lcg(17);
