@@ -328,7 +328,7 @@ impl World {
             } else {
                 let moved = collider.aabb.expanded(spin);
                 let swept = moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep));
-                self.broad_phase.move_proxy(collider.proxy, swept);
+                self.broad_phase.move_proxy_along(collider.proxy, swept, sweep);
             }
         }
     }

@@ -7,21 +7,26 @@
 //!
 //! A proxy is "moved" when it is created or leaves its fat box. A moving proxy that leaves
 //! its fat box gets its fresh fat box at once (the tree stays exact for queries) and is
-//! re-inserted at the next [`BroadPhase::update_pairs`], in one batch: one by one when few
-//! moved, as a rebuild of the moving tree when many did. `update_pairs` then reports every
+//! placed anew at the next [`BroadPhase::update_pairs`], in one batch: re-inserted one by
+//! one when few moved; when many did, the moving tree keeps its shape and only its boxes are
+//! recomputed (a refit, O(n)), and it is rebuilt when that has left it too loose (see
+//! [`DynamicTree::update_enlarged`]). `update_pairs` then reports every
 //! overlapping pair with a moved member, found by one query per moved proxy when few moved,
 //! or by one simultaneous walk of the trees when many did: the pairs that may have started
 //! touching since the last call. Pairs already known to the caller keep living on the
 //! caller's side (checked with [`BroadPhase::fat_aabbs_overlap`]).
 //!
 //! Costs (tests' `bench_reinsert_and_update_pairs`, 5,000 moving boxes, release build, on a
-//! shared 2.1 GHz 2-vCPU machine): all of them leaving their fat boxes, 2.3 to 3.2 ms per
-//! step (`move_proxy` calls plus `update_pairs`), 0.45 to 0.65 µs per proxy; a tenth of
-//! them, 0.8 to 1.1 ms per step; a hundredth, about 0.06 ms.
+//! shared 2.1 GHz 2-vCPU machine): all of them leaving their fat boxes, 1.4 to 2.0 ms per
+//! step (`move_proxy` calls plus `update_pairs`), 0.3 to 0.4 µs per proxy; a quarter of
+//! them, 0.8 to 0.9 ms; a tenth, 0.65 ms; a hundredth, about 0.05 ms. Proxies moving
+//! steadily can be given a fat box that reaches ahead along their motion
+//! ([`BroadPhase::move_proxy_along`]), so that they leave it only every few steps.
 //!
 //! Everything is deterministic: trees depend only on the order of calls, and the pair list
 //! is sorted.
 
+mod pair_sort;
 mod scratch;
 #[cfg(test)]
 mod tests;
@@ -29,9 +34,10 @@ mod traversal;
 pub mod tree;
 
 pub use traversal::cast_ray_through_trees;
-pub use tree::{DynamicTree, LeafId};
+pub use tree::{DynamicTree, LeafId, REBUILD_AREA_RATIO};
 
 use crate::geometry::{Aabb, Ray};
+use crate::math::Vec3;
 
 /// Handle of a proxy in the [`BroadPhase`]: which tree it lives in and its leaf there.
 ///
@@ -88,21 +94,31 @@ pub struct BroadPhase {
     /// Proxies marked moved since the last pair update. May hold stale or repeated entries
     /// (a proxy destroyed after being marked); the tree's `moved` flag is the truth.
     moved: Vec<ProxyId>,
+    /// Buffers for sorting the pair list.
+    pair_sort: pair_sort::PairSortScratch,
 }
 
 impl BroadPhase {
     /// Margin added on every side of a moving proxy's tight box to make its fat box, metres.
     pub const MARGIN: f32 = 0.1;
 
-    /// [`Self::update_pairs`] walks the trees instead of querying per moved proxy once at
-    /// least 1/`WALK_FRACTION` of all proxies moved (where the walk became the faster in the
-    /// tests' benchmark scene).
-    pub const WALK_FRACTION: usize = 3;
+    /// How many steps of displacement ahead [`Self::move_proxy_along`] extends a fat box.
+    /// Measured on the `balls` bench scene (callgrind, 200 steps, whole step): 1 saves 1.8%
+    /// of all instructions, 2 saves 2.1%, 3 saves 1.6% (fewer moved proxies, but bigger fat
+    /// boxes: more pairs per query and more contact pairs kept alive).
+    pub const PREDICTION_STEPS: f32 = 2.0;
 
-    /// [`Self::update_pairs`] rebuilds the moving tree instead of re-inserting its moved
-    /// proxies one by one once at least 1/`REBUILD_FRACTION` of them moved (a re-insertion
-    /// costs about as much as rebuilding this many leaves' share of the tree).
-    pub const REBUILD_FRACTION: usize = 4;
+    /// [`Self::update_pairs`] walks the trees instead of querying per moved proxy once at
+    /// least 1/`WALK_FRACTION` of all proxies moved. The walk costs about the same whatever
+    /// moved, a query per moved proxy grows with the overlaps around it: the walk became the
+    /// faster from about 1/3 moved in the tests' benchmark scene (sparse boxes), from about
+    /// 2/3 in the `balls` bench scene (a dense pile).
+    pub const WALK_FRACTION: usize = 2;
+
+    /// [`Self::update_pairs`] refits the moving tree (rebuilding it when the refit leaves it
+    /// too loose) instead of re-inserting its moved proxies one by one once at least
+    /// 1/`REFIT_FRACTION` of them moved; see [`DynamicTree::update_enlarged`].
+    pub const REFIT_FRACTION: usize = 8;
 
     /// An empty broad phase.
     pub fn new() -> Self {
@@ -153,16 +169,30 @@ impl BroadPhase {
     /// fat box nothing happens (O(1)). Otherwise the proxy gets a fresh fat box (`aabb` grown
     /// by [`Self::MARGIN`]; static proxies: `aabb` itself) and is marked moved. A static proxy
     /// is re-inserted at once; a moving one is stored with its new box at once (its
-    /// ancestors' boxes grow to contain it, O(depth)) and re-inserted at the next
-    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one rebuild.
+    /// ancestors' boxes grow to contain it, O(depth)) and placed anew at the next
+    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one refit.
     /// Queries see the new box either way. Does nothing for a dead handle.
     pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
+        self.move_proxy_along(id, aabb, Vec3::ZERO);
+    }
+
+    /// [`Self::move_proxy`] for a proxy expected to keep moving by `displacement` per step
+    /// (metres, finite; the body's velocity times the time step). When `aabb` leaves the fat
+    /// box, the new fat box covers `aabb` swept by [`Self::PREDICTION_STEPS`] displacements
+    /// (per axis: `min + min(0, k·d)` to `max + max(0, k·d)`), grown by [`Self::MARGIN`]
+    /// (static proxies: not grown). A proxy moving steadily by more than the margin per step
+    /// then leaves its fat box every few steps instead of every step. With a zero
+    /// displacement this is [`Self::move_proxy`].
+    pub fn move_proxy_along(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec3) {
         let (kind, leaf) = (id.kind(), id.leaf());
         let tree = self.tree_mut(kind);
         if !tree.contains(leaf) || tree.aabb(leaf).contains(&aabb) {
             return;
         }
-        let fat_box = Self::fat_box(&aabb, kind);
+        // The box swept from here to PREDICTION_STEPS displacements ahead, then fattened.
+        let ahead = Self::PREDICTION_STEPS * displacement;
+        let reach = Aabb::new(aabb.min + ahead.min(Vec3::ZERO), aabb.max + ahead.max(Vec3::ZERO));
+        let fat_box = Self::fat_box(&reach, kind);
         match kind {
             ProxyKind::Static => tree.move_leaf(leaf, fat_box),
             ProxyKind::Moving => tree.enlarge_leaf(leaf, fat_box),
@@ -183,7 +213,11 @@ impl BroadPhase {
 
     /// True when the stored (fat) boxes of two live proxies overlap (touching counts).
     pub fn fat_aabbs_overlap(&self, a: ProxyId, b: ProxyId) -> bool {
-        self.contains(a) && self.contains(b) && self.fat_aabb(a).overlaps(&self.fat_aabb(b))
+        let box_of = |id: ProxyId| self.tree(id.kind()).live_box(id.leaf());
+        match (box_of(a), box_of(b)) {
+            (Some(box_a), Some(box_b)) => box_a.overlaps(box_b),
+            _ => false,
+        }
     }
 
     /// Calls `f(user)` for every proxy (both trees) whose stored box overlaps `aabb`, moving
@@ -235,8 +269,9 @@ impl BroadPhase {
     /// duplicates, sorted. Pairs that were reported before and still overlap are reported
     /// again only if one of them moved. Clears the moved set.
     ///
-    /// First re-inserts the moving proxies that left their fat boxes (see
-    /// [`Self::move_proxy`]). Cost: with few moved proxies, one tree query per moved proxy;
+    /// First brings the moving tree up to date with the proxies that left their fat boxes
+    /// (see [`Self::move_proxy`] and [`DynamicTree::update_enlarged`]: re-inserted one by
+    /// one, or refitted all together). Cost: with few moved proxies, one tree query per moved proxy;
     /// once at least 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk
     /// of the trees (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not
     /// grow with the number moved. Both give the same list. No allocation once `out` and the
@@ -254,7 +289,7 @@ impl BroadPhase {
     /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).
     pub(crate) fn update_pairs_by(&mut self, out: &mut Vec<(u32, u32)>, search: PairSearch) {
         out.clear();
-        self.moving_tree.reinsert_enlarged(Self::REBUILD_FRACTION);
+        self.moving_tree.update_enlarged(Self::REFIT_FRACTION);
         // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
         let mut moved = std::mem::take(&mut self.moved);
         moved.sort_unstable();
@@ -275,8 +310,7 @@ impl BroadPhase {
         }
         moved.clear();
         self.moved = moved;
-        out.sort_unstable();
-        out.dedup();
+        pair_sort::sort_and_dedup(out, &mut self.pair_sort);
     }
 
     /// Appends the pairs of moved proxy `id`. Both proxies of a pair may have moved; then
@@ -293,9 +327,10 @@ impl BroadPhase {
             let tree = self.tree(kind);
             tree.query(&fat_box, |leaf| {
                 let other = ProxyId::new(kind, leaf);
-                let reported_by_other = tree.is_moved(leaf) && other < id;
+                let (other_moved, other_user) = tree.found_leaf(leaf);
+                let reported_by_other = other_moved && other < id;
                 if other != id && !reported_by_other {
-                    push_pair(out, user, tree.user(leaf).unwrap_or(u32::MAX));
+                    push_pair(out, user, other_user);
                 }
                 true
             });

@@ -102,8 +102,8 @@ fn random_edits_keep_the_tree_valid() {
 }
 
 /// Enlarged leaves (new boxes not yet re-inserted) keep the tree valid and every query
-/// exact; `reinsert_enlarged` then re-inserts them one by one (few enlarged) or rebuilds
-/// (many), after which the tree is valid, exact, and has no loose box left.
+/// exact; `update_enlarged` then re-inserts them one by one (few enlarged) or refits the
+/// tree (many), after which the tree is valid, exact, and has no loose box left.
 #[test]
 fn enlarged_leaves_stay_exact_until_reinserted() {
     let mut rng = Lcg(17);
@@ -133,7 +133,7 @@ fn enlarged_leaves_stay_exact_until_reinserted() {
                 let query = rng.aabb(15.0, 4.0);
                 assert_eq!(tree_query(&tree, &query), brute_query(&live, &query), "{phase}");
             }
-            tree.reinsert_enlarged(4);
+            tree.update_enlarged(4);
         }
         assert_eq!(tree.enlarged_count(), 0, "round {round} ({enlarged} were enlarged)");
         assert_eq!(tree.loose_slot_count(), 0, "round {round} ({enlarged} were enlarged)");
@@ -383,6 +383,86 @@ fn pair_walks_match_brute_force() {
         .collect();
     expected.sort_unstable();
     assert_eq!(between, expected);
+
+    // A tree of one leaf (its root is the leaf), on either side of the walk.
+    let mut single = DynamicTree::new();
+    let big = Aabb::new(Vec3::new(-3.0, -3.0, -3.0), Vec3::new(2.0, 1.0, 4.0));
+    let only = single.create_leaf(big, 0);
+    let mut expected: Vec<LeafId> = live_a.iter().filter(|(_, b)| b.overlaps(&big)).map(|&(l, _)| l).collect();
+    expected.sort_unstable();
+    assert!(expected.len() > 10, "the single box should overlap many");
+    for single_first in [false, true] {
+        let mut found = Vec::new();
+        match single_first {
+            false => tree_a.for_each_overlap_with(&single, |a, b| found.push((a, b))),
+            true => single.for_each_overlap_with(&tree_a, |b, a| found.push((a, b))),
+        }
+        assert!(found.iter().all(|&(_, b)| b == only));
+        let mut found: Vec<LeafId> = found.into_iter().map(|(a, _)| a).collect();
+        found.sort_unstable();
+        assert_eq!(found, expected, "single leaf first: {single_first}");
+    }
+}
+
+/// Half of 2,000 leaves moved a little (well within the rebuild bound): `update_enlarged`
+/// refits. The tree keeps its shape (every internal node the same children), every box is
+/// exact again, and queries equal brute force.
+#[test]
+fn refit_keeps_the_shape_and_makes_boxes_exact() {
+    let mut rng = Lcg(41);
+    let mut tree = DynamicTree::new();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..2000).map(|_| rng.aabb(20.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    tree.rebuild();
+    let rebuilt_area = tree.internal_area();
+    let shape_before = tree.shape();
+    for (leaf, aabb) in live.iter_mut().step_by(2) {
+        let shift = rng.vec3(-0.05, 0.05);
+        *aabb = Aabb::new(aabb.min + shift, aabb.max + shift);
+        tree.enlarge_leaf(*leaf, *aabb);
+    }
+    assert!(tree.loose_slot_count() > 0);
+    tree.update_enlarged(8);
+    assert_eq!(tree.enlarged_count(), 0);
+    assert_eq!(tree.shape(), shape_before, "a refit must not restructure");
+    assert_eq!(tree.loose_slot_count(), 0);
+    tree.validate().expect("refitted tree invariants");
+    assert!(tree.internal_area() <= REBUILD_AREA_RATIO * rebuilt_area);
+    for _ in 0..30 {
+        let query = rng.aabb(20.0, 4.0);
+        assert_eq!(tree_query(&tree, &query), brute_query(&live, &query));
+    }
+}
+
+/// Every leaf moved to a random new place: refitting would leave the tree's total internal
+/// area far above [`REBUILD_AREA_RATIO`] times its area after the last rebuild (checked on a
+/// refitted copy), so `update_enlarged` rebuilds instead: the height of a rebuild,
+/// ceil(log2 n), and less area than the refitted copy.
+#[test]
+fn scattered_leaves_trigger_a_rebuild() {
+    let mut rng = Lcg(43);
+    let mut tree = DynamicTree::new();
+    let mut live: Vec<(LeafId, Aabb)> =
+        (0..1000).map(|_| rng.aabb(20.0, 1.0)).map(|b| (tree.create_leaf(b, 0), b)).collect();
+    tree.rebuild();
+    let rebuilt_area = tree.internal_area();
+    for (leaf, aabb) in live.iter_mut() {
+        *aabb = rng.aabb(20.0, 1.0);
+        tree.enlarge_leaf(*leaf, *aabb);
+    }
+    let mut refitted = tree.clone();
+    let refit_area = refitted.refit();
+    assert!(refit_area > REBUILD_AREA_RATIO * rebuilt_area, "{refit_area} vs {rebuilt_area}");
+    let shape_before = tree.shape();
+    tree.update_enlarged(8);
+    assert_ne!(tree.shape(), shape_before);
+    assert_eq!(tree.height(), 10, "a rebuild of 1,000 leaves is ceil(log2 1000) high");
+    assert!(tree.internal_area() < refit_area);
+    tree.validate().expect("rebuilt tree invariants");
+    for _ in 0..30 {
+        let query = rng.aabb(20.0, 4.0);
+        assert_eq!(tree_query(&tree, &query), brute_query(&live, &query));
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -471,9 +551,20 @@ fn edit_scene(rng: &mut Lcg, bp: &mut BroadPhase, list: &mut Vec<TestProxy>, mov
         let shift = rng.vec3(-step, step);
         let new_tight = Aabb::new(p.tight.min + shift, p.tight.max + shift);
         p.tight = new_tight;
-        bp.move_proxy(p.id, new_tight);
+        // Half the moves predict that the proxy keeps going: the fat box reaches ahead.
+        let ahead = match rng.below(2) == 0 {
+            true => {
+                bp.move_proxy(p.id, new_tight);
+                Vec3::ZERO
+            }
+            false => {
+                bp.move_proxy_along(p.id, new_tight, shift);
+                BroadPhase::PREDICTION_STEPS * shift
+            }
+        };
         if !p.fat.contains(&new_tight) {
-            p.fat = new_tight.expanded(BroadPhase::MARGIN);
+            let reach = new_tight.union(&Aabb::new(new_tight.min + ahead, new_tight.max + ahead));
+            p.fat = reach.expanded(BroadPhase::MARGIN);
             moved.push(p.user);
         }
         assert_eq!(bp.fat_aabb(p.id), p.fat);
@@ -528,6 +619,46 @@ fn moving_inside_the_fat_box_is_free() {
     assert!(bp.fat_aabbs_overlap(a, ProxyId(1)));
     bp.update_pairs(&mut pairs);
     assert_eq!(pairs, vec![(1, 2)]);
+}
+
+/// A cube moving steadily 0.15 m per step along -x (beyond the 0.1 m margin) over a static
+/// floor. With `move_proxy` it leaves its fat box every step, so the floor pair is reported
+/// every step. With `move_proxy_along` its fat box reaches k = 2 displacements ahead:
+/// min.x - 2·0.15 - 0.1, so it stays inside while its min.x has moved at most 0.4 m, i.e.
+/// for two more steps, and the pair is reported every third step.
+#[test]
+fn predicted_motion_leaves_the_fat_box_less_often() {
+    assert_eq!(BroadPhase::PREDICTION_STEPS, 2.0, "the expected steps below assume k = 2");
+    let cube = |x: f32| Aabb::from_center_half_extents(Vec3::new(x, 0.5, 0.0), Vec3::splat(0.5));
+    let floor = Aabb::new(Vec3::new(-50.0, -1.0, -5.0), Vec3::new(50.0, 0.0, 5.0));
+    let step = Vec3::new(-0.15, 0.0, 0.0);
+    for predicted in [false, true] {
+        let mut bp = BroadPhase::new();
+        bp.create_proxy(floor, ProxyKind::Static, 0);
+        let id = bp.create_proxy(cube(0.0), ProxyKind::Moving, 1);
+        let mut pairs = Vec::new();
+        let mut reported_steps = Vec::new();
+        for i in 0..10 {
+            let x = step.x * i as f32;
+            match predicted {
+                true => bp.move_proxy_along(id, cube(x), step),
+                false => bp.move_proxy(id, cube(x)),
+            }
+            if predicted && i == 1 {
+                let ahead = Aabb::new(cube(x).min + 2.0 * step, cube(x).max);
+                assert_eq!(bp.fat_aabb(id), ahead.expanded(BroadPhase::MARGIN));
+            }
+            bp.update_pairs(&mut pairs);
+            if pairs == [(0, 1)] {
+                reported_steps.push(i);
+            }
+        }
+        let expected: Vec<i32> = match predicted {
+            true => vec![0, 1, 4, 7],
+            false => (0..10).collect(),
+        };
+        assert_eq!(reported_steps, expected, "predicted: {predicted}");
+    }
 }
 
 /// A proxy destroyed before the pair update is never reported; a new proxy reusing its

@@ -23,21 +23,30 @@ impl DynamicTree {
             f(root.index() as LeafId);
             return;
         }
-        // The stack holds internal nodes whose boxes are known to overlap `aabb`.
+        // Depth first, slot 1 before slot 0. The stack holds internal nodes whose boxes are
+        // known to overlap `aabb`; of a node's overlapping internal children, the last is
+        // visited next without a trip through the stack.
         let mut stack: InlineStack<u32, STACK_CAPACITY> = InlineStack::new();
-        stack.push(root.index() as u32);
-        while let Some(index) = stack.pop() {
+        let mut index = root.index() as u32;
+        loop {
             let node = &self.internals[index as usize];
+            let mut next = None;
             for slot in 0..2 {
                 if !node.boxes[slot].overlaps(aabb) {
                     continue;
                 }
                 let child = node.children[slot];
-                if !child.is_leaf() {
-                    stack.push(child.index() as u32);
-                } else if !f(child.index() as LeafId) {
-                    return;
+                if child.is_leaf() {
+                    if !f(child.index() as LeafId) {
+                        return;
+                    }
+                } else if let Some(earlier) = next.replace(child.index() as u32) {
+                    stack.push(earlier);
                 }
+            }
+            match next.or_else(|| stack.pop()) {
+                Some(following) => index = following,
+                None => return,
             }
         }
     }
@@ -71,8 +80,7 @@ impl DynamicTree {
                         stack.push(PairWork::Within(child));
                     }
                     if node.boxes[0].overlaps(&node.boxes[1]) {
-                        let a = (node.children[0], node.boxes[0]);
-                        stack.push(PairWork::Between(a, (node.children[1], node.boxes[1])));
+                        stack.push(PairWork::Between(node.children[0], node.children[1]));
                     }
                 }
                 PairWork::Between(a, b) => split_pair(self, self, a, b, &mut stack, &mut f),
@@ -87,12 +95,11 @@ impl DynamicTree {
         let (Some(root_a), Some(root_b)) = (self.root, other.root) else {
             return;
         };
-        let (box_a, box_b) = (self.root_box(), other.root_box());
-        if !box_a.overlaps(&box_b) {
+        if !self.root_box().overlaps(&other.root_box()) {
             return;
         }
         let mut stack: InlineStack<PairWork, PAIR_STACK_CAPACITY> = InlineStack::new();
-        stack.push(PairWork::Between((root_a, box_a), (root_b, box_b)));
+        stack.push(PairWork::Between(root_a, root_b));
         while let Some(work) = stack.pop() {
             if let PairWork::Between(a, b) = work {
                 split_pair(self, other, a, b, &mut stack, &mut f);
@@ -101,22 +108,23 @@ impl DynamicTree {
     }
 }
 
-/// Inline capacity of the pair walk's work list (items are 60 bytes, 7.7 KB in all). The
-/// walk keeps at most a few pending items per level it has descended; the benchmark scene
-/// (5,000 boxes, height 13) peaked at 19.
+/// Inline capacity of the pair walk's work list (items are 12 bytes). The walk keeps at
+/// most a few pending items per level it has descended; the benchmark scene (5,000 boxes,
+/// height 13) peaked at 19.
 const PAIR_STACK_CAPACITY: usize = 128;
 
 /// A node of some tree with its box.
 type NodeBox = (Child, Aabb);
 
-/// One piece of work of a pair walk.
+/// One piece of work of a pair walk. Nodes travel without their boxes: the boxes a step
+/// tests are those of the nodes' children, read from the nodes themselves.
 #[derive(Clone, Copy, Debug)]
 enum PairWork {
     /// All overlapping leaf pairs inside this internal node's subtree.
     Within(Child),
-    /// All overlapping leaf pairs with one leaf under each node; the boxes overlap. The
-    /// first node is of the first tree, the second of the second tree.
-    Between(NodeBox, NodeBox),
+    /// All overlapping leaf pairs with one leaf under each node; the nodes' boxes overlap.
+    /// The first node is of the first tree, the second of the second tree; not both leaves.
+    Between(Child, Child),
 }
 
 impl Default for PairWork {
@@ -131,22 +139,19 @@ impl Default for PairWork {
 fn split_pair(
     tree_a: &DynamicTree,
     tree_b: &DynamicTree,
-    a: NodeBox,
-    b: NodeBox,
+    a: Child,
+    b: Child,
     stack: &mut InlineStack<PairWork, PAIR_STACK_CAPACITY>,
     f: &mut impl FnMut(LeafId, LeafId),
 ) {
-    let parts = |tree: &DynamicTree, node: NodeBox| -> ([NodeBox; 2], usize) {
-        if node.0.is_leaf() {
-            return ([node, node], 1);
+    let parts = |tree: &DynamicTree, node: Child| -> ([NodeBox; 2], usize) {
+        if node.is_leaf() {
+            let part = (node, tree.leaves[node.index()].aabb);
+            return ([part, part], 1);
         }
-        let n = &tree.internals[node.0.index()];
+        let n = &tree.internals[node.index()];
         ([(n.children[0], n.boxes[0]), (n.children[1], n.boxes[1])], 2)
     };
-    if a.0.is_leaf() && b.0.is_leaf() {
-        f(a.0.index() as LeafId, b.0.index() as LeafId);
-        return;
-    }
     let (parts_a, count_a) = parts(tree_a, a);
     let (parts_b, count_b) = parts(tree_b, b);
     for part_a in &parts_a[..count_a] {
@@ -156,7 +161,7 @@ fn split_pair(
             }
             match part_a.0.is_leaf() && part_b.0.is_leaf() {
                 true => f(part_a.0.index() as LeafId, part_b.0.index() as LeafId),
-                false => stack.push(PairWork::Between(*part_a, *part_b)),
+                false => stack.push(PairWork::Between(part_a.0, part_b.0)),
             }
         }
     }

@@ -15,9 +15,13 @@
 //! by height (AVL-style) where one child has grown much taller than the other, which keeps
 //! the height O(log n) whatever the insertion order.
 
+mod rebuild;
+
+use rebuild::BuildItem;
+pub use rebuild::REBUILD_AREA_RATIO;
+
 use crate::error::{Error, Result};
 use crate::geometry::Aabb;
-use crate::math::Vec3;
 
 /// Handle of a leaf, returned by [`DynamicTree::create_leaf`] (below 2^31).
 pub type LeafId = u32;
@@ -115,15 +119,6 @@ impl Internal {
     }
 }
 
-/// A leaf as the top-down build sees it.
-#[derive(Clone, Copy, Debug)]
-struct BuildItem {
-    /// Twice the box centre (min + max: same order as the centre, one operation less).
-    centre2: Vec3,
-    aabb: Aabb,
-    leaf: LeafId,
-}
-
 /// A dynamic AABB tree of boxes with `u32` user values. See the module docs.
 #[derive(Clone, Debug)]
 pub struct DynamicTree {
@@ -138,6 +133,9 @@ pub struct DynamicTree {
     /// Leaves given a new box by [`DynamicTree::enlarge_leaf`] and not yet re-inserted; may
     /// hold stale or repeated entries (the leaf's `enlarged` flag is the truth).
     enlarged: Vec<LeafId>,
+    /// Least total internal area seen since the last rebuild (m²; infinite before any), the
+    /// yardstick for [`DynamicTree::update_enlarged`]'s choice to rebuild.
+    least_area: f32,
 }
 
 impl Default for DynamicTree {
@@ -158,6 +156,7 @@ impl DynamicTree {
             leaf_count: 0,
             rebuild_scratch: Vec::new(),
             enlarged: Vec::new(),
+            least_area: f32::INFINITY,
         }
     }
 
@@ -198,6 +197,21 @@ impl DynamicTree {
     #[inline]
     pub fn user(&self, leaf: LeafId) -> Option<u32> {
         self.live_leaf(leaf).map(|l| l.user)
+    }
+
+    /// The box of a live leaf (metres), or `None` when `leaf` is not live.
+    #[inline]
+    pub(super) fn live_box(&self, leaf: LeafId) -> Option<&Aabb> {
+        self.live_leaf(leaf).map(|l| &l.aabb)
+    }
+
+    /// The caller's mark and the user value of a leaf that a walk of this tree just found
+    /// (so live).
+    #[inline]
+    pub(super) fn found_leaf(&self, leaf: LeafId) -> (bool, u32) {
+        let entry = &self.leaves[leaf as usize];
+        debug_assert!(entry.live, "walks find only live leaves");
+        (entry.moved, entry.user)
     }
 
     /// The caller's mark on a leaf (false when `leaf` is not live).
@@ -263,7 +277,7 @@ impl DynamicTree {
     }
 
     /// Gives a leaf a new box at once, cheaply, and leaves its re-insertion to
-    /// [`DynamicTree::reinsert_enlarged`]: the leaf's slot takes the new box and each
+    /// [`DynamicTree::update_enlarged`]: the leaf's slot takes the new box and each
     /// ancestor's slot grows to contain it, stopping at the first that already does (O(depth)
     /// at most, no restructuring). The tree stays valid for every query; it only gets looser
     /// until the re-insertion. Does nothing when `leaf` is not live.
@@ -299,62 +313,10 @@ impl DynamicTree {
         }
     }
 
-    /// Number of leaves enlarged since the last [`DynamicTree::reinsert_enlarged`] (an
+    /// Number of leaves enlarged since the last [`DynamicTree::update_enlarged`] (an
     /// upper bound: leaves destroyed meanwhile may still count).
     pub fn enlarged_count(&self) -> usize {
         self.enlarged.len()
-    }
-
-    /// Re-inserts every leaf given a new box by [`DynamicTree::enlarge_leaf`] since the last
-    /// call, in handle order; or, when at least 1/`rebuild_fraction` of all leaves were
-    /// enlarged, rebuilds the whole tree instead (cheaper then: one re-insertion costs about
-    /// as much as rebuilding four leaves' worth of tree).
-    pub fn reinsert_enlarged(&mut self, rebuild_fraction: usize) {
-        if self.enlarged.is_empty() {
-            return;
-        }
-        if self.enlarged.len() * rebuild_fraction >= self.leaf_count {
-            self.rebuild();
-            return;
-        }
-        let mut enlarged = std::mem::take(&mut self.enlarged);
-        enlarged.sort_unstable();
-        enlarged.dedup();
-        for &leaf in &enlarged {
-            let entry = &mut self.leaves[leaf as usize];
-            if entry.live && std::mem::replace(&mut entry.enlarged, false) {
-                self.remove_leaf(leaf);
-                self.insert_leaf(leaf);
-            }
-        }
-        enlarged.clear();
-        self.enlarged = enlarged;
-    }
-
-    /// Rebuilds the internal nodes top-down by median splits of the leaf centres along the
-    /// widest axis: O(n log n), height exactly ceil(log2 n). Leaf handles stay valid.
-    pub fn rebuild(&mut self) {
-        let mut items = std::mem::take(&mut self.rebuild_scratch);
-        items.clear();
-        let live = self.leaves.iter().enumerate().filter(|(_, l)| l.live);
-        items.extend(live.map(|(index, leaf)| BuildItem {
-            centre2: leaf.aabb.min + leaf.aabb.max,
-            aabb: leaf.aabb,
-            leaf: index as LeafId,
-        }));
-        for leaf in &mut self.leaves {
-            leaf.enlarged = false;
-        }
-        self.enlarged.clear();
-        self.internals.clear();
-        self.free_internal = NONE;
-        self.root = None;
-        if !items.is_empty() {
-            let (root, _, _) = self.build_subtree(&mut items);
-            self.set_parent(root, NONE);
-            self.root = Some(root);
-        }
-        self.rebuild_scratch = items;
     }
 }
 
@@ -637,40 +599,6 @@ impl DynamicTree {
         a_mut.boxes[s_slot] = s_box;
         a_mut.heights[s_slot] = s_height;
     }
-
-    /// Builds a subtree over `items` (at least one); returns its root, box and height.
-    /// Splits at the median of the box centres along the axis where they spread most; ties
-    /// by leaf handle, so the result depends only on the items.
-    fn build_subtree(&mut self, items: &mut [BuildItem]) -> (Child, Aabb, u16) {
-        if let [item] = items {
-            return (Child::leaf(item.leaf), item.aabb, 0);
-        }
-        let bounds = items
-            .iter()
-            .fold(Aabb::EMPTY, |bounds, item| Aabb::new(bounds.min.min(item.centre2), bounds.max.max(item.centre2)));
-        let extent = bounds.max - bounds.min;
-        let axis = match (extent.x >= extent.y, extent.x >= extent.z, extent.y >= extent.z) {
-            (true, true, _) => 0,
-            (false, _, true) => 1,
-            _ => 2,
-        };
-        let middle = items.len() / 2;
-        items.select_nth_unstable_by(middle, |l, r| {
-            l.centre2[axis].total_cmp(&r.centre2[axis]).then(l.leaf.cmp(&r.leaf))
-        });
-        let (lower, upper) = items.split_at_mut(middle);
-        let (child_a, box_a, height_a) = self.build_subtree(lower);
-        let (child_b, box_b, height_b) = self.build_subtree(upper);
-        let parent = self.allocate_internal(Internal {
-            boxes: [box_a, box_b],
-            children: [child_a, child_b],
-            parent: NONE,
-            heights: [height_a, height_b],
-        });
-        self.set_parent(child_a, parent);
-        self.set_parent(child_b, parent);
-        (Child::internal(parent), box_a.union(&box_b), 1 + height_a.max(height_b))
-    }
 }
 
 // Validation.
@@ -745,6 +673,13 @@ impl DynamicTree {
             }
         }
         Ok((internals, leaves))
+    }
+
+    /// The children of every internal node slot, free ones included: equal before and after
+    /// an edit exactly when the edit kept the tree's shape; for tests.
+    #[cfg(test)]
+    pub(super) fn shape(&self) -> Vec<[Child; 2]> {
+        self.internals.iter().map(|node| node.children).collect()
     }
 
     /// Number of internal-node slots whose stored box is larger than the child's exact box
