@@ -25,7 +25,7 @@ use crate::collision::manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 use crate::math::Pose;
 
 /// Largest relative translation (metres) for which a cached manifold is reused.
-pub const LINEAR_TOLERANCE: f32 = 1e-4;
+pub const LINEAR_TOLERANCE: f32 = 5e-4;
 /// Largest relative rotation (radians) for which a cached manifold is reused.
 pub const ANGULAR_TOLERANCE: f32 = 5e-4;
 
@@ -111,9 +111,9 @@ mod tests {
             assert_eq!(new.id, old.id);
         }
         // Beyond the tolerance the cache refuses.
-        let far = Pose::from_position(Vec3::new(0.0, 1.0 - 2e-4, 0.0));
+        let far = Pose::from_position(Vec3::new(0.0, 1.0 - 2.0 * LINEAR_TOLERANCE, 0.0));
         assert!(!cache.reuse(&pose_a, &far, &mut out));
-        let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(1e-3));
+        let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * ANGULAR_TOLERANCE));
         assert!(!cache.reuse(&pose_a, &turned, &mut out));
     }
 }

@@ -182,11 +182,8 @@ pub(crate) fn solve_lcp(problem: &BlockProblem) -> Option<[f32; 4]> {
     if x[..n].iter().all(|&v| v >= 0.0) && is_complementary(problem, set, &x) {
         return Some(x);
     }
-    let carrying = (0..n).filter(|&i| problem.prior[i] > 0.0).fold(0u32, |m, i| m | (1 << i));
-    if carrying != set && carrying != 0 {
-        if let Some(x) = try_active_set(problem, carrying) {
-            return Some(x);
-        }
+    if let Some(x) = pivot_from(problem, set, &x) {
+        return Some(x);
     }
     if let Some(x) = greedy_active_set(problem, full) {
         return Some(x);
@@ -197,6 +194,37 @@ pub(crate) fn solve_lcp(problem: &BlockProblem) -> Option<[f32; 4]> {
                 return Some(x);
             }
         }
+    }
+    None
+}
+
+/// Active-set pivoting from `set` (whose solution is `x`): while some impulse is negative,
+/// the most negative point leaves the set; otherwise, while some point outside approaches,
+/// the one approaching fastest joins it. A few small solves at most; `None` if it cycles.
+fn pivot_from(problem: &BlockProblem, mut set: u32, x: &[f32; 4]) -> Option<[f32; 4]> {
+    let n = problem.n;
+    let mut x = *x;
+    for _ in 0..2 * n + 2 {
+        let inside = |i: &usize| set & (1 << i) != 0;
+        let most_negative = (0..n).filter(inside).min_by(|&i, &j| x[i].total_cmp(&x[j])).filter(|&i| x[i] < 0.0);
+        if let Some(i) = most_negative {
+            set &= !(1 << i);
+        } else {
+            let approach = |i: usize| {
+                let kx: f32 = (0..n).map(|j| problem.k[sym_index(i, j)] * x[j]).sum();
+                kx / problem.mass_scale + problem.b[i]
+            };
+            let fastest = (0..n)
+                .filter(|i| !inside(i))
+                .map(|i| (i, approach(i)))
+                .filter(|&(i, w)| w < -1e-6 * (1.0 + problem.b[i].abs()))
+                .min_by(|a, b| a.1.total_cmp(&b.1));
+            match fastest {
+                Some((i, _)) => set |= 1 << i,
+                None => return Some(x),
+            }
+        }
+        x = solve_subset(problem, set)?;
     }
     None
 }
