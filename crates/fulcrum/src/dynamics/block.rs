@@ -21,6 +21,8 @@
 //! residual ε (prior − x) vanishes as the solution settles, so a resting stack does not sink,
 //! and the part of the load the four points could share in any proportion keeps its
 //! warm-started split instead of being re-chosen every pass.
+// Small fixed-size matrices read best with explicit row/column indices.
+#![allow(clippy::needless_range_loop)]
 
 /// Relative diagonal regularisation of K.
 pub(crate) const REGULARISATION: f32 = 1e-3;

@@ -5,6 +5,8 @@
 //!
 //! Manifolds with fewer than four points are padded with inactive points (mask 0, no mass,
 //! decoupled identity rows in the block), empty lanes with the shared static body.
+// Small fixed-size matrices read best with explicit row/column indices.
+#![allow(clippy::needless_range_loop)]
 
 use super::block;
 use super::contact_solver::{ContactConstraint, SolveParams};

@@ -42,7 +42,7 @@ impl World {
         }
         let (Some(body_a), Some(body_b)) = (self.bodies.get(a.body), self.bodies.get(b.body)) else { return };
         let dynamic = body_a.kind == BodyKind::Dynamic || body_b.kind == BodyKind::Dynamic;
-        if !dynamic && !(a.sensor || b.sensor) {
+        if !(dynamic || a.sensor || b.sensor) {
             return;
         }
         let contact = Contact {
