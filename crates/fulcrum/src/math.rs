@@ -3,7 +3,7 @@
 //! Conventions: right-handed, column vectors, SI units (metres, kilograms, seconds, radians).
 //! Quaternions are unit quaternions `[x, y, z, w]`.
 
-pub use glam::{Mat3, Quat, Vec3};
+pub use glam::{Mat3, Quat, Vec3, Vec3A};
 
 /// A rigid transform: a rotation followed by a translation, `x_world = rotation * x_local + position`.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]

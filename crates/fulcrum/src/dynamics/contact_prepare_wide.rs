@@ -130,10 +130,10 @@ impl WideContact {
         }
         put3(&mut data.center_a, lane, pair.center_a);
         put3(&mut data.center_b, lane, pair.center_b);
-        put3(&mut data.v_a, lane, a.linear_velocity);
-        put3(&mut data.w_a, lane, a.angular_velocity);
-        put3(&mut data.v_b, lane, b.linear_velocity);
-        put3(&mut data.w_b, lane, b.angular_velocity);
+        put3(&mut data.v_a, lane, a.linear_velocity.into());
+        put3(&mut data.w_a, lane, a.angular_velocity.into());
+        put3(&mut data.v_b, lane, b.linear_velocity.into());
+        put3(&mut data.w_b, lane, b.angular_velocity.into());
         put3(&mut data.stored_friction, lane, contact.friction_impulse.linear);
     }
 

@@ -45,7 +45,7 @@ use super::softness::Softness;
 use super::solver_body::SolverBody;
 use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
-use crate::math::{orthonormal_basis, Vec3};
+use crate::math::{orthonormal_basis, Vec3, Vec3A};
 
 /// Per-point solver data.
 #[derive(Clone, Copy, Debug, Default)]
@@ -264,8 +264,8 @@ fn store(bodies: &mut [SolverBody], c: &ContactConstraint, a: &SolverBody, b: &S
 /// Applies an angular impulse `l` (no linear part) to both bodies: ω_A −= I_A⁻¹ l, ω_B += I_B⁻¹ l.
 #[inline(always)]
 fn apply_couple(a: &mut SolverBody, b: &mut SolverBody, l: Vec3) {
-    a.angular_velocity -= a.inv_inertia * l;
-    b.angular_velocity += b.inv_inertia * l;
+    a.angular_velocity -= Vec3A::from(a.inv_inertia * l);
+    b.angular_velocity += Vec3A::from(b.inv_inertia * l);
 }
 
 /// Applies the accumulated impulses of one constraint as a first guess.
@@ -424,7 +424,7 @@ fn solve_normal(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBod
 #[inline(always)]
 fn solve_twist(c: &mut ContactConstraint, a: &mut SolverBody, b: &mut SolverBody) {
     let limit: f32 = c.friction * c.points[..c.point_count].iter().map(|p| p.normal_impulse * p.lever_arm).sum::<f32>();
-    let spin = c.normal.dot(b.angular_velocity - a.angular_velocity);
+    let spin = c.normal.dot((b.angular_velocity - a.angular_velocity).into());
     let old = c.twist_impulse;
     c.twist_impulse = (old - c.twist_mass * spin).clamp(-limit, limit);
     apply_couple(a, b, (c.twist_impulse - old) * c.normal);
@@ -515,7 +515,7 @@ fn displace(body: &mut SolverBody, r: Vec3, p: Vec3) {
     if body.inv_mass == 0.0 {
         return;
     }
-    body.delta_position += body.inv_mass * p;
+    body.delta_position += Vec3A::from(body.inv_mass * p);
     let angle = body.inv_inertia * r.cross(p);
     body.delta_rotation = crate::math::integrate_rotation(body.delta_rotation, angle, 1.0);
 }

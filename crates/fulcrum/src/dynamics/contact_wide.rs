@@ -13,7 +13,7 @@ use super::contact_solver::{ContactConstraint, SolveParams};
 use super::simd::{Sym3, F4, Q4, V3};
 use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
-use crate::math::{Mat3, Quat, Vec3};
+use crate::math::{Mat3, Vec3};
 
 /// Approach speed (m/s) below which a manifold whose points would all be at rest without any
 /// impulse is treated as not touching in this pass.
@@ -91,19 +91,20 @@ impl WideBodies {
     fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> WideBodies {
         let b = index.map(|i| &bodies[i as usize]);
         WideBodies {
-            v: V3::from_lanes(std::array::from_fn(|l| b[l].linear_velocity)),
-            w: V3::from_lanes(std::array::from_fn(|l| b[l].angular_velocity)),
+            v: V3::from_aligned(b.map(|b| b.linear_velocity)),
+            w: V3::from_aligned(b.map(|b| b.angular_velocity)),
         }
     }
 
     /// Writes velocities back; lanes on the shared static body are skipped.
     #[inline(always)]
     fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
+        let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
         for (lane, &i) in index.iter().enumerate() {
             if i != 0 {
                 let body = &mut bodies[i as usize];
-                body.linear_velocity = self.v.lane(lane);
-                body.angular_velocity = self.w.lane(lane);
+                body.linear_velocity = v[lane];
+                body.angular_velocity = w[lane];
             }
         }
     }
@@ -118,10 +119,7 @@ impl WideBodies {
 #[inline(always)]
 fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4) {
     let b = index.map(|i| &bodies[i as usize]);
-    (
-        V3::from_lanes(std::array::from_fn(|l| b[l].delta_position)),
-        Q4::from_lanes(std::array::from_fn::<Quat, 4, _>(|l| b[l].delta_rotation)),
-    )
+    (V3::from_aligned(b.map(|b| b.delta_position)), Q4::from_aligned(b.map(|b| b.delta_rotation)))
 }
 
 /// Applies impulse `p` at `r` to A (negative) and B (positive).
@@ -415,9 +413,13 @@ fn normal_velocities<const M: usize>(c: &WideContact, a: &WideBodies, b: &WideBo
     velocity
 }
 
-/// Until a point first pushes, its restitution speed tracks the approach speed at impact.
+/// Until a point first pushes, its restitution speed tracks the approach speed at impact
+/// (only read by the restitution pass, so skipped where no lane bounces).
 #[inline(always)]
 fn track_impact_speed<const M: usize>(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
+    if !c.restitution.simd_gt(F4::ZERO).any() {
+        return;
+    }
     for i in 0..M {
         let p = &mut c.points[i];
         let vn = velocity[i] - bias[i];
@@ -451,15 +453,17 @@ fn solve_normal_block<const M: usize>(
     }
     let x = cholesky_solve(&c.factor, &target, m);
     // Points outside the active set get nothing; they must not be approaching then.
-    let inv_mass_scale = F4::ONE / mass_scale;
-    let mut outside_ok = F4::ZERO.simd_ge(F4::ZERO);
-    for i in 0..m {
-        let kx = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * x[j]);
-        let w = kx * inv_mass_scale + rhs[i];
-        let outside = c.points[i].in_set.simd_lt(F4::splat(0.5));
-        outside_ok &= !outside | w.simd_ge(F4::splat(-APPROACH_TOLERANCE));
-    }
     let all_true = F4::ZERO.simd_ge(F4::ZERO);
+    let outside: [F4; 4] = std::array::from_fn(|i| c.points[i].in_set.simd_lt(F4::splat(0.5)));
+    let mut outside_ok = all_true;
+    if outside[..m].iter().any(|o| o.any()) {
+        let inv_mass_scale = F4::ONE / mass_scale;
+        for i in 0..m {
+            let kx = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * x[j]);
+            let w = kx * inv_mass_scale + rhs[i];
+            outside_ok &= !outside[i] | w.simd_ge(F4::splat(-APPROACH_TOLERANCE));
+        }
+    }
     // Side-by-side faces hover around zero approach speed; below APPROACH_TOLERANCE (well
     // under a micrometre of overlap per step, corrected by the next pass) they count as apart.
     let tolerance = F4::splat(-APPROACH_TOLERANCE);

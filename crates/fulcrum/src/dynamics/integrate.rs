@@ -17,7 +17,7 @@
 //! invariants survive it too.
 
 use super::solver_body::{SolverBody, SolverBodyParams};
-use crate::math::{integrate_rotation, skew, Mat3, Vec3};
+use crate::math::{integrate_rotation, skew, Mat3, Vec3, Vec3A};
 
 /// Below this angular speed (rad/s) the gyroscopic term is negligible and skipped.
 const GYROSCOPIC_MIN_SPEED: f32 = 1e-3;
@@ -28,13 +28,13 @@ pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], params: &[SolverBo
         if !p.dynamic {
             continue;
         }
-        let v = body.linear_velocity + h * p.linear_acceleration;
-        let mut w = body.angular_velocity + h * p.angular_acceleration;
+        let v = Vec3::from(body.linear_velocity) + h * p.linear_acceleration;
+        let mut w = Vec3::from(body.angular_velocity) + h * p.angular_acceleration;
         if p.gyroscopic && w.length_squared() > GYROSCOPIC_MIN_SPEED * GYROSCOPIC_MIN_SPEED {
             w = gyroscopic_step(w, current_inertia(p.inertia, body), h);
         }
-        body.linear_velocity = v / (1.0 + h * p.linear_damping);
-        body.angular_velocity = w / (1.0 + h * p.angular_damping);
+        body.linear_velocity = Vec3A::from(v / (1.0 + h * p.linear_damping));
+        body.angular_velocity = Vec3A::from(w / (1.0 + h * p.angular_damping));
     }
 }
 
@@ -77,7 +77,7 @@ pub(crate) fn gyroscopic_step(w1: Vec3, inertia: Mat3, h: f32) -> Vec3 {
 pub(crate) fn integrate_positions(bodies: &mut [SolverBody], h: f32) {
     for body in bodies.iter_mut().skip(1) {
         body.delta_position += h * body.linear_velocity;
-        let w = body.angular_velocity;
+        let w = Vec3::from(body.angular_velocity);
         if w != Vec3::ZERO {
             body.delta_rotation = integrate_rotation(body.delta_rotation, w, h);
         }

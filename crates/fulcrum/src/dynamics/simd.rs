@@ -3,7 +3,7 @@
 
 use wide::f32x4;
 
-use crate::math::{Quat, Vec3};
+use crate::math::{Quat, Vec3, Vec3A};
 
 /// Four `f32`, one per lane.
 pub(crate) type F4 = f32x4;
@@ -18,13 +18,29 @@ pub(crate) struct V3 {
 
 impl V3 {
     /// Lanes from four vectors.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn from_lanes(v: [Vec3; 4]) -> V3 {
         V3 {
             x: F4::new([v[0].x, v[1].x, v[2].x, v[3].x]),
             y: F4::new([v[0].y, v[1].y, v[2].y, v[3].y]),
             z: F4::new([v[0].z, v[1].z, v[2].z, v[3].z]),
         }
+    }
+
+    /// Lanes from four aligned vectors: one load each and a 4×4 transpose.
+    #[inline(always)]
+    pub fn from_aligned(v: [Vec3A; 4]) -> V3 {
+        let [x, y, z, _] = F4::transpose(v.map(|v| F4::new([v.x, v.y, v.z, 0.0])));
+        V3 { x, y, z }
+    }
+
+    /// The four lanes as aligned vectors (the transpose of [`V3::from_aligned`]).
+    #[inline(always)]
+    pub fn to_aligned(&self) -> [Vec3A; 4] {
+        F4::transpose([self.x, self.y, self.z, F4::ZERO]).map(|row| {
+            let [x, y, z, _] = row.to_array();
+            Vec3A::new(x, y, z)
+        })
     }
 
     /// The vector of lane `i`.
@@ -113,7 +129,7 @@ pub(crate) struct Q4 {
 
 impl Q4 {
     /// Lanes from four quaternions.
-    #[inline(always)]
+    #[cfg(test)]
     pub fn from_lanes(q: [Quat; 4]) -> Q4 {
         Q4 {
             x: F4::new([q[0].x, q[1].x, q[2].x, q[3].x]),
@@ -121,6 +137,13 @@ impl Q4 {
             z: F4::new([q[0].z, q[1].z, q[2].z, q[3].z]),
             w: F4::new([q[0].w, q[1].w, q[2].w, q[3].w]),
         }
+    }
+
+    /// Lanes from four quaternions by one load each and a 4×4 transpose.
+    #[inline(always)]
+    pub fn from_aligned(q: [Quat; 4]) -> Q4 {
+        let [x, y, z, w] = F4::transpose(q.map(|q| F4::new(q.to_array())));
+        Q4 { x, y, z, w }
     }
 
     /// The inverse rotation of a unit quaternion.
@@ -153,6 +176,15 @@ mod tests {
             r * Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0)) * r.transpose()
         });
         let (va, vb, vq, vm) = (V3::from_lanes(a), V3::from_lanes(b), Q4::from_lanes(q), Sym3::from_lanes(m));
+        let aligned = V3::from_aligned(a.map(Vec3A::from));
+        assert_eq!(aligned.to_aligned().map(Vec3::from), a);
+        let q_aligned = Q4::from_aligned(q);
+        for (lane, quat) in q.iter().enumerate() {
+            let lane_of = |f: F4| f.as_array()[lane];
+            let back =
+                Quat::from_xyzw(lane_of(q_aligned.x), lane_of(q_aligned.y), lane_of(q_aligned.z), lane_of(q_aligned.w));
+            assert_eq!(back, *quat);
+        }
         for i in 0..4 {
             assert!((va.cross(&vb).lane(i) - a[i].cross(b[i])).length() < 1e-5);
             assert!((va.dot(&vb).as_array()[i] - a[i].dot(b[i])).abs() < 1e-5);

@@ -1,8 +1,11 @@
 //! The solver's view of a body: the hot state every constraint reads and writes, in one
 //! contiguous array indexed by a dense solver index. Index 0 is a shared static body (zero
 //! inverse mass, zero velocity) that static colliders' constraints read.
+//!
+//! The vectors are 16-byte aligned (`Vec3A`, `Quat`) so the wide solver loads each with one
+//! instruction and transposes four bodies into lanes.
 
-use crate::math::{Mat3, Quat, Vec3};
+use crate::math::{Mat3, Quat, Vec3, Vec3A};
 
 /// Hot per-body solver state.
 #[derive(Clone, Copy, Debug)]
@@ -10,11 +13,11 @@ pub(crate) struct SolverBody {
     /// Rotation accumulated since the start of the step.
     pub delta_rotation: Quat,
     /// Velocity of the centre of mass, m/s.
-    pub linear_velocity: Vec3,
+    pub linear_velocity: Vec3A,
     /// Angular velocity, rad/s.
-    pub angular_velocity: Vec3,
+    pub angular_velocity: Vec3A,
     /// Displacement of the centre of mass since the start of the step, m.
-    pub delta_position: Vec3,
+    pub delta_position: Vec3A,
     /// 1/mass (0 for static and kinematic bodies).
     pub inv_mass: f32,
     /// Inverse inertia in world axes at the start of the step.
@@ -25,9 +28,9 @@ impl SolverBody {
     /// The shared static body.
     pub const STATIC: SolverBody = SolverBody {
         delta_rotation: Quat::IDENTITY,
-        linear_velocity: Vec3::ZERO,
-        angular_velocity: Vec3::ZERO,
-        delta_position: Vec3::ZERO,
+        linear_velocity: Vec3A::ZERO,
+        angular_velocity: Vec3A::ZERO,
+        delta_position: Vec3A::ZERO,
         inv_mass: 0.0,
         inv_inertia: Mat3::ZERO,
     };
@@ -35,22 +38,22 @@ impl SolverBody {
     /// Velocity of the material point at offset `r` from the centre of mass.
     #[inline(always)]
     pub fn velocity_at(&self, r: Vec3) -> Vec3 {
-        self.linear_velocity + self.angular_velocity.cross(r)
+        Vec3::from(self.linear_velocity + self.angular_velocity.cross(r.into()))
     }
 
     /// Applies the impulse `p` at offset `r` from the centre of mass:
     /// v += p/m, ω += I⁻¹ (r × p).
     #[inline(always)]
     pub fn apply_impulse(&mut self, r: Vec3, p: Vec3) {
-        self.linear_velocity += self.inv_mass * p;
-        self.angular_velocity += self.inv_inertia * r.cross(p);
+        self.linear_velocity += Vec3A::from(self.inv_mass * p);
+        self.angular_velocity += Vec3A::from(self.inv_inertia * r.cross(p));
     }
 
     /// Current offset of a material point that was at `r` from the centre of mass at the
     /// start of the step, plus the centre's displacement: `Δp + Δq·r`.
     #[inline(always)]
     pub fn moved_anchor(&self, r: Vec3) -> Vec3 {
-        self.delta_position + self.delta_rotation * r
+        Vec3::from(self.delta_position) + self.delta_rotation * r
     }
 }
 

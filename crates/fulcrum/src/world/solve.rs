@@ -50,9 +50,9 @@ impl World {
             };
             data.bodies.push(SolverBody {
                 delta_rotation: crate::math::Quat::IDENTITY,
-                linear_velocity: body.linear_velocity,
-                angular_velocity: body.angular_velocity,
-                delta_position: crate::math::Vec3::ZERO,
+                linear_velocity: body.linear_velocity.into(),
+                angular_velocity: body.angular_velocity.into(),
+                delta_position: crate::math::Vec3A::ZERO,
                 inv_mass,
                 inv_inertia,
             });
@@ -110,7 +110,7 @@ impl World {
             let id = self.awake_ids[index];
             let solved = self.solver.bodies[index + 1];
             let Some(body) = self.bodies.get_mut(id) else { continue };
-            let center = body.center + solved.delta_position;
+            let center = body.center + crate::math::Vec3::from(solved.delta_position);
             let rotation = (solved.delta_rotation * body.pose.rotation).normalize();
             let finite = center.is_finite()
                 && rotation.is_finite()
@@ -125,8 +125,8 @@ impl World {
             body.center = center;
             body.pose.rotation = rotation;
             body.sync_origin_from_center();
-            body.linear_velocity = solved.linear_velocity;
-            body.angular_velocity = solved.angular_velocity;
+            body.linear_velocity = solved.linear_velocity.into();
+            body.angular_velocity = solved.angular_velocity.into();
             self.refresh_collider_poses(id);
         }
     }
