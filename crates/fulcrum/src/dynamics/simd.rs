@@ -36,7 +36,7 @@ impl V3 {
 
     /// The four lanes as aligned vectors (the transpose of [`V3::from_aligned`]).
     #[inline(always)]
-    pub fn to_aligned(&self) -> [Vec3A; 4] {
+    pub fn to_aligned(self) -> [Vec3A; 4] {
         F4::transpose([self.x, self.y, self.z, F4::ZERO]).map(|row| {
             let [x, y, z, _] = row.to_array();
             Vec3A::new(x, y, z)
