@@ -346,7 +346,7 @@ fn box_edge_index(axis: usize, direction: Vec3A) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::super::sat::test_util::{check_manifold, Lcg, WorldPolytope};
+    use super::super::sat::test_util::{assert_close, assert_mirrored, check_manifold, Lcg, WorldPolytope};
     use super::super::sat::BoxPolyhedron;
     use super::*;
     use crate::math::Quat;
@@ -363,10 +363,6 @@ mod tests {
 
     fn world(half: Vec3, pose: &Pose) -> WorldPolytope {
         WorldPolytope::new(&BoxPolyhedron::new(half).view(), pose)
-    }
-
-    fn assert_close(actual: Vec3, expected: Vec3, tolerance: f32, what: &str) {
-        assert!((actual - expected).length() < tolerance, "{what}: {actual:?} vs {expected:?}");
     }
 
     /// A small box (half 0.4) resting 0.01 deep on a large one (top face at y = 0.5), turned
@@ -540,14 +536,7 @@ mod tests {
         for (half_a, pose_a, half_b, pose_b) in cases {
             let ab = collide(half_a, &pose_a, half_b, &pose_b);
             let ba = collide(half_b, &pose_b, half_a, &pose_a);
-            assert!(ab.count > 0);
-            assert_eq!(ab.count, ba.count);
-            assert_close(ba.normal, -ab.normal, 1e-5, "flipped normal");
-            for p in ab.points() {
-                let twin = ba.points().iter().find(|q| (q.position - p.position).length() < 1e-4);
-                let twin = twin.unwrap_or_else(|| panic!("no swapped point at {:?}", p.position));
-                assert!((twin.separation - p.separation).abs() < 1e-5);
-            }
+            assert_mirrored(&ab, &ba);
         }
     }
 

@@ -184,7 +184,9 @@ fn edge_contact(a: &Polyhedron, b: &Polyhedron, b_in_a: &RelativeFrame, edges: &
 
 #[cfg(test)]
 mod tests {
-    use super::super::sat::test_util::{brute_force_sat, check_manifold, Lcg, WorldPolytope};
+    use super::super::sat::test_util::{
+        assert_close, assert_mirrored, brute_force_sat, check_manifold, Lcg, WorldPolytope,
+    };
     use super::*;
     use crate::collision::narrow_phase::box_box::collide_boxes;
     use crate::math::Quat;
@@ -273,10 +275,6 @@ mod tests {
 
     fn world(hull: &ConvexHull, pose: &Pose) -> WorldPolytope {
         WorldPolytope::new(&Polyhedron::of_hull(hull), pose)
-    }
-
-    fn assert_close(actual: Vec3, expected: Vec3, tolerance: f32, what: &str) {
-        assert!((actual - expected).length() < tolerance, "{what}: {actual:?} vs {expected:?}");
     }
 
     #[test]
@@ -378,14 +376,7 @@ mod tests {
         for (a, b, pose_b) in cases {
             let ab = hulls(a, &Pose::IDENTITY, b, &pose_b);
             let ba = hulls(b, &pose_b, a, &Pose::IDENTITY);
-            assert!(ab.count > 0);
-            assert_eq!(ab.count, ba.count);
-            assert_close(ba.normal, -ab.normal, 1e-5, "flipped normal");
-            for p in ab.points() {
-                let twin = ba.points().iter().find(|q| (q.position - p.position).length() < 1e-4);
-                let twin = twin.unwrap_or_else(|| panic!("no swapped point at {:?}", p.position));
-                assert!((twin.separation - p.separation).abs() < 1e-5);
-            }
+            assert_mirrored(&ab, &ba);
         }
     }
 

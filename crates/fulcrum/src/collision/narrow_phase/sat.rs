@@ -544,6 +544,24 @@ pub mod test_util {
     use super::*;
     use crate::math::Quat;
 
+    /// Asserts two vectors agree within `tolerance` (labelled `what`).
+    pub fn assert_close(actual: Vec3, expected: Vec3, tolerance: f32, what: &str) {
+        assert!((actual - expected).length() < tolerance, "{what}: {actual:?} vs {expected:?}");
+    }
+
+    /// Asserts that the manifold of (B, A) mirrors the one of (A, B): same point count,
+    /// opposite normal, and a point at every point of `ab` with the same separation.
+    pub fn assert_mirrored(ab: &Manifold, ba: &Manifold) {
+        assert!(ab.count > 0);
+        assert_eq!(ab.count, ba.count);
+        assert_close(ba.normal, -ab.normal, 1e-5, "flipped normal");
+        for p in ab.points() {
+            let twin = ba.points().iter().find(|q| (q.position - p.position).length() < 1e-4);
+            let twin = twin.unwrap_or_else(|| panic!("no swapped point at {:?}", p.position));
+            assert!((twin.separation - p.separation).abs() < 1e-5);
+        }
+    }
+
     /// Linear congruential generator (Knuth's MMIX constants), fixed seed per test.
     pub struct Lcg(pub u64);
 
