@@ -112,7 +112,9 @@ pub(crate) fn side_hit(o: Vec3, d: Vec3, h: f32, r: f32, max_t: f32) -> Option<R
 
 #[cfg(test)]
 mod tests {
-    use super::super::test_support::{check_aabb_against_support, check_rays_against_marching, revolution_mass};
+    use super::super::test_support::{
+        assert_revolution_mass, check_aabb_against_support, check_rays_against_marching, revolution_mass,
+    };
     use super::super::Shape;
     use super::*;
 
@@ -126,12 +128,7 @@ mod tests {
             r64 * r64 - beyond * beyond
         };
         let breaks = [-h64 - r64, -h64, h64, h64 + r64];
-        let [mass, axial, transverse] = revolution_mass(&radius_sq, &breaks, density as f64);
-        assert!((got.mass as f64 / mass - 1.0).abs() < 1e-6);
-        assert!((got.inertia.y_axis.y as f64 / axial - 1.0).abs() < 1e-6);
-        assert!((got.inertia.x_axis.x as f64 / transverse - 1.0).abs() < 1e-6);
-        assert!((got.inertia.z_axis.z as f64 / transverse - 1.0).abs() < 1e-6);
-        assert_eq!(got.center, Vec3::ZERO);
+        assert_revolution_mass(&got, revolution_mass(&radius_sq, &breaks, density as f64));
     }
 
     #[test]

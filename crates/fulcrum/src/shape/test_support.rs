@@ -1,7 +1,7 @@
 //! Shared test helpers: a fixed-seed random generator and reference checks that do not use
 //! the code under test (brute-force marching for rays, slice integration for mass).
 
-use super::{ConvexHull, Shape};
+use super::{ConvexHull, MassProperties, Shape};
 use crate::geometry::{Ray, RayHit};
 use crate::math::{Pose, Quat, Vec3};
 
@@ -188,6 +188,17 @@ pub fn revolution_mass(radius_sq: &dyn Fn(f64) -> f64, breaks: &[f64], density: 
         }
     }
     total
+}
+
+/// Asserts that `got` (centred at the origin, axis Y) has the `[mass, axial, transverse]`
+/// of [`revolution_mass`] within a relative 1e-6.
+pub fn assert_revolution_mass(got: &MassProperties, expected: [f64; 3]) {
+    let [mass, axial, transverse] = expected;
+    assert!((got.mass as f64 / mass - 1.0).abs() < 1e-6, "mass {} vs {mass}", got.mass);
+    assert!((got.inertia.y_axis.y as f64 / axial - 1.0).abs() < 1e-6, "axial inertia");
+    assert!((got.inertia.x_axis.x as f64 / transverse - 1.0).abs() < 1e-6, "transverse inertia (x)");
+    assert!((got.inertia.z_axis.z as f64 / transverse - 1.0).abs() < 1e-6, "transverse inertia (z)");
+    assert_eq!(got.center, Vec3::ZERO);
 }
 
 /// Independent checks of a hull built from `points` with distance tolerance `tolerance`:
