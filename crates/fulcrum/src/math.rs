@@ -86,6 +86,22 @@ impl Pose {
     }
 }
 
+/// Index of the point furthest along `dir` by a linear scan; ties go to the lower index
+/// (0 for an empty slice).
+#[inline]
+pub fn furthest_point(points: &[Vec3], dir: Vec3) -> usize {
+    let mut best = 0;
+    let mut best_dot = f32::NEG_INFINITY;
+    for (i, v) in points.iter().enumerate() {
+        let d = v.dot(dir);
+        if d > best_dot {
+            best_dot = d;
+            best = i;
+        }
+    }
+    best
+}
+
 /// The cross-product matrix: `skew(a) * b == a.cross(b)`.
 #[inline]
 pub fn skew(a: Vec3) -> Mat3 {

@@ -194,16 +194,7 @@ impl ConvexHull {
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
         if self.vertices.len() <= HILL_CLIMB_MIN_VERTICES || self.vertex_edges.len() != self.vertices.len() {
-            let mut best = 0;
-            let mut best_dot = f32::NEG_INFINITY;
-            for (i, v) in self.vertices.iter().enumerate() {
-                let d = v.dot(dir);
-                if d > best_dot {
-                    best_dot = d;
-                    best = i;
-                }
-            }
-            best
+            crate::math::furthest_point(&self.vertices, dir)
         } else {
             self.climb(0, dir)
         }

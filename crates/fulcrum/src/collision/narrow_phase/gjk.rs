@@ -360,19 +360,34 @@ fn best_edge(w: [Vec3; 3]) -> ([usize; 3], [f32; 3], usize) {
     let mut best_distance = f32::INFINITY;
     for (i, j) in [(0usize, 1usize), (1, 2), (0, 2)] {
         let (keep, weights, count) = closest_on_segment(w[i], w[j]);
-        let map = [i, j];
-        let point: Vec3 = (0..count).map(|k| w[map[keep[k]]] * weights[k]).sum();
-        let distance = point.length_squared();
-        if distance < best_distance {
-            best_distance = distance;
-            let mut mapped = [0usize; 3];
-            for k in 0..count {
-                mapped[k] = map[keep[k]];
-            }
-            best = (mapped, weights, count);
+        if let Some(candidate) = closer_candidate(&w, &[i, j], keep, weights, count, &mut best_distance) {
+            best = candidate;
         }
     }
     best
+}
+
+/// A sub-simplex result (`keep` indexes `map`, which indexes `w`) mapped to indices of `w`,
+/// when its closest point is nearer the origin than `best_distance` (which it then updates).
+fn closer_candidate(
+    w: &[Vec3],
+    map: &[usize],
+    keep: [usize; 3],
+    weights: [f32; 3],
+    count: usize,
+    best_distance: &mut f32,
+) -> Option<([usize; 3], [f32; 3], usize)> {
+    let point: Vec3 = (0..count).map(|k| w[map[keep[k]]] * weights[k]).sum();
+    let distance = point.length_squared();
+    if distance >= *best_distance {
+        return None;
+    }
+    *best_distance = distance;
+    let mut mapped = [0usize; 3];
+    for k in 0..count {
+        mapped[k] = map[keep[k]];
+    }
+    Some((mapped, weights, count))
 }
 
 /// Tetrahedron `a b c d`: the origin is outside face `(p, q, r)` when it lies on the other
@@ -394,16 +409,8 @@ fn solve_tetrahedron(simplex: &mut Simplex) -> bool {
             continue;
         }
         let (keep, weights, count) = closest_on_triangle([w[p], w[q], w[r]]);
-        let map = [p, q, r];
-        let point: Vec3 = (0..count).map(|k| w[map[keep[k]]] * weights[k]).sum();
-        let distance = point.length_squared();
-        if distance < best_distance {
-            best_distance = distance;
-            let mut mapped = [0usize; 3];
-            for k in 0..count {
-                mapped[k] = map[keep[k]];
-            }
-            best = Some((mapped, weights, count));
+        if let Some(candidate) = closer_candidate(&w, &[p, q, r], keep, weights, count, &mut best_distance) {
+            best = Some(candidate);
         }
     }
     match best {

@@ -306,16 +306,7 @@ impl<'a> Polyhedron<'a> {
     /// Index of the vertex furthest along `dir` (local frame); ties go to the lower index.
     #[inline]
     pub fn support_index(&self, dir: Vec3) -> usize {
-        let mut best = 0;
-        let mut best_dot = f32::NEG_INFINITY;
-        for (i, v) in self.vertices.iter().enumerate() {
-            let d = v.dot(dir);
-            if d > best_dot {
-                best_dot = d;
-                best = i;
-            }
-        }
-        best
+        crate::math::furthest_point(self.vertices, dir)
     }
 
     /// The vertex furthest along `dir` (local frame).
