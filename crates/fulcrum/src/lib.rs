@@ -26,6 +26,7 @@ pub mod dynamics;
 pub mod error;
 pub mod geometry;
 pub mod id;
+pub mod joint;
 pub mod math;
 pub mod scene;
 pub mod shape;
@@ -36,6 +37,7 @@ pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
 pub use id::{BodyId, ColliderId, JointId};
+pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{MassProperties, Shape};
@@ -47,7 +49,7 @@ pub use world::{
 /// The types most programs need.
 pub mod prelude {
     pub use crate::{
-        BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, Mat3, Pose, PositionCorrection, Quat, Shape, SolverMode,
-        SolverSettings, Vec3, World, WorldSettings,
+        BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, JointDef, JointId, JointKind, Mat3, Pose,
+        PositionCorrection, Quat, Shape, SolverMode, SolverSettings, Vec3, World, WorldSettings,
     };
 }

@@ -173,6 +173,8 @@ pub struct Body {
     /// False once the body was taken out of the simulation (non-finite state).
     pub(crate) enabled: bool,
     pub(crate) colliders: Vec<ColliderId>,
+    /// Joints attached to this body.
+    pub(crate) joints: Vec<crate::id::JointId>,
     /// Index into the solver's body arrays this step (0 = not simulated).
     pub(crate) solver_index: u32,
     /// Which sleeping island the body belongs to while asleep.
@@ -208,6 +210,7 @@ impl Body {
             sleep_time: 0.0,
             enabled: true,
             colliders: Vec::new(),
+            joints: Vec::new(),
             solver_index: 0,
             sleeping_island: u32::MAX,
             max_extent: 0.0,

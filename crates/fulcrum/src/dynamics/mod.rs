@@ -7,6 +7,8 @@ pub(crate) mod contact_solver;
 pub(crate) mod contact_wide;
 pub(crate) mod integrate;
 pub(crate) mod island;
+pub(crate) mod joints;
+pub(crate) mod parts;
 pub(crate) mod simd;
 pub mod softness;
 pub(crate) mod solver;

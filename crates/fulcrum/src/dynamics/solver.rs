@@ -11,12 +11,19 @@
 //!   integrate velocities → warm start → `iterations` × solve (Baumgarte bias, or none) →
 //!   integrate positions → (ngs) `position_iterations` × position pass → store impulses.
 //! Restitution is a target velocity inside the solve.
+//!
+//! Every solve pass runs the joints first (springs, motors, limits, and the rigid rows of
+//! joints outside a tree), then the exact tree solve of the tree-shaped joint graphs, then the
+//! contacts.
 
 use super::coloring::Coloring;
 use super::contact_prepare_wide::{PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, ContactConstraint, PrepareInput, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
 use super::integrate::{integrate_positions, integrate_velocities};
+use super::joints::tree::JointForest;
+use super::joints::JointConstraint;
+use super::parts::equality::PassContext;
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
 use crate::collision::contact::Contact;
@@ -41,6 +48,10 @@ pub(crate) struct SolverData {
     pub coloring: Coloring,
     /// The coloured constraints, four per entry, colour after colour.
     pub wide: Vec<WideContact>,
+    /// Active joints between simulated bodies.
+    pub joints: Vec<JointConstraint>,
+    /// The tree-shaped joint graphs solved exactly.
+    pub forest: JointForest,
 }
 
 impl SolverData {
@@ -110,6 +121,9 @@ impl SolverData {
     }
 
     fn warm_start(&mut self) {
+        for joint in &self.joints {
+            joint.warm_start(&mut self.bodies);
+        }
         for w in &self.wide {
             wide_contacts::warm_start(w, &mut self.bodies);
         }
@@ -118,7 +132,11 @@ impl SolverData {
         }
     }
 
-    fn solve(&mut self, params: &SolveParams) {
+    fn solve(&mut self, params: &SolveParams, joint_pass: &PassContext) {
+        for joint in &mut self.joints {
+            joint.solve(&mut self.bodies, joint_pass);
+        }
+        self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
         for w in &mut self.wide {
             wide_contacts::solve(w, &mut self.bodies, params);
         }
@@ -203,6 +221,23 @@ pub(crate) fn pair_softness(
     Softness::new(hertz, settings.contact_damping_ratio, h)
 }
 
+/// The joint passes of a solver step of `h` seconds: (with position bias, without). Soft
+/// step: rigid joint rows are soft at the joint frequency (capped at a quarter of the substep
+/// rate) in the biased pass. Pgs: Baumgarte's β/h, or no bias with ngs and none.
+fn joint_passes(settings: &SolverSettings, h: f32) -> (PassContext, PassContext) {
+    let joint_softness = match settings.mode {
+        SolverMode::SoftStep => Softness::new(settings.joint_hertz.min(0.25 / h), settings.joint_damping_ratio, h),
+        SolverMode::Pgs => match settings.position_correction {
+            PositionCorrection::Baumgarte => {
+                Softness { bias_rate: settings.baumgarte / h, mass_scale: 1.0, impulse_scale: 0.0 }
+            }
+            _ => Softness::RIGID,
+        },
+    };
+    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness };
+    (biased, PassContext { use_bias: false, ..biased })
+}
+
 /// Length of one solver step: the substep in soft-step mode, the whole step in pgs.
 pub(crate) fn solver_step_length(settings: &SolverSettings, dt: f32) -> f32 {
     match settings.mode {
@@ -255,15 +290,19 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     };
     let relaxed =
         SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
+    let (joint_biased, joint_relaxed) = joint_passes(settings, h);
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
             data.warm_start();
         }
-        data.solve(&biased);
+        data.solve(&biased, &joint_biased);
         integrate_positions(&mut data.bodies, h);
-        if settings.relax {
-            data.solve(&relaxed);
+        if std::env::var("NOPROJ").is_err() {
+            data.forest.correct_positions(&data.joints, &mut data.bodies);
+        }
+        if settings.relax && std::env::var("NORELAX").is_err() {
+            data.solve(&relaxed, &joint_relaxed);
         }
     }
     for w in &mut data.wide {
@@ -283,18 +322,23 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         reverse: false,
         block: settings.block_solver,
     };
+    let (joint_pass, _) = joint_passes(settings, dt);
     integrate_velocities(&mut data.bodies, &data.params, dt);
     if settings.warm_start {
         data.warm_start();
     }
     for iteration in 0..settings.iterations {
         let reverse = iteration % 2 == 1;
-        data.solve(&SolveParams { reverse, ..params });
+        data.solve(&SolveParams { reverse, ..params }, &joint_pass);
     }
     data.unpack();
     integrate_positions(&mut data.bodies, dt);
     if settings.position_correction == PositionCorrection::Ngs {
+        data.forest.correct_positions(&data.joints, &mut data.bodies);
         for _ in 0..settings.position_iterations {
+            for joint in &data.joints {
+                joint.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
+            }
             contacts::solve_positions(
                 &data.contacts,
                 &mut data.bodies,

@@ -39,7 +39,14 @@ impl World {
     pub fn destroy_body(&mut self, id: BodyId) -> Result<()> {
         let body = self.bodies.get(id).ok_or_else(|| unknown_body(id))?;
         let colliders = body.colliders.clone();
+        let joints = body.joints.clone();
         self.wake_body_island(id);
+        for joint in joints {
+            // A gear destroyed with an earlier hinge is already gone.
+            if self.joints.get(joint).is_some() {
+                self.destroy_joint(joint)?;
+            }
+        }
         for collider in colliders {
             self.remove_collider_storage(collider);
         }

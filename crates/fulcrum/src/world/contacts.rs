@@ -27,7 +27,7 @@ impl World {
         self.new_pairs = pairs;
     }
 
-    fn try_create_contact(&mut self, user_a: u32, user_b: u32) {
+    pub(crate) fn try_create_contact(&mut self, user_a: u32, user_b: u32) {
         let (Some(id_a), Some(id_b)) = (self.colliders.id_at(user_a as usize), self.colliders.id_at(user_b as usize))
         else {
             return;
@@ -37,7 +37,7 @@ impl World {
             return;
         }
         let (Some(a), Some(b)) = (self.colliders.get(id_a), self.colliders.get(id_b)) else { return };
-        if a.body == b.body || !a.groups.interacts_with(&b.groups) {
+        if a.body == b.body || !a.groups.interacts_with(&b.groups) || self.joint_blocks_collision(a.body, b.body) {
             return;
         }
         let (Some(body_a), Some(body_b)) = (self.bodies.get(a.body), self.bodies.get(b.body)) else { return };

@@ -53,6 +53,8 @@ pub struct Events {
     pub sensor_end: Vec<ContactEvent>,
     /// Bodies whose state became non-finite and were taken out of the simulation.
     pub disabled_bodies: Vec<DisabledBody>,
+    /// Joints that broke under overload.
+    pub joint_breaks: Vec<crate::joint::JointBreak>,
 }
 
 impl Events {
@@ -62,6 +64,7 @@ impl Events {
         self.sensor_begin.clear();
         self.sensor_end.clear();
         self.disabled_bodies.clear();
+        self.joint_breaks.clear();
     }
 }
 

@@ -5,6 +5,7 @@ mod api;
 mod contacts;
 pub mod events;
 mod hot;
+mod joints;
 mod query;
 pub mod settings;
 mod sleep;
@@ -20,7 +21,8 @@ use crate::collision::contact::Contact;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::solver::SolverData;
 use crate::error::Result;
-use crate::id::{Arena, BodyId, ColliderId};
+use crate::id::{Arena, BodyId, ColliderId, JointId};
+use crate::joint::Joint;
 
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
@@ -46,6 +48,7 @@ pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) bodies: Arena<Body, BodyId>,
     pub(crate) colliders: Arena<Collider, ColliderId>,
+    pub(crate) joints: Arena<Joint, JointId>,
     pub(crate) broad_phase: BroadPhase,
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
@@ -91,6 +94,7 @@ impl World {
             settings,
             bodies: Arena::new(),
             colliders: Arena::new(),
+            joints: Arena::new(),
             broad_phase: BroadPhase::new(),
             contacts: Vec::new(),
             pair_map: HashMap::new(),

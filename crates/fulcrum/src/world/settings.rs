@@ -49,6 +49,10 @@ pub struct SolverSettings {
     /// problem (default on). Off: one point at a time, which lets the first point visited take
     /// more than its share and makes tall stacks sway.
     pub block_solver: bool,
+    /// Solve the rigid rows of tree-shaped joint graphs (chains, ropes, ragdolls) exactly,
+    /// in linear time, in every pass (default on). Off: the joints are solved iteratively
+    /// like everything else, and long chains with heavy ends stretch.
+    pub exact_joint_trees: bool,
     /// Position correction of the `pgs` mode.
     pub position_correction: PositionCorrection,
     /// Baumgarte factor β in (0, 1] for `pgs` + `baumgarte` (default 0.2).
@@ -82,6 +86,7 @@ impl Default for SolverSettings {
             relax: true,
             warm_start: true,
             block_solver: true,
+            exact_joint_trees: true,
             position_correction: PositionCorrection::Ngs,
             baumgarte: 0.2,
             contact_hertz: 30.0,

@@ -51,6 +51,17 @@ impl World {
                 self.union_find.union(a.solver_index, b.solver_index);
             }
         }
+        // Jointed bodies sleep and wake together.
+        for joint in &self.solver.joints {
+            let (a, b) = (joint.body_a, joint.body_b);
+            if a != 0
+                && b != 0
+                && self.solver.bodies[a as usize].inv_mass > 0.0
+                && self.solver.bodies[b as usize].inv_mass > 0.0
+            {
+                self.union_find.union(a, b);
+            }
+        }
     }
 
     fn sleep_resting_islands(&mut self) {

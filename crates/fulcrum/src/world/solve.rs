@@ -14,9 +14,12 @@ use crate::math::{rotate_inertia, Mat3};
 impl World {
     /// Solves one step of `dt` seconds for every awake body.
     pub(crate) fn solve_step(&mut self, dt: f32) {
+        self.wake_jointed_bodies();
         self.gather_bodies();
+        self.gather_joints();
         self.gather_contacts(dt);
         solver::solve(&mut self.solver, &mut self.contacts, &self.settings.solver, dt);
+        self.store_joints(solver_step_length(&self.settings.solver, dt));
         self.finalize_bodies();
     }
 

@@ -1,0 +1,478 @@
+//! Exact solve of tree-shaped joint graphs, in time linear in the number of joints.
+//!
+//! Iterative solvers let a chain stretch when a heavy body hangs on light links: each row
+//! only sees its neighbours' last impulses, and information travels one link per pass. For
+//! joints whose graph over the dynamic bodies is a forest (chains, ropes, ragdolls,
+//! bridges), the equality rows of all joints of a tree are solved together, exactly:
+//!
+//! ```text
+//! K λ = r,   K = J M⁻¹ Jᵀ,   r = −(J v + bias_rate · C)
+//! ```
+//!
+//! by eliminating the joints from the leaves to the root (Baraff's linear-time method, in the
+//! articulated-body form). Each body u carries an effective inverse mass W_u (6×6) and a bias
+//! velocity s_u: its velocity change is Δv_u = W_u p + s_u for an impulse p from the joints
+//! not yet eliminated. Eliminating joint j between the child side c (fully eliminated, or
+//! none for a joint to the static world) and the parent side u:
+//!
+//! ```text
+//! B   = J_c W_c J_cᵀ + J_u W_u J_uᵀ
+//! t_j = B⁻¹ (r_j − J_c s_c − J_u s_u),        G_j = B⁻¹ J_u W_u
+//! s_u += (J_u W_u)ᵀ t_j,                     W_u −= (J_u W_u)ᵀ G_j
+//! ```
+//!
+//! Then from the root back to the leaves, with p_u the impulse on u from joints eliminated
+//! later: λ_j = t_j − G_j p_u, p_u += J_uᵀ λ_j, p_c += J_cᵀ λ_j. The elimination order is, for
+//! each body in post-order, its joints to the static world, then the joint to its parent, so
+//! every B is positive definite and nothing fills in.
+//!
+//! The solve runs in every pass after the joints' springs, motors and limits, so at the end
+//! of each pass the tree's joints hold exactly (up to the soft position bias). A connected
+//! group of joints with a loop keeps the iterative solver: its joints are not taken.
+//!
+//! Velocities that satisfy J v = 0 still let a fast-turning chain drift apart within a
+//! substep (the rows are linear, the motion is not). After each substep's position update the
+//! same elimination projects the positions back (post-stabilisation): K Δ = −C, applied as a
+//! displacement Δx = M⁻¹ Jᵀ Δ without touching the velocities.
+
+use super::{JointConstraint, JointSolver};
+use crate::dynamics::island::UnionFind;
+use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
+use crate::dynamics::parts::equality::PassContext;
+use crate::dynamics::parts::row::JacobianRow;
+use crate::dynamics::solver_body::SolverBody;
+use crate::math::{integrate_rotation, Vec3, Vec3A};
+
+/// What the right-hand side of an elimination is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    /// r = −(J v + bias_rate · C): a velocity pass.
+    Velocity { bias_rate: f32 },
+    /// r = −C: a position projection.
+    Position,
+}
+
+/// A tree joint in elimination order, with what one pass computes for it.
+#[derive(Clone, Copy, Debug)]
+struct TreeJoint {
+    /// Index in the step's joint constraints.
+    constraint: u32,
+    /// Local index of the parent-side body (always dynamic).
+    parent: u32,
+    /// Local index of the child-side body, or `NONE`.
+    child: u32,
+    /// Body A of the joint is the parent side.
+    parent_is_a: bool,
+    dim: usize,
+    rows: [JacobianRow; MAX_ROWS],
+    g: Mat6,
+    t: Vec6,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Error (metres or radians) a position projection leaves alone: only the excess is
+/// removed, so joints that hold well (a slow pendulum) are never moved by it.
+const PROJECTION_SLOP: f32 = 5e-4;
+
+/// The forest of this step's tree joints and the working arrays of the solve.
+#[derive(Default)]
+pub(crate) struct JointForest {
+    order: Vec<TreeJoint>,
+    /// Solver index of each local body.
+    bodies: Vec<u32>,
+    /// Local index of each solver body (`NONE` outside the forest).
+    local: Vec<u32>,
+    w: Vec<Mat6>,
+    s: Vec<Vec6>,
+    p: Vec<Vec6>,
+    union_find: UnionFind,
+    loopy: Vec<bool>,
+    /// Tree joints of each local body (CSR: `adjacency[start[b]..start[b + 1]]`).
+    start: Vec<u32>,
+    adjacency: Vec<u32>,
+}
+
+impl JointForest {
+    /// Takes no joint this step.
+    pub fn clear(&mut self) {
+        self.order.clear();
+        self.bodies.clear();
+    }
+
+    /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
+    pub fn build(&mut self, constraints: &mut [JointConstraint], bodies: &[SolverBody]) {
+        self.order.clear();
+        self.bodies.clear();
+        let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
+        let candidates = |c: &JointConstraint| c.model.equality_dim() > 0 && (dynamic(c.body_a) || dynamic(c.body_b));
+        self.mark_loops(constraints, bodies.len(), candidates, dynamic);
+        for c in constraints.iter_mut() {
+            let root = |i: u32| if dynamic(i) { Some(i) } else { None };
+            let body = root(c.body_a).or(root(c.body_b));
+            c.in_tree = candidates(c) && body.is_some_and(|b| !self.loopy[self.union_find.find(b) as usize]);
+        }
+        self.number_bodies(constraints, bodies.len(), dynamic);
+        self.build_adjacency(constraints);
+        self.order_joints(constraints, dynamic);
+    }
+
+    /// Union-find over joints between two dynamic bodies; a joint that closes a cycle marks
+    /// its component as having a loop.
+    fn mark_loops(
+        &mut self,
+        constraints: &[JointConstraint],
+        body_count: usize,
+        candidates: impl Fn(&JointConstraint) -> bool,
+        dynamic: impl Fn(u32) -> bool,
+    ) {
+        self.union_find.reset(body_count);
+        self.loopy.clear();
+        self.loopy.resize(body_count, false);
+        for c in constraints.iter().filter(|c| candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
+            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
+            if ra == rb {
+                self.loopy[ra as usize] = true;
+                continue;
+            }
+            let either = self.loopy[ra as usize] || self.loopy[rb as usize];
+            self.union_find.union(ra, rb);
+            let root = self.union_find.find(ra);
+            self.loopy[root as usize] = either;
+        }
+    }
+
+    /// Local indices for the dynamic bodies of tree joints, in solver order.
+    fn number_bodies(&mut self, constraints: &[JointConstraint], body_count: usize, dynamic: impl Fn(u32) -> bool) {
+        self.local.clear();
+        self.local.resize(body_count, NONE);
+        for c in constraints.iter().filter(|c| c.in_tree) {
+            for i in [c.body_a, c.body_b] {
+                if dynamic(i) {
+                    self.local[i as usize] = 0;
+                }
+            }
+        }
+        for (i, local) in self.local.iter_mut().enumerate() {
+            if *local == 0 {
+                *local = self.bodies.len() as u32;
+                self.bodies.push(i as u32);
+            }
+        }
+        let n = self.bodies.len();
+        self.w.resize(n, [[0.0; MAX_ROWS]; MAX_ROWS]);
+        self.s.resize(n, [0.0; MAX_ROWS]);
+        self.p.resize(n, [0.0; MAX_ROWS]);
+    }
+
+    /// The tree joints of every local body, in constraint order.
+    fn build_adjacency(&mut self, constraints: &[JointConstraint]) {
+        let n = self.bodies.len();
+        self.start.clear();
+        self.start.resize(n + 1, 0);
+        let ends = |c: &JointConstraint, local: &[u32]| [c.body_a, c.body_b].map(|i| local[i as usize]);
+        for c in constraints.iter().filter(|c| c.in_tree) {
+            for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
+                self.start[b as usize + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            self.start[i + 1] += self.start[i];
+        }
+        self.adjacency.clear();
+        self.adjacency.resize(self.start[n] as usize, 0);
+        let mut fill = self.start.clone();
+        for (index, c) in constraints.iter().enumerate().filter(|(_, c)| c.in_tree) {
+            for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
+                self.adjacency[fill[b as usize] as usize] = index as u32;
+                fill[b as usize] += 1;
+            }
+        }
+    }
+
+    /// Post-order over each tree from its lowest-numbered body; per body its joints to the
+    /// static world, then its joint to the parent.
+    fn order_joints(&mut self, constraints: &[JointConstraint], dynamic: impl Fn(u32) -> bool) {
+        let n = self.bodies.len();
+        let mut visited = vec![false; n];
+        let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+        for root in 0..n as u32 {
+            if visited[root as usize] {
+                continue;
+            }
+            // (body, joint to its parent or NONE, children pushed?)
+            stack.push((root, NONE, false));
+            visited[root as usize] = true;
+            while let Some((body, parent_joint, expanded)) = stack.pop() {
+                if expanded {
+                    self.emit_body(body, parent_joint, constraints, &dynamic);
+                    continue;
+                }
+                stack.push((body, parent_joint, true));
+                let (from, to) = (self.start[body as usize] as usize, self.start[body as usize + 1] as usize);
+                for &joint in &self.adjacency[from..to] {
+                    let c = &constraints[joint as usize];
+                    let other = if self.local[c.body_a as usize] == body { c.body_b } else { c.body_a };
+                    if joint == parent_joint || !dynamic(other) {
+                        continue;
+                    }
+                    let other = self.local[other as usize];
+                    if !visited[other as usize] {
+                        visited[other as usize] = true;
+                        stack.push((other, joint, false));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends `body`'s joints to the static world, then its joint to the parent.
+    fn emit_body(
+        &mut self,
+        body: u32,
+        parent_joint: u32,
+        constraints: &[JointConstraint],
+        dynamic: &impl Fn(u32) -> bool,
+    ) {
+        let (from, to) = (self.start[body as usize] as usize, self.start[body as usize + 1] as usize);
+        for k in from..to {
+            let joint = self.adjacency[k];
+            let c = &constraints[joint as usize];
+            if !(dynamic(c.body_a) && dynamic(c.body_b)) {
+                let parent_is_a = self.local[c.body_a as usize] == body;
+                self.order.push(TreeJoint::new(joint, body, NONE, parent_is_a, c));
+            }
+        }
+        if parent_joint != NONE {
+            let c = &constraints[parent_joint as usize];
+            let child_is_a = self.local[c.body_a as usize] == body;
+            let parent = if child_is_a { self.local[c.body_b as usize] } else { self.local[c.body_a as usize] };
+            self.order.push(TreeJoint::new(parent_joint, parent, body, !child_is_a, c));
+        }
+    }
+
+    /// Resets the working arrays and eliminates every tree joint for `target`.
+    fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
+        for (local, &body) in self.bodies.iter().enumerate() {
+            self.w[local] = inverse_mass(&bodies[body as usize]);
+            self.s[local] = [0.0; MAX_ROWS];
+            self.p[local] = [0.0; MAX_ROWS];
+        }
+        for k in 0..self.order.len() {
+            self.eliminate(k, constraints, bodies, target);
+        }
+    }
+
+    /// Projects the positions of every tree's bodies so its equality rows hold (see the
+    /// module comment); velocities and accumulated impulses are untouched.
+    pub fn correct_positions(&mut self, constraints: &[JointConstraint], bodies: &mut [SolverBody]) {
+        if self.order.is_empty() {
+            return;
+        }
+        self.eliminate_all(constraints, bodies, Target::Position);
+        for k in (0..self.order.len()).rev() {
+            let lambda = self.back_substitute(k);
+            let joint = &self.order[k];
+            let c = &constraints[joint.constraint as usize];
+            if std::env::var("DBGPROJ").is_ok() {
+                let frames = c.current_frames(bodies);
+                let mut rows = [JacobianRow::default(); 6];
+                let mut err = [0.0; 6];
+                c.model.equality_rows(&frames, &mut rows, &mut err);
+                let m = lambda.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+                if m > 0.0 {
+                    eprintln!("proj joint {} lambda {:.3e} err {:?}", joint.constraint, m, &err[..3]);
+                }
+            }
+            for (row, &l) in joint.rows[..joint.dim].iter().zip(&lambda) {
+                for (index, linear, angular) in
+                    [(c.body_a, row.linear_a, row.angular_a), (c.body_b, row.linear_b, row.angular_b)]
+                {
+                    displace(&mut bodies[index as usize], linear * l, angular * l);
+                }
+            }
+        }
+    }
+
+    /// One exact solve of every tree's equality rows with the pass's rigid softness.
+    pub fn solve(&mut self, constraints: &mut [JointConstraint], bodies: &mut [SolverBody], ctx: &PassContext) {
+        if self.order.is_empty() {
+            return;
+        }
+        let scales = ctx.rigid();
+        self.eliminate_all(constraints, bodies, Target::Velocity { bias_rate: scales.bias_rate });
+        for k in (0..self.order.len()).rev() {
+            let lambda = self.back_substitute(k);
+            let joint = &self.order[k];
+            let c = &mut constraints[joint.constraint as usize];
+            let mut accumulated = [0.0; MAX_ROWS];
+            c.model.equality_impulse(&mut accumulated);
+            let delta: Vec6 =
+                std::array::from_fn(|i| scales.mass_scale * lambda[i] - scales.impulse_scale * accumulated[i]);
+            c.model.add_equality_impulse(&delta[..joint.dim]);
+            let (ia, ib) = (c.body_a as usize, c.body_b as usize);
+            let (mut a, mut b) = (bodies[ia], bodies[ib]);
+            for (row, &d) in joint.rows[..joint.dim].iter().zip(&delta) {
+                row.apply(&mut a, &mut b, d);
+            }
+            if ia != 0 {
+                bodies[ia] = a;
+            }
+            if ib != 0 {
+                bodies[ib] = b;
+            }
+        }
+    }
+
+    /// Eliminates tree joint `k` (see the module comment).
+    fn eliminate(&mut self, k: usize, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
+        let joint = &mut self.order[k];
+        let c = &constraints[joint.constraint as usize];
+        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+        let frames = c.frames.current(a, b);
+        let mut error = [0.0; MAX_ROWS];
+        let dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
+        let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
+        let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
+        let (u, child) = (joint.parent as usize, joint.child);
+        // J_u W_u and the system matrix B.
+        let jw_u = mul_rows(&parent_rows, &self.w[u], dim);
+        let mut system = outer(&jw_u, &parent_rows, dim);
+        let mut rhs: Vec6 = std::array::from_fn(|i| {
+            if i >= dim {
+                return 0.0;
+            }
+            let r = match target {
+                Target::Velocity { bias_rate } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
+                Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
+            };
+            r - dot6(&parent_rows[i], &self.s[u])
+        });
+        if child != NONE {
+            let child = child as usize;
+            let jw_c = mul_rows(&child_rows, &self.w[child], dim);
+            let child_system = outer(&jw_c, &child_rows, dim);
+            for i in 0..dim {
+                for j in 0..dim {
+                    system[i][j] += child_system[i][j];
+                }
+                rhs[i] -= dot6(&child_rows[i], &self.s[child]);
+            }
+        }
+        let Some(inverse) = inverse_spd(&system, dim) else {
+            joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
+            joint.t = [0.0; MAX_ROWS];
+            return;
+        };
+        joint.t = std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * rhs[j]).sum());
+        joint.g =
+            std::array::from_fn(|i| std::array::from_fn(|col| (0..dim).map(|j| inverse[i][j] * jw_u[j][col]).sum()));
+        // s_u += (J_u W_u)ᵀ t,  W_u −= (J_u W_u)ᵀ G.
+        let (s, w) = (&mut self.s[u], &mut self.w[u]);
+        for row in 0..MAX_ROWS {
+            s[row] += (0..dim).map(|i| jw_u[i][row] * joint.t[i]).sum::<f32>();
+            for col in 0..MAX_ROWS {
+                w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
+            }
+        }
+    }
+
+    /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
+    fn back_substitute(&mut self, k: usize) -> Vec6 {
+        let joint = &self.order[k];
+        let dim = joint.dim;
+        let u = joint.parent as usize;
+        let lambda: Vec6 =
+            std::array::from_fn(|i| if i < dim { joint.t[i] - dot6(&joint.g[i], &self.p[u]) } else { 0.0 });
+        let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
+        add_transposed(&mut self.p[u], &parent_rows, &lambda, dim);
+        if joint.child != NONE {
+            let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
+            add_transposed(&mut self.p[joint.child as usize], &child_rows, &lambda, dim);
+        }
+        lambda
+    }
+}
+
+impl TreeJoint {
+    fn new(constraint: u32, parent: u32, child: u32, parent_is_a: bool, c: &JointConstraint) -> Self {
+        Self {
+            constraint,
+            parent,
+            child,
+            parent_is_a,
+            dim: c.model.equality_dim().min(MAX_ROWS),
+            rows: [JacobianRow::default(); MAX_ROWS],
+            g: [[0.0; MAX_ROWS]; MAX_ROWS],
+            t: [0.0; MAX_ROWS],
+        }
+    }
+}
+
+/// Moves a dynamic body by the pseudo-impulse whose effect is `linear` (before the 1/m) and
+/// `angular` (before I⁻¹).
+fn displace(body: &mut SolverBody, linear: Vec3, angular: Vec3) {
+    if body.inv_mass > 0.0 {
+        body.delta_position += Vec3A::from(linear * body.inv_mass);
+        body.delta_rotation = integrate_rotation(body.delta_rotation, body.inv_inertia * angular, 1.0);
+    }
+}
+
+/// diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).
+fn inverse_mass(body: &SolverBody) -> Mat6 {
+    let mut w = [[0.0; MAX_ROWS]; MAX_ROWS];
+    for i in 0..3 {
+        w[i][i] = body.inv_mass;
+        for j in 0..3 {
+            w[3 + i][3 + j] = body.inv_inertia.col(j)[i];
+        }
+    }
+    w
+}
+
+/// The rows' 6-blocks (linear, angular) for body A or B.
+fn side_blocks(rows: &[JacobianRow; MAX_ROWS], dim: usize, body_a: bool) -> [Vec6; MAX_ROWS] {
+    std::array::from_fn(|i| {
+        if i >= dim {
+            return [0.0; MAX_ROWS];
+        }
+        let (linear, angular) =
+            if body_a { (rows[i].linear_a, rows[i].angular_a) } else { (rows[i].linear_b, rows[i].angular_b) };
+        [linear.x, linear.y, linear.z, angular.x, angular.y, angular.z]
+    })
+}
+
+/// J W for d rows J (d × 6) and W (6 × 6).
+fn mul_rows(j: &[Vec6; MAX_ROWS], w: &Mat6, dim: usize) -> [Vec6; MAX_ROWS] {
+    std::array::from_fn(|i| {
+        if i >= dim {
+            return [0.0; MAX_ROWS];
+        }
+        std::array::from_fn(|col| (0..MAX_ROWS).map(|k| j[i][k] * w[k][col]).sum())
+    })
+}
+
+/// (J W) Jᵀ, d × d.
+fn outer(jw: &[Vec6; MAX_ROWS], j: &[Vec6; MAX_ROWS], dim: usize) -> Mat6 {
+    let mut m = [[0.0; MAX_ROWS]; MAX_ROWS];
+    for r in 0..dim {
+        for c in 0..dim {
+            m[r][c] = dot6(&jw[r], &j[c]);
+        }
+    }
+    m
+}
+
+#[inline]
+fn dot6(a: &Vec6, b: &Vec6) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// target += Jᵀ λ.
+fn add_transposed(target: &mut Vec6, j: &[Vec6; MAX_ROWS], lambda: &Vec6, dim: usize) {
+    for i in 0..dim {
+        for k in 0..MAX_ROWS {
+            target[k] += j[i][k] * lambda[i];
+        }
+    }
+}

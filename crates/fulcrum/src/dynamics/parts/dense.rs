@@ -1,0 +1,143 @@
+//! Small dense symmetric systems (at most six rows): the effective-mass blocks of joints and
+//! the per-joint blocks of the exact tree solve.
+//!
+//! K is symmetric positive definite for independent rows. Rows that are dependent (a joint
+//! that locks a degree of freedom twice, or a degenerate pose) make it singular; every
+//! factorisation adds a relative regularisation ε·(trace/n) to the diagonal so it stays
+//! well posed, and reports failure only for non-finite input.
+// Small fixed-size matrices read best with explicit row/column indices.
+#![allow(clippy::needless_range_loop)]
+
+/// Largest block size.
+pub(crate) const MAX_ROWS: usize = 6;
+
+/// Relative diagonal regularisation of every factorisation.
+pub(crate) const REGULARISATION: f32 = 1e-5;
+
+/// A dense square matrix of at most [`MAX_ROWS`] rows; only the leading `n × n` is used.
+pub(crate) type Mat6 = [[f32; MAX_ROWS]; MAX_ROWS];
+
+/// A vector of at most [`MAX_ROWS`] entries.
+pub(crate) type Vec6 = [f32; MAX_ROWS];
+
+/// The lower Cholesky factor L (K + εI = L Lᵀ) of the leading `n × n` block, or `None` when a
+/// pivot is not positive and finite.
+pub(crate) fn cholesky(k: &Mat6, n: usize) -> Option<Mat6> {
+    let trace: f32 = (0..n).map(|i| k[i][i].abs()).sum();
+    let epsilon = REGULARISATION * trace / n.max(1) as f32 + f32::MIN_POSITIVE;
+    let mut l = [[0.0; MAX_ROWS]; MAX_ROWS];
+    for j in 0..n {
+        let mut diagonal = k[j][j] + epsilon;
+        for p in 0..j {
+            diagonal -= l[j][p] * l[j][p];
+        }
+        if !(diagonal > 0.0) || !diagonal.is_finite() {
+            return None;
+        }
+        let pivot = diagonal.sqrt();
+        l[j][j] = pivot;
+        for i in j + 1..n {
+            let mut value = k[i][j];
+            for p in 0..j {
+                value -= l[i][p] * l[j][p];
+            }
+            l[i][j] = value / pivot;
+        }
+    }
+    Some(l)
+}
+
+/// Solves L Lᵀ x = b with a factor from [`cholesky`].
+pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
+    let mut y = [0.0; MAX_ROWS];
+    for i in 0..n {
+        let mut value = b[i];
+        for p in 0..i {
+            value -= l[i][p] * y[p];
+        }
+        y[i] = value / l[i][i];
+    }
+    let mut x = [0.0; MAX_ROWS];
+    for i in (0..n).rev() {
+        let mut value = y[i];
+        for p in i + 1..n {
+            value -= l[p][i] * x[p];
+        }
+        x[i] = value / l[i][i];
+    }
+    x
+}
+
+/// The inverse of a symmetric positive definite `n × n` block (regularised as above).
+pub(crate) fn inverse_spd(k: &Mat6, n: usize) -> Option<Mat6> {
+    let l = cholesky(k, n)?;
+    let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
+    for column in 0..n {
+        let mut unit = [0.0; MAX_ROWS];
+        unit[column] = 1.0;
+        let x = cholesky_solve(&l, &unit, n);
+        for row in 0..n {
+            inverse[row][column] = x[row];
+        }
+    }
+    Some(inverse)
+}
+
+/// Solves K x = b for a symmetric positive definite block; `None` when K cannot be factored.
+pub(crate) fn solve_spd(k: &Mat6, b: &Vec6, n: usize) -> Option<Vec6> {
+    cholesky(k, n).map(|l| cholesky_solve(&l, b, n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spd(n: usize) -> Mat6 {
+        // A = B Bᵀ + I for a fixed B.
+        let b: Mat6 = std::array::from_fn(|i| std::array::from_fn(|j| ((i * 7 + j * 3) % 5) as f32 - 2.0));
+        let mut a = [[0.0; MAX_ROWS]; MAX_ROWS];
+        for i in 0..n {
+            for j in 0..n {
+                a[i][j] = (0..n).map(|p| b[i][p] * b[j][p]).sum::<f32>() + if i == j { 1.0 } else { 0.0 };
+            }
+        }
+        a
+    }
+
+    #[test]
+    fn solves_and_inverts_every_size() {
+        for n in 1..=MAX_ROWS {
+            let a = spd(n);
+            let b: Vec6 = std::array::from_fn(|i| i as f32 - 1.5);
+            let x = solve_spd(&a, &b, n).unwrap();
+            for i in 0..n {
+                let ax: f32 = (0..n).map(|j| a[i][j] * x[j]).sum();
+                assert!((ax - b[i]).abs() < 1e-3 * (1.0 + b[i].abs()), "n {n} row {i}: {ax} vs {}", b[i]);
+            }
+            let inverse = inverse_spd(&a, n).unwrap();
+            for i in 0..n {
+                for j in 0..n {
+                    let product: f32 = (0..n).map(|p| a[i][p] * inverse[p][j]).sum();
+                    let expected = if i == j { 1.0 } else { 0.0 };
+                    assert!((product - expected).abs() < 1e-3, "n {n}: A A⁻¹ [{i}][{j}] = {product}");
+                }
+            }
+        }
+    }
+
+    /// Two identical rows (a redundant constraint) still factor thanks to the regularisation,
+    /// and the solution splits the demand between them.
+    #[test]
+    fn redundant_rows_stay_solvable() {
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        k[0] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        k[1] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        let x = solve_spd(&k, &[1.0, 1.0, 0.0, 0.0, 0.0, 0.0], 2).unwrap();
+        assert!((2.0 * x[0] + 2.0 * x[1] - 1.0).abs() < 1e-3, "the demand is met: {x:?}");
+        // f32 rounding in the near-zero pivot decides the split only to a few per cent.
+        assert!((x[0] - x[1]).abs() < 0.02, "the demand is split evenly: {x:?}");
+        let mut nan = k;
+        nan[0][0] = f32::NAN;
+        assert!(cholesky(&nan, 2).is_none());
+    }
+}

@@ -1,0 +1,176 @@
+//! One degree of freedom along a Jacobian row (a slide along an axis or a turn about it)
+//! with an optional spring, motor and limits: the part hinges, sliders, wheels and distance
+//! joints share.
+//!
+//! With x the position along the row (metres or radians), ẋ = J v and m = 1/(J M⁻¹ Jᵀ):
+//!
+//! ```text
+//! spring          C = x − rest, soft at (hertz, ζ) in every pass (it is a force)
+//! velocity motor  Δλ = −m (ẋ − target),           |λ| ≤ max_force · h
+//! position motor  C = x − target, soft at (hertz, ζ), |λ| ≤ max_force · h
+//! lower limit     C = x − lower ≥ 0,  λ ≥ 0
+//! upper limit     C = upper − x ≥ 0,  λ ≥ 0       (the row negated)
+//! ```
+//!
+//! A limit that is not yet reached is speculative: its bias is C/h, so the solver lets the
+//! joint approach the limit but not cross it within the step. A limit that is violated is
+//! pushed back with the joint softness in the solve pass and held rigidly in the relax pass.
+//! Accumulated impulses are clamped (never the increments).
+
+use super::equality::{PassContext, RowScales};
+use super::row::JacobianRow;
+use crate::dynamics::solver_body::SolverBody;
+
+/// A motor driving the degree of freedom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum DofMotor {
+    /// Drive ẋ towards `target` (m/s or rad/s) with at most `max_force` (N or N·m).
+    Velocity { target: f32, max_force: f32 },
+    /// Pull x towards `target` (m or rad) like a spring of `hertz` and `damping_ratio`, with
+    /// at most `max_force`.
+    Position { target: f32, hertz: f32, damping_ratio: f32, max_force: f32 },
+}
+
+/// A spring on the degree of freedom, relaxed at `rest`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct DofSpring {
+    /// Frequency, Hz.
+    pub hertz: f32,
+    /// Damping ratio (1 = critical).
+    pub damping_ratio: f32,
+    /// Position where the spring is relaxed (m or rad).
+    pub rest: f32,
+}
+
+/// Spring, motor and limits of one degree of freedom with their accumulated impulses.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Dof {
+    pub spring: Option<DofSpring>,
+    pub motor: Option<DofMotor>,
+    /// (lower, upper), lower ≤ upper.
+    pub limits: Option<(f32, f32)>,
+    pub spring_impulse: f32,
+    pub motor_impulse: f32,
+    pub lower_impulse: f32,
+    pub upper_impulse: f32,
+}
+
+impl Dof {
+    /// True when the part does anything.
+    pub fn is_active(&self) -> bool {
+        self.spring.is_some() || self.motor.is_some() || self.limits.is_some()
+    }
+
+    /// Net accumulated impulse along the row.
+    pub fn total_impulse(&self) -> f32 {
+        self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse
+    }
+
+    /// Forgets the accumulated impulses (warm starting off, or the joint was changed).
+    pub fn reset(&mut self) {
+        self.spring_impulse = 0.0;
+        self.motor_impulse = 0.0;
+        self.lower_impulse = 0.0;
+        self.upper_impulse = 0.0;
+    }
+
+    /// Applies the accumulated impulses.
+    pub fn warm_start(&self, row: &JacobianRow, a: &mut SolverBody, b: &mut SolverBody) {
+        row.apply(a, b, self.total_impulse());
+    }
+
+    /// One pass: spring, then motor, then limits (the limits last so they win). `position`
+    /// is x at the bodies' current positions.
+    pub fn solve(
+        &mut self,
+        row: &JacobianRow,
+        position: f32,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        ctx: &PassContext,
+    ) {
+        let k = row.dot(&row.weighted(a, b));
+        if !(k > 0.0) {
+            return;
+        }
+        let mass = 1.0 / k;
+        if let Some(spring) = self.spring {
+            let scales = ctx.spring(spring.hertz, spring.damping_ratio);
+            let delta = soft_impulse(row, a, b, mass, position - spring.rest, scales, self.spring_impulse);
+            self.spring_impulse += delta;
+            row.apply(a, b, delta);
+        }
+        if let Some(motor) = self.motor {
+            self.solve_motor(motor, row, position, mass, a, b, ctx);
+        }
+        if let Some((lower, upper)) = self.limits {
+            let delta = limit_impulse(row, a, b, mass, position - lower, ctx, &mut self.lower_impulse);
+            row.apply(a, b, delta);
+            let upper_row = row.negated();
+            let delta = limit_impulse(&upper_row, a, b, mass, upper - position, ctx, &mut self.upper_impulse);
+            upper_row.apply(a, b, delta);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn solve_motor(
+        &mut self,
+        motor: DofMotor,
+        row: &JacobianRow,
+        position: f32,
+        mass: f32,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        ctx: &PassContext,
+    ) {
+        let (delta, max_force) = match motor {
+            DofMotor::Velocity { target, max_force } => (-mass * (row.velocity(a, b) - target), max_force),
+            DofMotor::Position { target, hertz, damping_ratio, max_force } => {
+                let scales = ctx.spring(hertz, damping_ratio);
+                (soft_impulse(row, a, b, mass, position - target, scales, self.motor_impulse), max_force)
+            }
+        };
+        let max_impulse = max_force * ctx.h;
+        let old = self.motor_impulse;
+        self.motor_impulse = (old + delta).clamp(-max_impulse, max_impulse);
+        row.apply(a, b, self.motor_impulse - old);
+    }
+}
+
+/// Δλ = −mass_scale · m (ẋ + bias_rate · C) − impulse_scale · λ.
+#[inline]
+fn soft_impulse(
+    row: &JacobianRow,
+    a: &SolverBody,
+    b: &SolverBody,
+    mass: f32,
+    error: f32,
+    scales: RowScales,
+    accumulated: f32,
+) -> f32 {
+    -scales.mass_scale * mass * (row.velocity(a, b) + scales.bias_rate * error) - scales.impulse_scale * accumulated
+}
+
+/// One side of a limit with C = `gap` ≥ 0; updates the accumulated impulse (kept ≥ 0) and
+/// returns its change.
+#[inline]
+fn limit_impulse(
+    row: &JacobianRow,
+    a: &SolverBody,
+    b: &SolverBody,
+    mass: f32,
+    gap: f32,
+    ctx: &PassContext,
+    accumulated: &mut f32,
+) -> f32 {
+    let scales = if gap > 0.0 {
+        // Not reached: allow closing the gap within this step, not more.
+        RowScales { bias_rate: ctx.inv_h, ..RowScales::RIGID }
+    } else {
+        ctx.rigid()
+    };
+    let delta = soft_impulse(row, a, b, mass, gap, scales, *accumulated);
+    let old = *accumulated;
+    *accumulated = (old + delta).max(0.0);
+    *accumulated - old
+}

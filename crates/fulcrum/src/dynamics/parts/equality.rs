@@ -1,0 +1,158 @@
+//! Solving a block of N ≤ 6 equality rows together, with soft-constraint scaling.
+//!
+//! For rows J (N × 12), position errors C and accumulated impulses λ:
+//!
+//! ```text
+//! K  = J M⁻¹ Jᵀ                                     (N × N)
+//! Δλ = −mass_scale · K⁻¹ (J v + bias_rate · C) − impulse_scale · λ
+//! λ += Δλ,   v += M⁻¹ Jᵀ Δλ
+//! ```
+//!
+//! With (bias_rate, mass_scale, impulse_scale) = (0, 1, 0) this is the rigid solve that makes
+//! J v = 0 exactly; the soft coefficients come from [`Softness`]. Solving the rows as one block
+//! (instead of one after the other) is what keeps a point joint from drifting sideways while a
+//! heavy body pulls on it.
+
+use super::dense::{solve_spd, MAX_ROWS};
+use super::row::JacobianRow;
+use crate::dynamics::softness::Softness;
+use crate::dynamics::solver_body::SolverBody;
+use crate::math::{integrate_rotation, Vec3A};
+
+/// The soft coefficients a row is solved with in one pass.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RowScales {
+    /// Velocity bias per metre (or radian) of error, 1/s.
+    pub bias_rate: f32,
+    /// Multiplies the effective mass.
+    pub mass_scale: f32,
+    /// Multiplies the accumulated impulse fed back.
+    pub impulse_scale: f32,
+}
+
+impl RowScales {
+    /// Rigid, no position bias (the relax pass, velocity motors).
+    pub const RIGID: RowScales = RowScales { bias_rate: 0.0, mass_scale: 1.0, impulse_scale: 0.0 };
+
+    /// The coefficients of `soft`.
+    pub fn from_softness(soft: &Softness) -> RowScales {
+        RowScales { bias_rate: soft.bias_rate, mass_scale: soft.mass_scale, impulse_scale: soft.impulse_scale }
+    }
+}
+
+/// What one solver pass over the joints knows.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PassContext {
+    /// Length of the solver step (the substep in soft-step mode), seconds.
+    pub h: f32,
+    /// 1 / h.
+    pub inv_h: f32,
+    /// True in the solve pass (position errors are corrected), false in the relax pass.
+    pub use_bias: bool,
+    /// Softness of the rigid joint rows when `use_bias` (joint hertz and damping ratio, or
+    /// the Baumgarte rate in pgs mode).
+    pub joint_softness: Softness,
+}
+
+impl PassContext {
+    /// Scales of a rigid equality row in this pass: the joint softness with bias in the
+    /// solve pass, rigid without bias in the relax pass.
+    #[inline]
+    pub fn rigid(&self) -> RowScales {
+        if self.use_bias {
+            RowScales::from_softness(&self.joint_softness)
+        } else {
+            RowScales::RIGID
+        }
+    }
+
+    /// Scales of a user spring (frequency, damping ratio): a spring is a force and acts in
+    /// every pass.
+    #[inline]
+    pub fn spring(&self, hertz: f32, damping_ratio: f32) -> RowScales {
+        RowScales::from_softness(&Softness::new(hertz, damping_ratio, self.h))
+    }
+}
+
+/// Applies the accumulated impulses of the rows (warm start).
+#[inline]
+pub(crate) fn warm_start_rows(rows: &[JacobianRow], impulse: &[f32], a: &mut SolverBody, b: &mut SolverBody) {
+    for (row, &lambda) in rows.iter().zip(impulse) {
+        row.apply(a, b, lambda);
+    }
+}
+
+/// One soft solve of an equality block (see the module comment). Returns false, changing
+/// nothing, when the block cannot be factored (non-finite state).
+pub(crate) fn solve_equality<const N: usize>(
+    rows: &[JacobianRow; N],
+    error: &[f32; N],
+    impulse: &mut [f32; N],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    scales: RowScales,
+) -> bool {
+    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut rhs = [0.0; MAX_ROWS];
+    for i in 0..N {
+        for j in 0..N {
+            k[i][j] = rows[i].dot(&weighted[j]);
+        }
+        rhs[i] = -(rows[i].velocity(a, b) + scales.bias_rate * error[i]);
+    }
+    let Some(x) = solve_spd(&k, &rhs, N) else { return false };
+    for i in 0..N {
+        let delta = scales.mass_scale * x[i] - scales.impulse_scale * impulse[i];
+        impulse[i] += delta;
+        apply_weighted(&weighted[i], a, b, delta);
+    }
+    true
+}
+
+/// v += w λ for a weighted row w = M⁻¹ Jᵀ.
+#[inline]
+pub(crate) fn apply_weighted(w: &JacobianRow, a: &mut SolverBody, b: &mut SolverBody, lambda: f32) {
+    a.linear_velocity += Vec3A::from(w.linear_a * lambda);
+    a.angular_velocity += Vec3A::from(w.angular_a * lambda);
+    b.linear_velocity += Vec3A::from(w.linear_b * lambda);
+    b.angular_velocity += Vec3A::from(w.angular_b * lambda);
+}
+
+/// Non-linear Gauss-Seidel position step of an equality block: the pseudo-impulse
+/// Δ = −K⁻¹ (β C), applied directly to positions and rotations, with each error first
+/// clamped to `max_correction`.
+pub(crate) fn correct_positions<const N: usize>(
+    rows: &[JacobianRow; N],
+    error: &[f32; N],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    beta: f32,
+    max_correction: f32,
+) {
+    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut rhs = [0.0; MAX_ROWS];
+    for i in 0..N {
+        for j in 0..N {
+            k[i][j] = rows[i].dot(&weighted[j]);
+        }
+        rhs[i] = -beta * error[i].clamp(-max_correction, max_correction);
+    }
+    let Some(x) = solve_spd(&k, &rhs, N) else { return };
+    for i in 0..N {
+        displace(&weighted[i], a, b, x[i]);
+    }
+}
+
+/// Moves the bodies by the pseudo-impulse `lambda` along weighted row `w`.
+fn displace(w: &JacobianRow, a: &mut SolverBody, b: &mut SolverBody, lambda: f32) {
+    if a.inv_mass > 0.0 {
+        a.delta_position += Vec3A::from(w.linear_a * lambda);
+        a.delta_rotation = integrate_rotation(a.delta_rotation, w.angular_a * lambda, 1.0);
+    }
+    if b.inv_mass > 0.0 {
+        b.delta_position += Vec3A::from(w.linear_b * lambda);
+        b.delta_rotation = integrate_rotation(b.delta_rotation, w.angular_b * lambda, 1.0);
+    }
+}

@@ -1,0 +1,455 @@
+//! Joints in the world: creating, destroying and changing them (every call validates and
+//! wakes the bodies), keeping jointed bodies from colliding unless asked, and the per-step
+//! glue: gather active joints for the solver, write impulses back, report reactions and
+//! breaks.
+
+use super::World;
+use crate::body::BodyKind;
+use crate::dynamics::joints::{CreationGeometry, JointConstraint, JointModel, JointSolver};
+use crate::dynamics::parts::frames::StartFrames;
+use crate::error::{check_positive, check_vec3, Error, Result};
+use crate::id::{BodyId, JointId};
+use crate::joint::{Anchors, Joint, JointAxes, JointBreak, JointDef, JointKind, Limits, Motor, Spring};
+use crate::math::{Pose, Quat, Vec3};
+
+fn unknown_joint(id: JointId) -> Error {
+    Error::new("joint", format!("no joint with id {}:{} exists", id.0.index, id.0.generation))
+}
+
+/// A unit vector's frame: the shortest rotation taking X to `axis`.
+fn frame_for_axis(axis: Vec3) -> Quat {
+    Quat::from_rotation_arc(Vec3::X, axis.normalize())
+}
+
+impl World {
+    /// Creates a joint. Anchors and axes given in world space are fixed in the bodies'
+    /// frames at their current poses.
+    pub fn create_joint(&mut self, def: &JointDef) -> Result<JointId> {
+        def.validate()?;
+        let (body_a, body_b, frame_a, frame_b, geometry) = match def.kind {
+            JointKind::Gear { hinge_a, hinge_b, .. } => self.gear_frames(hinge_a, hinge_b)?,
+            _ => {
+                let (frame_a, frame_b, geometry) = self.joint_frames(def)?;
+                (def.body_a, def.body_b, frame_a, frame_b, geometry)
+            }
+        };
+        let model = JointModel::new(&def.kind, &geometry).map_err(|e| e.within("kind"))?;
+        let joint = Joint {
+            name: def.name.clone(),
+            kind: def.kind,
+            body_a,
+            body_b,
+            frame_a,
+            frame_b,
+            model,
+            collide_connected: def.collide_connected,
+            break_force: def.break_force,
+            break_torque: def.break_torque,
+            enabled: def.enabled,
+            broken: false,
+            reaction_force: Vec3::ZERO,
+            reaction_torque: Vec3::ZERO,
+        };
+        let id = self.joints.insert(joint);
+        for body in body_a.iter().chain(std::iter::once(&body_b)) {
+            if let Some(b) = self.bodies.get_mut(*body) {
+                b.joints.push(id);
+            }
+        }
+        if !def.collide_connected && def.enabled {
+            self.drop_pairs_between(body_a, body_b);
+        }
+        self.wake_joint_bodies(id);
+        Ok(id)
+    }
+
+    /// Destroys a joint (and any gear that couples it). The bodies wake, and collide again if
+    /// the joint kept them apart.
+    pub fn destroy_joint(&mut self, id: JointId) -> Result<()> {
+        let joint = self.joints.get(id).ok_or_else(|| unknown_joint(id))?;
+        let (body_a, body_b) = (joint.body_a, joint.body_b);
+        let gears: Vec<JointId> = self
+            .joints
+            .iter()
+            .filter(
+                |(_, j)| matches!(j.kind, JointKind::Gear { hinge_a, hinge_b, .. } if hinge_a == id || hinge_b == id),
+            )
+            .map(|(gear, _)| gear)
+            .collect();
+        self.wake_joint_bodies(id);
+        self.joints.remove(id);
+        for body in body_a.iter().chain(std::iter::once(&body_b)) {
+            if let Some(b) = self.bodies.get_mut(*body) {
+                b.joints.retain(|&j| j != id);
+            }
+        }
+        self.restore_pairs_between(body_a, body_b);
+        for gear in gears {
+            self.destroy_joint(gear)?;
+        }
+        Ok(())
+    }
+
+    /// The joint named by `id`, if it exists.
+    pub fn joint(&self, id: JointId) -> Option<&Joint> {
+        self.joints.get(id)
+    }
+
+    /// All joints in creation-slot order.
+    pub fn joints(&self) -> impl Iterator<Item = (JointId, &Joint)> {
+        self.joints.iter()
+    }
+
+    /// Number of joints (broken ones included).
+    pub fn joint_count(&self) -> usize {
+        self.joints.len()
+    }
+
+    /// The first joint with this name.
+    pub fn find_joint(&self, name: &str) -> Option<JointId> {
+        self.joints.iter().find(|(_, j)| j.name == name).map(|(id, _)| id)
+    }
+
+    /// Enables or disables a joint. A disabled joint does not act and does not keep its
+    /// bodies from colliding.
+    pub fn set_joint_enabled(&mut self, id: JointId, enabled: bool) -> Result<()> {
+        let joint = self.joints.get_mut(id).ok_or_else(|| unknown_joint(id))?;
+        let was = joint.enabled;
+        joint.enabled = enabled;
+        let (a, b, collide) = (joint.body_a, joint.body_b, joint.collide_connected);
+        self.wake_joint_bodies(id);
+        if was && !enabled {
+            self.restore_pairs_between(a, b);
+        } else if !was && enabled && !collide {
+            self.drop_pairs_between(a, b);
+        }
+        Ok(())
+    }
+
+    /// Replaces the joint's kind-specific parameters (the kind itself cannot change). The
+    /// accumulated impulses are kept where they still apply.
+    pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<()> {
+        let joint = self.joints.get(id).ok_or_else(|| unknown_joint(id))?;
+        if std::mem::discriminant(&joint.kind) != std::mem::discriminant(&kind) {
+            return Err(Error::new(
+                "kind",
+                format!("a {} joint cannot become a {} joint", joint.kind.name(), kind.name()),
+            ));
+        }
+        let mut def = JointDef::new(kind, None, joint.body_b, Vec3::ZERO);
+        def.body_a = joint.body_a;
+        def.validate()?;
+        let geometry = self.current_geometry(joint);
+        let joint = self.joints.get_mut(id).ok_or_else(|| unknown_joint(id))?;
+        joint.model.configure(&kind, &geometry).map_err(|e| e.within("kind"))?;
+        joint.kind = kind;
+        self.wake_joint_bodies(id);
+        Ok(())
+    }
+
+    /// Sets or removes the motor (hinge, prismatic, line).
+    pub fn set_joint_motor(&mut self, id: JointId, motor: Option<Motor>) -> Result<()> {
+        let mut kind = *self.joints.get(id).ok_or_else(|| unknown_joint(id))?.kind();
+        match &mut kind {
+            JointKind::Hinge { motor: m, .. }
+            | JointKind::Prismatic { motor: m, .. }
+            | JointKind::Line { motor: m, .. } => *m = motor,
+            other => return Err(Error::new("motor", format!("a {} joint has no motor", other.name()))),
+        }
+        self.set_joint_kind(id, kind)
+    }
+
+    /// Sets or removes the limits (hinge, prismatic, line; a ball joint's twist limits).
+    pub fn set_joint_limits(&mut self, id: JointId, limits: Option<Limits>) -> Result<()> {
+        let mut kind = *self.joints.get(id).ok_or_else(|| unknown_joint(id))?.kind();
+        match &mut kind {
+            JointKind::Hinge { limits: l, .. }
+            | JointKind::Prismatic { limits: l, .. }
+            | JointKind::Line { limits: l, .. }
+            | JointKind::Ball { twist_limits: l, .. } => *l = limits,
+            other => return Err(Error::new("limits", format!("a {} joint has no limits", other.name()))),
+        }
+        self.set_joint_kind(id, kind)
+    }
+
+    /// Sets or removes the spring (hinge, prismatic, line, distance, weld, angle).
+    pub fn set_joint_spring(&mut self, id: JointId, spring: Option<Spring>) -> Result<()> {
+        let mut kind = *self.joints.get(id).ok_or_else(|| unknown_joint(id))?.kind();
+        match &mut kind {
+            JointKind::Hinge { spring: s, .. }
+            | JointKind::Prismatic { spring: s, .. }
+            | JointKind::Line { spring: s, .. }
+            | JointKind::Distance { spring: s, .. }
+            | JointKind::Weld { spring: s }
+            | JointKind::Angle { spring: s } => *s = spring,
+            other => return Err(Error::new("spring", format!("a {} joint has no spring", other.name()))),
+        }
+        self.set_joint_kind(id, kind)
+    }
+
+    /// Moves the target of a target (mouse) joint.
+    pub fn set_joint_target(&mut self, id: JointId, target: Vec3) -> Result<()> {
+        check_vec3("target", target)?;
+        let mut kind = *self.joints.get(id).ok_or_else(|| unknown_joint(id))?.kind();
+        match &mut kind {
+            JointKind::Target { target: t, .. } => *t = target,
+            other => return Err(Error::new("target", format!("a {} joint has no target", other.name()))),
+        }
+        self.set_joint_kind(id, kind)
+    }
+
+    /// Sets the break force (N) and torque (N·m); `None` never breaks.
+    pub fn set_joint_break_limits(&mut self, id: JointId, force: Option<f32>, torque: Option<f32>) -> Result<()> {
+        if let Some(force) = force {
+            check_positive("break_force", force)?;
+        }
+        if let Some(torque) = torque {
+            check_positive("break_torque", torque)?;
+        }
+        let joint = self.joints.get_mut(id).ok_or_else(|| unknown_joint(id))?;
+        joint.break_force = force;
+        joint.break_torque = torque;
+        Ok(())
+    }
+
+    fn check_joint_body(&self, id: BodyId, field: &str) -> Result<Pose> {
+        let body = self
+            .bodies
+            .get(id)
+            .ok_or_else(|| Error::new(field, format!("no body with id {}:{} exists", id.0.index, id.0.generation)))?;
+        if !body.enabled {
+            return Err(Error::new(field, "the body was taken out of the simulation"));
+        }
+        Ok(body.pose)
+    }
+
+    /// The joint frames in each body's frame, and the world geometry at creation.
+    fn joint_frames(&self, def: &JointDef) -> Result<(Pose, Pose, CreationGeometry)> {
+        let pose_a = match def.body_a {
+            Some(id) => self.check_joint_body(id, "body_a")?,
+            None => Pose::IDENTITY,
+        };
+        let pose_b = self.check_joint_body(def.body_b, "body_b")?;
+        let (anchor_a, anchor_b) = match def.anchors {
+            Anchors::Shared(p) => (p, p),
+            Anchors::World { a, b } => (a, b),
+            Anchors::Local { a, b } => (pose_a.transform_point(a), pose_b.transform_point(b)),
+        };
+        let (rotation_a, rotation_b) = match def.axes {
+            JointAxes::World(axis) => {
+                let world = frame_for_axis(axis);
+                (pose_a.rotation.conjugate() * world, pose_b.rotation.conjugate() * world)
+            }
+            JointAxes::Local { a, b } => {
+                let local_a = frame_for_axis(a);
+                // B's frame coincides with A's at creation, then turns to B's own axis.
+                let matching = pose_b.rotation.conjugate() * pose_a.rotation * local_a;
+                let turn = Quat::from_rotation_arc((matching * Vec3::X).normalize(), b.normalize());
+                (local_a, (turn * matching).normalize())
+            }
+        };
+        let frame_a = Pose::new(pose_a.inverse_transform_point(anchor_a), rotation_a.normalize());
+        let frame_b = Pose::new(pose_b.inverse_transform_point(anchor_b), rotation_b.normalize());
+        Ok((frame_a, frame_b, CreationGeometry { anchor_a, anchor_b }))
+    }
+
+    /// A gear acts between its hinges' B bodies, about their hinge axes.
+    #[allow(clippy::type_complexity)]
+    fn gear_frames(
+        &self,
+        hinge_a: JointId,
+        hinge_b: JointId,
+    ) -> Result<(Option<BodyId>, BodyId, Pose, Pose, CreationGeometry)> {
+        let hinge = |id: JointId, field: &str| -> Result<&Joint> {
+            let joint = self.joints.get(id).ok_or_else(|| Error::new(field, "no such joint"))?;
+            match joint.kind {
+                JointKind::Hinge { .. } => Ok(joint),
+                _ => Err(Error::new(field, format!("must be a hinge joint, not a {} joint", joint.kind.name()))),
+            }
+        };
+        let (a, b) = (hinge(hinge_a, "kind.hinge_a")?, hinge(hinge_b, "kind.hinge_b")?);
+        if a.body_b == b.body_b {
+            return Err(Error::new("kind.hinge_b", "the two hinges turn the same body"));
+        }
+        let pose_a = self.check_joint_body(a.body_b, "kind.hinge_a")?;
+        let pose_b = self.check_joint_body(b.body_b, "kind.hinge_b")?;
+        let geometry = CreationGeometry {
+            anchor_a: pose_a.transform_point(a.frame_b.position),
+            anchor_b: pose_b.transform_point(b.frame_b.position),
+        };
+        Ok((Some(a.body_b), b.body_b, a.frame_b, b.frame_b, geometry))
+    }
+
+    /// World anchors of an existing joint at the bodies' current poses.
+    fn current_geometry(&self, joint: &Joint) -> CreationGeometry {
+        let pose_of = |id: Option<BodyId>| id.and_then(|id| self.bodies.get(id)).map_or(Pose::IDENTITY, |b| b.pose);
+        CreationGeometry {
+            anchor_a: pose_of(joint.body_a).transform_point(joint.frame_a.position),
+            anchor_b: pose_of(Some(joint.body_b)).transform_point(joint.frame_b.position),
+        }
+    }
+
+    /// Wakes both bodies of a joint.
+    fn wake_joint_bodies(&mut self, id: JointId) {
+        let Some(joint) = self.joints.get(id) else { return };
+        let (a, b) = (joint.body_a, joint.body_b);
+        if let Some(a) = a {
+            self.wake_body_island(a);
+        }
+        self.wake_body_island(b);
+    }
+
+    /// Does an enabled joint without `collide_connected` connect the two bodies?
+    pub(crate) fn joint_blocks_collision(&self, a: BodyId, b: BodyId) -> bool {
+        let Some(body) = self.bodies.get(a) else { return false };
+        body.joints.iter().filter_map(|&j| self.joints.get(j)).any(|j| {
+            let other = if j.body_b == a { j.body_a } else { Some(j.body_b) };
+            j.enabled && !j.broken && !j.collide_connected && other == Some(b)
+        })
+    }
+
+    /// Removes the contact pairs between two bodies (a joint now keeps them apart).
+    fn drop_pairs_between(&mut self, a: Option<BodyId>, b: BodyId) {
+        let Some(a) = a else { return };
+        let pairs = self.collider_pairs(a, b);
+        for key in pairs {
+            if let Some(&index) = self.pair_map.get(&key) {
+                self.destroy_contact(index as usize);
+            }
+        }
+    }
+
+    /// Re-creates the contact pairs between two bodies whose fat boxes overlap (a joint no
+    /// longer keeps them apart; the broad phase reports only new overlaps).
+    fn restore_pairs_between(&mut self, a: Option<BodyId>, b: BodyId) {
+        let Some(a) = a else { return };
+        if self.joint_blocks_collision(a, b) {
+            return;
+        }
+        for (ca, cb) in self.collider_pairs(a, b) {
+            let (Some(x), Some(y)) = (self.colliders.get(ca), self.colliders.get(cb)) else { continue };
+            if self.broad_phase.fat_aabbs_overlap(x.proxy, y.proxy) {
+                self.try_create_contact(ca.0.index, cb.0.index);
+            }
+        }
+    }
+
+    /// Every (collider of a, collider of b) pair, ordered as the pair map keys them.
+    fn collider_pairs(&self, a: BodyId, b: BodyId) -> Vec<(crate::id::ColliderId, crate::id::ColliderId)> {
+        let (Some(body_a), Some(body_b)) = (self.bodies.get(a), self.bodies.get(b)) else { return Vec::new() };
+        let mut pairs = Vec::new();
+        for &ca in &body_a.colliders {
+            for &cb in &body_b.colliders {
+                pairs.push(if ca.0 <= cb.0 { (ca, cb) } else { (cb, ca) });
+            }
+        }
+        pairs
+    }
+
+    /// A sleeping body jointed to an awake one wakes up (before the solver gathers bodies).
+    pub(crate) fn wake_jointed_bodies(&mut self) {
+        let mut to_wake = Vec::new();
+        for (_, joint) in self.joints.iter().filter(|(_, j)| j.enabled && !j.broken) {
+            let sleeping = |id: BodyId| self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && !b.awake);
+            let moving = |id: BodyId| self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && b.awake);
+            if let Some(a) = joint.body_a {
+                if sleeping(a) && moving(joint.body_b) {
+                    to_wake.push(a);
+                } else if sleeping(joint.body_b) && moving(a) {
+                    to_wake.push(joint.body_b);
+                }
+            }
+        }
+        for id in to_wake {
+            self.wake_body_island(id);
+        }
+    }
+
+    /// Lists every active joint between simulated bodies for the solver (after the bodies
+    /// have their solver indices).
+    pub(crate) fn gather_joints(&mut self) {
+        let warm = self.settings.solver.warm_start;
+        let data = &mut self.solver;
+        data.joints.clear();
+        for slot in 0..self.joints.capacity_index() {
+            let Some(id) = self.joints.id_at(slot) else { continue };
+            let Some(joint) = self.joints.get(id) else { continue };
+            if !joint.enabled || joint.broken {
+                continue;
+            }
+            let side = |id: Option<BodyId>| -> Option<(u32, Pose, Vec3)> {
+                let Some(id) = id else { return Some((0, Pose::IDENTITY, Vec3::ZERO)) };
+                let body = self.bodies.get(id)?;
+                let simulated = body.kind == BodyKind::Static || (body.awake && body.enabled);
+                simulated.then_some((body.solver_index, body.pose, body.center))
+            };
+            let (Some((ia, pose_a, center_a)), Some((ib, pose_b, center_b))) =
+                (side(joint.body_a), side(Some(joint.body_b)))
+            else {
+                continue;
+            };
+            if ia == 0 && ib == 0 {
+                continue;
+            }
+            let anchor_a = pose_a.transform_point(joint.frame_a.position);
+            let anchor_b = pose_b.transform_point(joint.frame_b.position);
+            let frames = StartFrames {
+                r_a: anchor_a - center_a,
+                r_b: anchor_b - center_b,
+                centers: center_b - center_a,
+                rotation_a: pose_a.rotation * joint.frame_a.rotation,
+                rotation_b: pose_b.rotation * joint.frame_b.rotation,
+            };
+            let mut model = joint.model;
+            if !warm {
+                model.reset();
+            }
+            data.joints.push(JointConstraint {
+                slot: slot as u32,
+                body_a: ia,
+                body_b: ib,
+                frames,
+                model,
+                in_tree: false,
+            });
+        }
+        if self.settings.solver.exact_joint_trees {
+            data.forest.build(&mut data.joints, &data.bodies);
+        } else {
+            data.forest.clear();
+        }
+    }
+
+    /// Writes the joints' impulses back, computes their reactions over the solver step `h`,
+    /// and breaks the overloaded ones.
+    pub(crate) fn store_joints(&mut self, h: f32) {
+        let mut broken = Vec::new();
+        for c in &self.solver.joints {
+            let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
+            let frames = c.current_frames(&self.solver.bodies);
+            let (linear, angular) = c.model.reaction_impulse(&frames);
+            let Some(joint) = self.joints.get_mut(id) else { continue };
+            joint.model = c.model;
+            joint.reaction_force = linear / h;
+            joint.reaction_torque = angular / h;
+            let over_force = joint.break_force.is_some_and(|limit| joint.reaction_force.length() > limit);
+            let over_torque = joint.break_torque.is_some_and(|limit| joint.reaction_torque.length() > limit);
+            if over_force || over_torque {
+                joint.broken = true;
+                broken.push(id);
+            }
+        }
+        for id in broken {
+            let Some(joint) = self.joints.get(id) else { continue };
+            self.events.joint_breaks.push(JointBreak {
+                joint: id,
+                name: joint.name.clone(),
+                force: joint.reaction_force,
+                torque: joint.reaction_torque,
+            });
+            let (a, b) = (joint.body_a, joint.body_b);
+            self.wake_joint_bodies(id);
+            self.restore_pairs_between(a, b);
+        }
+    }
+}
