@@ -94,8 +94,14 @@ fn build_chain(world: &mut World, links: usize, end_mass: f32) -> Vec<JointId> {
 /// The largest joint gap over `seconds` of a 20-link chain with a 100:1 end mass released
 /// horizontally.
 fn chain_stretch(solver: SolverSettings, seconds: f32) -> f32 {
-    let mut world = World::new(WorldSettings { sleep: false, solver, ..Default::default() }).unwrap();
-    let joints = build_chain(&mut world, 20, 100.0);
+    chain_stretch_with(solver, 20, 100.0, Vec3::new(0.0, -9.81, 0.0), seconds)
+}
+
+/// The largest joint gap over `seconds` of a chain of `links` with an `end_mass` kg end,
+/// released horizontally under `gravity`.
+fn chain_stretch_with(solver: SolverSettings, links: usize, end_mass: f32, gravity: Vec3, seconds: f32) -> f32 {
+    let mut world = World::new(WorldSettings { sleep: false, solver, gravity, ..Default::default() }).unwrap();
+    let joints = build_chain(&mut world, links, end_mass);
     let mut worst = 0.0f32;
     for _ in 0..(seconds / DT) as usize {
         world.step(DT).unwrap();
@@ -109,7 +115,6 @@ fn chain_stretch(solver: SolverSettings, seconds: f32) -> f32 {
 /// A 20-link chain (0.5 m links) with a 100:1 end mass keeps every joint closed to within
 /// 1% of a link's length for 10 s.
 #[test]
-#[ignore = "work in progress: projection blows up near step 513"]
 fn heavy_chain_does_not_stretch() {
     let worst = chain_stretch(SolverSettings::default(), 10.0);
     eprintln!("chain 20 links, 100:1: largest joint gap {worst:.5} m");
@@ -126,49 +131,14 @@ fn iterative_chain_stretches_more() {
     assert!(iterative > 3.0 * exact, "iterative {iterative} vs exact {exact}");
 }
 
+/// A harder case than the acceptance figure: 30 links with a 1000:1 end mass, swinging out
+/// of the plane (gravity tilted towards z), keeps every joint within 1% of a link's length.
+/// The whip near the end turns light links fast while the chain is nearly straight, where
+/// the projection's linear step is least reliable.
 #[test]
-#[ignore]
-fn chain_trace() {
-    let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
-    let joints = build_chain(&mut world, 20, 100.0);
-    for step in 0..600 {
-        world.step(DT).unwrap();
-        let gaps: Vec<f32> = joints.iter().map(|&j| joint_gap(&world, j)).collect();
-        let (worst, at) =
-            gaps.iter().enumerate().fold((0.0f32, 0), |(w, a), (i, &g)| if g > w { (g, i) } else { (w, a) });
-        if step % 10 == 0 || worst > 0.003 || (505..520).contains(&step) {
-            let speed = world.bodies().map(|(_, b)| b.linear_velocity().length()).fold(0.0f32, f32::max);
-            let spin = world.bodies().map(|(_, b)| b.angular_velocity().length()).fold(0.0f32, f32::max);
-            eprintln!("step {step}: worst gap {worst:.5} at joint {at}, max speed {speed:.2}, max spin {spin:.1}");
-        }
-    }
-}
-
-#[test]
-#[ignore]
-fn pendulum_trace() {
-    let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
-    let pivot = Vec3::new(0.0, 2.0, 0.0);
-    let theta = 10f32.to_radians();
-    let start = pivot + Vec3::new(theta.sin(), -theta.cos(), 0.0);
-    let bob = world.create_body(&BodyDef::dynamic(start)).unwrap();
-    world.create_collider(bob, &ColliderDef::new(Shape::sphere(0.05).unwrap())).unwrap();
-    let j = world.create_joint(&JointDef::ball(None, bob, pivot)).unwrap();
-    for step in 0..1320 {
-        world.step(DT).unwrap();
-        let b = world.body(bob).unwrap();
-        let r = b.center_of_mass() - pivot;
-        let e = 0.5 * b.mass() * b.linear_velocity().length_squared()
-            + 0.5 * b.angular_velocity().dot(b.inertia_world() * b.angular_velocity())
-            + b.mass() * 9.81 * r.y;
-        if step % 120 == 0 {
-            eprintln!(
-                "step {step}: |r| {:.6} gap {:.2e} energy {e:.6} w {:?} v {:?}",
-                r.length(),
-                joint_gap(&world, j),
-                b.angular_velocity(),
-                b.linear_velocity()
-            );
-        }
-    }
+fn thousand_to_one_chain_swinging_in_3d() {
+    let gravity = Vec3::new(0.0, -9.81, 2.0);
+    let worst = chain_stretch_with(SolverSettings::default(), 30, 1000.0, gravity, 10.0);
+    eprintln!("chain 30 links, 1000:1, 3D: largest joint gap {worst:.5} m");
+    assert!(worst < 0.005, "a joint opened {worst} m");
 }

@@ -20,7 +20,7 @@ use super::coloring::Coloring;
 use super::contact_prepare_wide::{PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, ContactConstraint, PrepareInput, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
-use super::integrate::{integrate_positions, integrate_velocities};
+use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::tree::JointForest;
 use super::joints::JointConstraint;
 use super::parts::equality::PassContext;
@@ -234,7 +234,12 @@ fn joint_passes(settings: &SolverSettings, h: f32) -> (PassContext, PassContext)
             _ => Softness::RIGID,
         },
     };
-    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness };
+    // The tree solve is followed by a position projection except in pgs with Baumgarte.
+    let tree_softness = match (settings.mode, settings.position_correction) {
+        (SolverMode::Pgs, PositionCorrection::Baumgarte) => joint_softness,
+        _ => Softness::RIGID,
+    };
+    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness };
     (biased, PassContext { use_bias: false, ..biased })
 }
 
@@ -298,10 +303,9 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         }
         data.solve(&biased, &joint_biased);
         integrate_positions(&mut data.bodies, h);
-        if std::env::var("NOPROJ").is_err() {
-            data.forest.correct_positions(&data.joints, &mut data.bodies);
-        }
-        if settings.relax && std::env::var("NORELAX").is_err() {
+        turn_inertia(&mut data.bodies, &data.params);
+        data.forest.correct_positions(&data.joints, &mut data.bodies);
+        if settings.relax {
             data.solve(&relaxed, &joint_relaxed);
         }
     }
@@ -333,6 +337,7 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     }
     data.unpack();
     integrate_positions(&mut data.bodies, dt);
+    turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
         data.forest.correct_positions(&data.joints, &mut data.bodies);
         for _ in 0..settings.position_iterations {

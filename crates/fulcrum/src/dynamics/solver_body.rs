@@ -70,6 +70,9 @@ pub(crate) struct SolverBodyParams {
     pub angular_damping: f32,
     /// Inertia in world axes at the start of the step (gyroscopic term).
     pub inertia: Mat3,
+    /// Inverse inertia in world axes at the start of the step (the solver body's is turned
+    /// with the body every substep).
+    pub inv_inertia: Mat3,
     /// False for kinematic bodies (no forces, no gyroscopic term).
     pub dynamic: bool,
     /// The inertia is not isotropic, so the gyroscopic term ω × Iω can be non-zero (it is
@@ -85,6 +88,7 @@ impl SolverBodyParams {
         linear_damping: 0.0,
         angular_damping: 0.0,
         inertia: Mat3::ZERO,
+        inv_inertia: Mat3::ZERO,
         dynamic: false,
         gyroscopic: false,
     };

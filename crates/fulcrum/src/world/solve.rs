@@ -65,6 +65,7 @@ impl World {
                 linear_damping: body.linear_damping,
                 angular_damping: body.angular_damping,
                 inertia,
+                inv_inertia,
                 dynamic,
                 gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
             });

@@ -27,13 +27,25 @@
 //! every B is positive definite and nothing fills in.
 //!
 //! The solve runs in every pass after the joints' springs, motors and limits, so at the end
-//! of each pass the tree's joints hold exactly (up to the soft position bias). A connected
-//! group of joints with a loop keeps the iterative solver: its joints are not taken.
+//! of each pass the tree's joints hold exactly. A connected group of joints with a loop keeps
+//! the iterative solver: its joints are not taken.
 //!
-//! Velocities that satisfy J v = 0 still let a fast-turning chain drift apart within a
-//! substep (the rows are linear, the motion is not). After each substep's position update the
-//! same elimination projects the positions back (post-stabilisation): K Δ = −C, applied as a
-//! displacement Δx = M⁻¹ Jᵀ Δ without touching the velocities.
+//! Positions (post-stabilisation). Velocities with J v = 0 still let a fast-turning chain
+//! drift apart within a substep (the rows are linear, the motion is not). So the velocity
+//! solve carries no position bias (except in pgs mode with Baumgarte correction, which has
+//! no projection), and after each substep's position update the same elimination projects
+//! the positions back: K Δ = −C, then Δx = W Jᵀ Δ, velocities untouched. Three choices make
+//! the projection hold under large mass ratios:
+//! - The metric W is the mass-normalised one, diag(I₃, m I⁻¹) per body, not M⁻¹. In M⁻¹ a
+//!   heavy end mass makes turning light links the cheapest way to close a small stretch of a
+//!   nearly straight chain, a near-singular direction where the linear step turns links a
+//!   long way and its second-order error exceeds the error it removes. The geometric metric
+//!   moves the heavy body as readily as a light one.
+//! - A trust region: a step that would move any body more than 2 cm or turn it more than
+//!   0.05 rad is scaled down as a whole.
+//! - Newton iterations: the projection repeats (at most 4 times) while some row's error is
+//!   above 1 mm, and removes only the error beyond a 0.5 mm slop, so joints that hold well (a
+//!   slow pendulum) are never moved by it.
 
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::island::UnionFind;
@@ -41,7 +53,7 @@ use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
-use crate::math::{integrate_rotation, Vec3, Vec3A};
+use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
 
 /// What the right-hand side of an elimination is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -75,6 +87,21 @@ const NONE: u32 = u32::MAX;
 /// removed, so joints that hold well (a slow pendulum) are never moved by it.
 const PROJECTION_SLOP: f32 = 5e-4;
 
+/// A projection runs only when some row's error exceeds this.
+const PROJECTION_TRIGGER: f32 = 2.0 * PROJECTION_SLOP;
+
+/// The trust region of one projection: no body moves further than this (metres) or turns
+/// further than this (radians); a larger step is scaled down as a whole. Near a straight
+/// chain the linear step that closes a small stretch turns light links a long way, and its
+/// second-order error would be larger than the error it removes.
+const MAX_PROJECTION_SHIFT: f32 = 0.02;
+const MAX_PROJECTION_TURN: f32 = 0.05;
+
+/// Most projections per call. One is a Newton step on the non-linear constraints; a chain
+/// pulled nearly straight needs a few (the step that closes a sideways gap opens a small
+/// one along the chain).
+const MAX_PROJECTIONS: usize = 4;
+
 /// The forest of this step's tree joints and the working arrays of the solve.
 #[derive(Default)]
 pub(crate) struct JointForest {
@@ -86,6 +113,8 @@ pub(crate) struct JointForest {
     w: Vec<Mat6>,
     s: Vec<Vec6>,
     p: Vec<Vec6>,
+    /// Displacement and rotation vector of each local body in a projection.
+    shift: Vec<(Vec3, Vec3)>,
     union_find: UnionFind,
     loopy: Vec<bool>,
     /// Tree joints of each local body (CSR: `adjacency[start[b]..start[b + 1]]`).
@@ -251,46 +280,73 @@ impl JointForest {
         }
     }
 
-    /// Resets the working arrays and eliminates every tree joint for `target`.
-    fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
+    /// Resets the working arrays and eliminates every tree joint for `target`; returns the
+    /// largest equality error seen.
+    fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) -> f32 {
         for (local, &body) in self.bodies.iter().enumerate() {
-            self.w[local] = inverse_mass(&bodies[body as usize]);
+            let body = &bodies[body as usize];
+            self.w[local] = match target {
+                Target::Velocity { .. } => inverse_mass(body, 1.0),
+                Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
+            };
             self.s[local] = [0.0; MAX_ROWS];
             self.p[local] = [0.0; MAX_ROWS];
         }
+        let mut largest_error = 0.0f32;
         for k in 0..self.order.len() {
-            self.eliminate(k, constraints, bodies, target);
+            largest_error = largest_error.max(self.eliminate(k, constraints, bodies, target));
         }
+        largest_error
     }
 
     /// Projects the positions of every tree's bodies so its equality rows hold (see the
-    /// module comment); velocities and accumulated impulses are untouched.
+    /// module comment), repeating while an error above [`PROJECTION_TRIGGER`] is left;
+    /// velocities and accumulated impulses are untouched.
     pub fn correct_positions(&mut self, constraints: &[JointConstraint], bodies: &mut [SolverBody]) {
         if self.order.is_empty() {
             return;
         }
-        self.eliminate_all(constraints, bodies, Target::Position);
+        for _ in 0..MAX_PROJECTIONS {
+            if self.eliminate_all(constraints, bodies, Target::Position) <= PROJECTION_TRIGGER {
+                return;
+            }
+            self.displace_all(constraints, bodies);
+        }
+    }
+
+    /// Back-substitution of a position elimination: gathers each body's displacement
+    /// Δx = M⁻¹ Jᵀ λ, then moves the bodies by it, scaled down as a whole when it would
+    /// move any body further than the trust region allows.
+    fn displace_all(&mut self, constraints: &[JointConstraint], bodies: &mut [SolverBody]) {
+        self.shift.clear();
+        self.shift.resize(self.bodies.len(), (Vec3::ZERO, Vec3::ZERO));
         for k in (0..self.order.len()).rev() {
             let lambda = self.back_substitute(k);
             let joint = &self.order[k];
             let c = &constraints[joint.constraint as usize];
-            if std::env::var("DBGPROJ").is_ok() {
-                let frames = c.current_frames(bodies);
-                let mut rows = [JacobianRow::default(); 6];
-                let mut err = [0.0; 6];
-                c.model.equality_rows(&frames, &mut rows, &mut err);
-                let m = lambda.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-                if m > 0.0 {
-                    eprintln!("proj joint {} lambda {:.3e} err {:?}", joint.constraint, m, &err[..3]);
-                }
-            }
             for (row, &l) in joint.rows[..joint.dim].iter().zip(&lambda) {
                 for (index, linear, angular) in
                     [(c.body_a, row.linear_a, row.angular_a), (c.body_b, row.linear_b, row.angular_b)]
                 {
-                    displace(&mut bodies[index as usize], linear * l, angular * l);
+                    let local = self.local[index as usize];
+                    if local != NONE {
+                        let shift = &mut self.shift[local as usize];
+                        shift.0 += linear * l;
+                        shift.1 += angular * l;
+                    }
                 }
             }
+        }
+        let mut largest = (0.0f32, 0.0f32);
+        for (shift, &index) in self.shift.iter_mut().zip(&self.bodies) {
+            let body = &bodies[index as usize];
+            *shift = (shift.0, body.inv_inertia * shift.1 / body.inv_mass);
+            largest = (largest.0.max(shift.0.length()), largest.1.max(shift.1.length()));
+        }
+        let scale =
+            1.0f32.min(MAX_PROJECTION_SHIFT / largest.0.max(1e-30)).min(MAX_PROJECTION_TURN / largest.1.max(1e-30));
+        for (&(linear, angular), &index) in self.shift.iter().zip(&self.bodies) {
+            displace(&mut bodies[index as usize], linear * scale, angular * scale);
         }
     }
 
@@ -299,7 +355,7 @@ impl JointForest {
         if self.order.is_empty() {
             return;
         }
-        let scales = ctx.rigid();
+        let scales = ctx.tree_rows();
         self.eliminate_all(constraints, bodies, Target::Velocity { bias_rate: scales.bias_rate });
         for k in (0..self.order.len()).rev() {
             let lambda = self.back_substitute(k);
@@ -324,8 +380,8 @@ impl JointForest {
         }
     }
 
-    /// Eliminates tree joint `k` (see the module comment).
-    fn eliminate(&mut self, k: usize, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
+    /// Eliminates tree joint `k` (see the module comment); returns its largest row error.
+    fn eliminate(&mut self, k: usize, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) -> f32 {
         let joint = &mut self.order[k];
         let c = &constraints[joint.constraint as usize];
         let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -359,10 +415,11 @@ impl JointForest {
                 rhs[i] -= dot6(&child_rows[i], &self.s[child]);
             }
         }
+        let largest_error = error[..dim].iter().fold(0.0f32, |m, e| m.max(e.abs()));
         let Some(inverse) = inverse_spd(&system, dim) else {
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.t = [0.0; MAX_ROWS];
-            return;
+            return largest_error;
         };
         joint.t = std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * rhs[j]).sum());
         joint.g =
@@ -375,6 +432,7 @@ impl JointForest {
                 w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
             }
         }
+        largest_error
     }
 
     /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
@@ -409,22 +467,23 @@ impl TreeJoint {
     }
 }
 
-/// Moves a dynamic body by the pseudo-impulse whose effect is `linear` (before the 1/m) and
-/// `angular` (before I⁻¹).
-fn displace(body: &mut SolverBody, linear: Vec3, angular: Vec3) {
-    if body.inv_mass > 0.0 {
-        body.delta_position += Vec3A::from(linear * body.inv_mass);
-        body.delta_rotation = integrate_rotation(body.delta_rotation, body.inv_inertia * angular, 1.0);
-    }
+/// Moves a body by `shift` metres and turns it by the rotation vector `turn` (radians),
+/// turning its world inverse inertia with it so that later rows see the body as it is.
+fn displace(body: &mut SolverBody, shift: Vec3, turn: Vec3) {
+    body.delta_position += Vec3A::from(shift);
+    let before = body.delta_rotation;
+    body.delta_rotation = integrate_rotation(before, turn, 1.0);
+    let r = Mat3::from_quat(body.delta_rotation * before.inverse());
+    body.inv_inertia = r * body.inv_inertia * r.transpose();
 }
 
-/// diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).
-fn inverse_mass(body: &SolverBody) -> Mat6 {
+/// scale · diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).
+fn inverse_mass(body: &SolverBody, scale: f32) -> Mat6 {
     let mut w = [[0.0; MAX_ROWS]; MAX_ROWS];
     for i in 0..3 {
-        w[i][i] = body.inv_mass;
+        w[i][i] = scale * body.inv_mass;
         for j in 0..3 {
-            w[3 + i][3 + j] = body.inv_inertia.col(j)[i];
+            w[3 + i][3 + j] = scale * body.inv_inertia.col(j)[i];
         }
     }
     w

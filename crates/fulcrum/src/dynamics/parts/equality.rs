@@ -52,6 +52,11 @@ pub(crate) struct PassContext {
     /// Softness of the rigid joint rows when `use_bias` (joint hertz and damping ratio, or
     /// the Baumgarte rate in pgs mode).
     pub joint_softness: Softness,
+    /// Softness of the equality rows in the exact tree solve when `use_bias`: rigid without
+    /// bias when a position projection follows it (the projection removes the error, and a
+    /// bias would push light links through the same near-singular directions), the
+    /// Baumgarte rate in pgs mode with Baumgarte correction.
+    pub tree_softness: Softness,
 }
 
 impl PassContext {
@@ -61,6 +66,16 @@ impl PassContext {
     pub fn rigid(&self) -> RowScales {
         if self.use_bias {
             RowScales::from_softness(&self.joint_softness)
+        } else {
+            RowScales::RIGID
+        }
+    }
+
+    /// Scales of the equality rows in the exact tree solve in this pass.
+    #[inline]
+    pub fn tree_rows(&self) -> RowScales {
+        if self.use_bias {
+            RowScales::from_softness(&self.tree_softness)
         } else {
             RowScales::RIGID
         }
