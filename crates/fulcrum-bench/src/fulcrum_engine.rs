@@ -4,7 +4,8 @@
 //! disabled, one body per described body with one collider (box or sphere, friction 0.6,
 //! restitution 0, the described density). Under [`CollisionRule::NoSphereSphere`] every
 //! sphere is a member of group 2 and filters group 2 out, so spheres never touch each other
-//! but still touch everything else.
+//! but still touch everything else. Ball joints are created with the described local
+//! anchors; joints between two static bodies are skipped (they do nothing).
 
 use fulcrum::prelude::*;
 use fulcrum::CollisionGroups;
@@ -53,9 +54,6 @@ impl BenchEngine for FulcrumEngine {
     }
 
     fn build(scene: &SceneDesc, _threads: usize) -> Result<Self, String> {
-        if !scene.joints.is_empty() {
-            return Err(format!("`{}` needs ball joints, which fulcrum does not have yet", scene.name));
-        }
         let settings = WorldSettings { gravity: Vec3::from(scene.gravity), sleep: false, ..Default::default() };
         let mut world = World::new(settings).map_err(|e| e.to_string())?;
         let bodies = scene
@@ -63,6 +61,14 @@ impl BenchEngine for FulcrumEngine {
             .iter()
             .map(|body| add_body(&mut world, body, scene.collision_rule))
             .collect::<Result<Vec<_>, _>>()?;
+        for joint in
+            scene.joints.iter().filter(|j| !(scene.bodies[j.body_a].is_static && scene.bodies[j.body_b].is_static))
+        {
+            let (a, b) = (Vec3::from(joint.local_anchor_a), Vec3::from(joint.local_anchor_b));
+            let def =
+                JointDef::ball(Some(bodies[joint.body_a]), bodies[joint.body_b], Vec3::ZERO).with_local_anchors(a, b);
+            world.create_joint(&def).map_err(|e| e.to_string())?;
+        }
         Ok(Self { world, bodies, dt: scene.dt })
     }
 

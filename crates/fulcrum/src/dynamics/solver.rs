@@ -52,6 +52,9 @@ pub(crate) struct SolverData {
     pub joints: Vec<JointConstraint>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
+    /// Counts solver steps (never 0) so that joint parts know when to refresh what they
+    /// compute once per step.
+    pub step: u32,
 }
 
 impl SolverData {
@@ -224,7 +227,7 @@ pub(crate) fn pair_softness(
 /// The joint passes of a solver step of `h` seconds: (with position bias, without). Soft
 /// step: rigid joint rows are soft at the joint frequency (capped at a quarter of the substep
 /// rate) in the biased pass. Pgs: Baumgarte's β/h, or no bias with ngs and none.
-fn joint_passes(settings: &SolverSettings, h: f32) -> (PassContext, PassContext) {
+fn joint_passes(settings: &SolverSettings, h: f32, step: u32) -> (PassContext, PassContext) {
     let joint_softness = match settings.mode {
         SolverMode::SoftStep => Softness::new(settings.joint_hertz.min(0.25 / h), settings.joint_damping_ratio, h),
         SolverMode::Pgs => match settings.position_correction {
@@ -239,7 +242,7 @@ fn joint_passes(settings: &SolverSettings, h: f32) -> (PassContext, PassContext)
         (SolverMode::Pgs, PositionCorrection::Baumgarte) => joint_softness,
         _ => Softness::RIGID,
     };
-    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness };
+    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness, step };
     (biased, PassContext { use_bias: false, ..biased })
 }
 
@@ -263,6 +266,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], setti
         speculative_distance: settings.speculative_distance,
         restitution_threshold: settings.restitution_threshold,
     };
+    data.step = data.step.wrapping_add(1).max(1);
     match settings.mode {
         SolverMode::SoftStep => {
             data.prepare_wide(world_contacts, &prepare);
@@ -295,7 +299,7 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     };
     let relaxed =
         SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
-    let (joint_biased, joint_relaxed) = joint_passes(settings, h);
+    let (joint_biased, joint_relaxed) = joint_passes(settings, h, data.step);
     for _ in 0..settings.substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
@@ -326,7 +330,7 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
         reverse: false,
         block: settings.block_solver,
     };
-    let (joint_pass, _) = joint_passes(settings, dt);
+    let (joint_pass, _) = joint_passes(settings, dt, data.step);
     integrate_velocities(&mut data.bodies, &data.params, dt);
     if settings.warm_start {
         data.warm_start();

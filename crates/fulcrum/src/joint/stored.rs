@@ -1,7 +1,8 @@
 //! A joint as the world stores it, and the event of a joint breaking.
 
 use super::def::JointKind;
-use crate::dynamics::joints::JointModel;
+use crate::dynamics::joints::{JointModel, JointSolver};
+use crate::dynamics::parts::frames::Frames;
 use crate::id::{BodyId, JointId};
 use crate::math::{Pose, Vec3};
 
@@ -24,9 +25,10 @@ pub struct Joint {
     pub(crate) break_torque: Option<f32>,
     pub(crate) enabled: bool,
     pub(crate) broken: bool,
-    /// Reaction on B in the last step: force (N) and torque about B's anchor (N·m).
-    pub(crate) reaction_force: Vec3,
-    pub(crate) reaction_torque: Vec3,
+    /// The frames at the end of the last step the joint was solved in and that step's
+    /// solver step length (s); the reaction is computed from them and the accumulated
+    /// impulses when it is read. `None` before the first step.
+    pub(crate) last_solve: Option<(Frames, f32)>,
 }
 
 impl Joint {
@@ -63,12 +65,24 @@ impl Joint {
 
     /// Force the joint applied to body B in the last step, N (world axes).
     pub fn reaction_force(&self) -> Vec3 {
-        self.reaction_force
+        self.reaction().0
     }
 
     /// Torque the joint applied to body B about B's anchor in the last step, N·m.
     pub fn reaction_torque(&self) -> Vec3 {
-        self.reaction_torque
+        self.reaction().1
+    }
+
+    /// Force and torque on B in the last step: the accumulated impulses over the solver
+    /// step length (zero before the first step).
+    pub(crate) fn reaction(&self) -> (Vec3, Vec3) {
+        match self.last_solve {
+            Some((frames, h)) if h > 0.0 => {
+                let (linear, angular) = self.model.reaction_impulse(&frames);
+                (linear / h, angular / h)
+            }
+            _ => (Vec3::ZERO, Vec3::ZERO),
+        }
     }
 
     /// Do the connected bodies collide with each other?

@@ -47,8 +47,7 @@ impl World {
             break_torque: def.break_torque,
             enabled: def.enabled,
             broken: false,
-            reaction_force: Vec3::ZERO,
-            reaction_torque: Vec3::ZERO,
+            last_solve: None,
         };
         let id = self.joints.insert(joint);
         for body in body_a.iter().chain(std::iter::once(&body_b)) {
@@ -427,13 +426,15 @@ impl World {
         for c in &self.solver.joints {
             let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
             let frames = c.current_frames(&self.solver.bodies);
-            let (linear, angular) = c.model.reaction_impulse(&frames);
             let Some(joint) = self.joints.get_mut(id) else { continue };
             joint.model = c.model;
-            joint.reaction_force = linear / h;
-            joint.reaction_torque = angular / h;
-            let over_force = joint.break_force.is_some_and(|limit| joint.reaction_force.length() > limit);
-            let over_torque = joint.break_torque.is_some_and(|limit| joint.reaction_torque.length() > limit);
+            joint.last_solve = Some((frames, h));
+            if joint.break_force.is_none() && joint.break_torque.is_none() {
+                continue;
+            }
+            let (force, torque) = joint.reaction();
+            let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
+            let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);
             if over_force || over_torque {
                 joint.broken = true;
                 broken.push(id);
@@ -441,12 +442,8 @@ impl World {
         }
         for id in broken {
             let Some(joint) = self.joints.get(id) else { continue };
-            self.events.joint_breaks.push(JointBreak {
-                joint: id,
-                name: joint.name.clone(),
-                force: joint.reaction_force,
-                torque: joint.reaction_torque,
-            });
+            let (force, torque) = joint.reaction();
+            self.events.joint_breaks.push(JointBreak { joint: id, name: joint.name.clone(), force, torque });
             let (a, b) = (joint.body_a, joint.body_b);
             self.wake_joint_bodies(id);
             self.restore_pairs_between(a, b);

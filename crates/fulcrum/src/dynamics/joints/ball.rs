@@ -30,7 +30,7 @@ impl JointSolver for BallJoint {
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
         if !in_tree {
-            self.point.solve(frames, a, b, ctx.rigid());
+            self.point.solve_in_step(frames, a, b, ctx.rigid(), ctx.step);
         }
     }
 

@@ -88,7 +88,7 @@ impl JointSolver for HingeJoint {
         }
         if !in_tree {
             self.rotation.solve(frames, a, b, ctx.rigid());
-            self.point.solve(frames, a, b, ctx.rigid());
+            self.point.solve_in_step(frames, a, b, ctx.rigid(), ctx.step);
         }
     }
 

@@ -163,22 +163,6 @@ pub(crate) struct JointConstraint {
 }
 
 impl JointConstraint {
-    #[inline]
-    fn load(&self, bodies: &[SolverBody]) -> (SolverBody, SolverBody) {
-        (bodies[self.body_a as usize], bodies[self.body_b as usize])
-    }
-
-    /// Writes the velocities and positions back (index 0 is never written).
-    #[inline]
-    fn store(&self, bodies: &mut [SolverBody], a: SolverBody, b: SolverBody) {
-        if self.body_a != 0 {
-            bodies[self.body_a as usize] = a;
-        }
-        if self.body_b != 0 {
-            bodies[self.body_b as usize] = b;
-        }
-    }
-
     /// The frames at the bodies' current positions.
     #[inline]
     pub fn current_frames(&self, bodies: &[SolverBody]) -> Frames {
@@ -187,26 +171,49 @@ impl JointConstraint {
 
     /// Applies the accumulated impulses.
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let (mut a, mut b) = self.load(bodies);
-        let frames = self.frames.current(&a, &b);
-        self.model.warm_start(&frames, &mut a, &mut b);
-        self.store(bodies, a, b);
+        with_bodies(bodies, self.body_a, self.body_b, |a, b| {
+            let frames = self.frames.current(a, b);
+            self.model.warm_start(&frames, a, b);
+        });
     }
 
     /// One pass.
     pub fn solve(&mut self, bodies: &mut [SolverBody], ctx: &PassContext) {
-        let (mut a, mut b) = self.load(bodies);
-        let frames = self.frames.current(&a, &b);
-        self.model.solve(&frames, &mut a, &mut b, ctx, self.in_tree);
-        self.store(bodies, a, b);
+        let (start, in_tree, model) = (&self.frames, self.in_tree, &mut self.model);
+        with_bodies(bodies, self.body_a, self.body_b, |a, b| {
+            let frames = start.current(a, b);
+            model.solve(&frames, a, b, ctx, in_tree);
+        });
     }
 
     /// One position-correction pass (pgs + ngs).
     pub fn correct_positions(&self, bodies: &mut [SolverBody], beta: f32, max: f32) {
-        let (mut a, mut b) = self.load(bodies);
-        let frames = self.frames.current(&a, &b);
-        self.model.correct_positions(&frames, &mut a, &mut b, beta, max);
-        self.store(bodies, a, b);
+        with_bodies(bodies, self.body_a, self.body_b, |a, b| {
+            let frames = self.frames.current(a, b);
+            self.model.correct_positions(&frames, a, b, beta, max);
+        });
+    }
+}
+
+/// Runs `f` on the solver bodies `a` and `b` in place. The shared static body (index 0) is
+/// passed as a copy and never written, so nothing a joint does can reach the other joints
+/// and contacts that read it. A joint whose two bodies are both static does nothing.
+#[inline]
+fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+    let mut fixed = SolverBody::STATIC;
+    match (a as usize, b as usize) {
+        (0, 0) => {}
+        (0, b) => f(&mut fixed, &mut bodies[b]),
+        (a, 0) => f(&mut bodies[a], &mut fixed),
+        (a, b) if a < b => {
+            let (low, high) = bodies.split_at_mut(b);
+            f(&mut low[a], &mut high[0]);
+        }
+        (a, b) if a > b => {
+            let (low, high) = bodies.split_at_mut(a);
+            f(&mut high[0], &mut low[b]);
+        }
+        _ => {}
     }
 }
 

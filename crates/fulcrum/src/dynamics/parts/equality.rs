@@ -57,6 +57,9 @@ pub(crate) struct PassContext {
     /// bias would push light links through the same near-singular directions), the
     /// Baumgarte rate in pgs mode with Baumgarte correction.
     pub tree_softness: Softness,
+    /// Number of the solver step (never 0): parts that compute something once per step
+    /// (an effective mass) recompute it when this changes.
+    pub step: u32,
 }
 
 impl PassContext {

@@ -8,16 +8,23 @@
 //! ```
 //! (Box2D's revolute/weld point constraint; Jolt's PointConstraintPart.)
 
-use super::equality::{correct_positions, solve_equality, warm_start_rows, RowScales};
+use super::equality::{correct_positions, RowScales};
 use super::frames::Frames;
 use super::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
-use crate::math::Vec3;
+use crate::math::{skew, Mat3, Vec3};
 
-/// The accumulated impulse of a point part (world axes, N·s per solver step).
+/// The accumulated impulse of a point part (world axes, N·s per solver step) and its
+/// effective mass K⁻¹, computed at the first solve of each step from the anchors of that
+/// moment. The anchors turn a little during the step; K only sets how fast the iterations
+/// converge, not where they converge to (the rows themselves always use the current
+/// anchors), so one K per step is enough.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct PointPart {
     pub impulse: Vec3,
+    effective_mass: Mat3,
+    /// The step `effective_mass` belongs to (0: none yet).
+    prepared_step: u32,
 }
 
 /// The three rows and errors at the current frames.
@@ -27,19 +34,57 @@ pub(crate) fn point_rows(frames: &Frames) -> ([JacobianRow; 3], [f32; 3]) {
     (rows, frames.separation.to_array())
 }
 
+/// K⁻¹ with K from the formula above; zero (the part does nothing) when K cannot be
+/// inverted, which only a non-finite state causes.
+fn effective_mass(frames: &Frames, a: &SolverBody, b: &SolverBody) -> Mat3 {
+    let (skew_a, skew_b) = (skew(frames.r_a), skew(frames.r_b));
+    let k = Mat3::from_diagonal(Vec3::splat(a.inv_mass + b.inv_mass))
+        - skew_a * a.inv_inertia * skew_a
+        - skew_b * b.inv_inertia * skew_b;
+    let determinant = k.determinant();
+    if determinant.abs() > f32::MIN_POSITIVE && determinant.is_finite() {
+        k.inverse()
+    } else {
+        Mat3::ZERO
+    }
+}
+
 impl PointPart {
     /// Applies the accumulated impulse.
     pub fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
-        let (rows, _) = point_rows(frames);
-        warm_start_rows(&rows, &self.impulse.to_array(), a, b);
+        a.apply_impulse(frames.r_a, -self.impulse);
+        b.apply_impulse(frames.r_b, self.impulse);
     }
 
-    /// One block solve with `scales`.
+    /// One block solve with `scales`, K computed now.
     pub fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, scales: RowScales) {
-        let (rows, error) = point_rows(frames);
-        let mut impulse = self.impulse.to_array();
-        solve_equality(&rows, &error, &mut impulse, a, b, scales);
-        self.impulse = Vec3::from_array(impulse);
+        self.prepared_step = 0;
+        self.solve_in_step(frames, a, b, scales, 0);
+    }
+
+    /// One block solve with `scales` in step `step` (0: compute K now): the general block
+    /// solve of `equality::solve_equality` written out for the three point rows. Does nothing
+    /// when K cannot be inverted (non-finite state).
+    pub fn solve_in_step(
+        &mut self,
+        frames: &Frames,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        scales: RowScales,
+        step: u32,
+    ) {
+        if self.prepared_step != step || step == 0 {
+            self.effective_mass = effective_mass(frames, a, b);
+            self.prepared_step = step;
+        }
+        let (r_a, r_b) = (frames.r_a, frames.r_b);
+        let velocity = b.velocity_at(r_b) - a.velocity_at(r_a);
+        let bias = scales.bias_rate * frames.separation;
+        let delta =
+            scales.mass_scale * (self.effective_mass * -(velocity + bias)) - scales.impulse_scale * self.impulse;
+        self.impulse += delta;
+        a.apply_impulse(r_a, -delta);
+        b.apply_impulse(r_b, delta);
     }
 
     /// Position correction (pgs + ngs).
