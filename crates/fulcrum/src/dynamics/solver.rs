@@ -21,6 +21,7 @@ use super::contact_prepare_wide::{PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, ContactConstraint, PrepareInput, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
+use super::joints::point_wide::WidePointJoints;
 use super::joints::tree::JointForest;
 use super::joints::JointConstraint;
 use super::parts::equality::PassContext;
@@ -52,6 +53,9 @@ pub(crate) struct SolverData {
     pub joints: Vec<JointConstraint>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
+    /// Plain ball joints outside the tree solve, four per lane group, and their colouring.
+    pub wide_joints: Vec<WidePointJoints>,
+    pub joint_coloring: Coloring,
     /// Counts solver steps (never 0) so that joint parts know when to refresh what they
     /// compute once per step.
     pub step: u32,
@@ -123,9 +127,44 @@ impl SolverData {
         }
     }
 
+    /// Colours the plain ball joints outside the tree solve and packs each colour four at a
+    /// time into lanes; joints that fit no colour stay in the per-joint loop.
+    pub(crate) fn pack_wide_joints(&mut self) {
+        self.wide_joints.clear();
+        let candidates: Vec<u32> =
+            (0..self.joints.len() as u32).filter(|&i| WidePointJoints::takes(&self.joints[i as usize])).collect();
+        if candidates.len() < 8 {
+            return;
+        }
+        let (bodies, joints) = (&self.bodies, &self.joints);
+        self.joint_coloring.build(bodies.len(), candidates.len(), |i| {
+            let c = &joints[candidates[i] as usize];
+            [(c.body_a, Self::movable(bodies, c.body_a)), (c.body_b, Self::movable(bodies, c.body_b))]
+        });
+        for color in &self.joint_coloring.colors {
+            let members: Vec<u32> = color.iter().map(|&i| candidates[i as usize]).collect();
+            for chunk in members.chunks(4) {
+                self.wide_joints.push(WidePointJoints::pack(chunk, &self.joints, &self.bodies));
+                for &joint in chunk {
+                    self.joints[joint as usize].wide = true;
+                }
+            }
+        }
+    }
+
+    /// Copies the impulses of the packed ball joints back into the joint constraints.
+    fn unpack_wide_joints(&mut self) {
+        for w in &self.wide_joints {
+            w.unpack(&mut self.joints);
+        }
+    }
+
     fn warm_start(&mut self) {
-        for joint in &self.joints {
+        for joint in self.joints.iter().filter(|j| !j.wide) {
             joint.warm_start(&mut self.bodies);
+        }
+        for w in &self.wide_joints {
+            w.warm_start(&mut self.bodies);
         }
         for w in &self.wide {
             wide_contacts::warm_start(w, &mut self.bodies);
@@ -136,8 +175,12 @@ impl SolverData {
     }
 
     fn solve(&mut self, params: &SolveParams, joint_pass: &PassContext) {
-        for joint in &mut self.joints {
+        for joint in self.joints.iter_mut().filter(|j| !j.wide) {
             joint.solve(&mut self.bodies, joint_pass);
+        }
+        let scales = joint_pass.rigid();
+        for w in &mut self.wide_joints {
+            w.solve(&mut self.bodies, scales);
         }
         self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
         for w in &mut self.wide {
@@ -283,6 +326,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], setti
             contacts::store_impulses(&data.contacts, world_contacts, 1.0);
         }
     }
+    data.unpack_wide_joints();
 }
 
 fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {

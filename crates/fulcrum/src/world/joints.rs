@@ -410,6 +410,7 @@ impl World {
                 frames,
                 model,
                 in_tree: false,
+                wide: false,
             });
         }
         if self.settings.solver.exact_joint_trees {
@@ -417,6 +418,7 @@ impl World {
         } else {
             data.forest.clear();
         }
+        data.pack_wide_joints();
     }
 
     /// Writes the joints' impulses back, computes their reactions over the solver step `h`,

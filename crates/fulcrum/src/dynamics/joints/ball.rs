@@ -19,6 +19,13 @@ pub(crate) struct BallJoint {
     pub point: PointPart,
 }
 
+impl BallJoint {
+    /// True when the joint is only its point part (no cone or twist limit).
+    pub fn is_point_only(&self) -> bool {
+        true
+    }
+}
+
 impl JointSolver for BallJoint {
     fn reset(&mut self) {
         self.point = PointPart::default();

@@ -10,6 +10,7 @@
 
 pub(crate) mod ball;
 pub(crate) mod hinge;
+pub(crate) mod point_wide;
 pub(crate) mod tree;
 pub(crate) mod weld;
 
@@ -160,6 +161,8 @@ pub(crate) struct JointConstraint {
     pub model: JointModel,
     /// Its equality rows are solved by the exact tree solve.
     pub in_tree: bool,
+    /// It is solved in lanes by `point_wide` (and skipped by the per-joint loops).
+    pub wide: bool,
 }
 
 impl JointConstraint {

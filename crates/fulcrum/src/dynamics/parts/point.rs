@@ -34,10 +34,10 @@ pub(crate) fn point_rows(frames: &Frames) -> ([JacobianRow; 3], [f32; 3]) {
     (rows, frames.separation.to_array())
 }
 
-/// K⁻¹ with K from the formula above; zero (the part does nothing) when K cannot be
-/// inverted, which only a non-finite state causes.
-fn effective_mass(frames: &Frames, a: &SolverBody, b: &SolverBody) -> Mat3 {
-    let (skew_a, skew_b) = (skew(frames.r_a), skew(frames.r_b));
+/// K⁻¹ of a point part with offsets `r_a`, `r_b` (K from the formula above); zero (the part
+/// does nothing) when K cannot be inverted, which only a non-finite state causes.
+pub(crate) fn point_mass(r_a: Vec3, r_b: Vec3, a: &SolverBody, b: &SolverBody) -> Mat3 {
+    let (skew_a, skew_b) = (skew(r_a), skew(r_b));
     let k = Mat3::from_diagonal(Vec3::splat(a.inv_mass + b.inv_mass))
         - skew_a * a.inv_inertia * skew_a
         - skew_b * b.inv_inertia * skew_b;
@@ -74,7 +74,7 @@ impl PointPart {
         step: u32,
     ) {
         if self.prepared_step != step || step == 0 {
-            self.effective_mass = effective_mass(frames, a, b);
+            self.effective_mass = point_mass(frames.r_a, frames.r_b, a, b);
             self.prepared_step = step;
         }
         let (r_a, r_b) = (frames.r_a, frames.r_b);

@@ -1,0 +1,164 @@
+//! Ball joints four at a time: the point part of `parts/point.rs` (read its header for C, J
+//! and K) with one joint per lane. The four joints of a [`WidePointJoints`] come from one
+//! graph colour, so they share no movable body and their velocity updates can be written
+//! back independently.
+//!
+//! Which joints go here: plain ball joints (no cone or twist limit) that the exact tree
+//! solve does not take, which is what large loopy structures (grids, nets, cloth-like
+//! meshes of bodies) are made of. Per step each lane keeps the anchors' offsets, the
+//! bodies' inverse masses and inertias and K⁻¹ from the start of the step, like the wide
+//! contacts; the offsets are turned with the bodies' rotation since then in every pass:
+//!
+//! ```text
+//! r_A = Δq_A r_A0,  r_B = Δq_B r_B0,   d = (c_B − c_A)₀ + Δp_B − Δp_A + r_B − r_A
+//! Δλ = s_m K⁻¹ (−(v_B + ω_B × r_B − v_A − ω_A × r_A) − β d) − s_i λ
+//! ```
+//! with (β, s_m, s_i) the pass's rigid-row softness.
+
+use super::{JointConstraint, JointModel};
+use crate::dynamics::contact_wide::{put, put3, put_sym};
+use crate::dynamics::parts::equality::RowScales;
+use crate::dynamics::parts::point::point_mass;
+use crate::dynamics::simd::{Sym3, F4, Q4, V3};
+use crate::dynamics::solver_body::SolverBody;
+
+/// Four ball joints in lanes.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WidePointJoints {
+    pub body_a: [u32; 4],
+    pub body_b: [u32; 4],
+    /// Index of each lane's joint in the step's joint constraints (`u32::MAX`: empty lane).
+    pub joint: [u32; 4],
+    inv_mass_a: F4,
+    inv_mass_b: F4,
+    inv_inertia_a: Sym3,
+    inv_inertia_b: Sym3,
+    /// Anchor offsets from the centres of mass at the start of the step.
+    r_a: V3,
+    r_b: V3,
+    /// c_B − c_A at the start of the step.
+    centers: V3,
+    /// K⁻¹ at the start of the step (zero for an empty lane).
+    mass: Sym3,
+    /// Accumulated impulse on B (world axes).
+    impulse: V3,
+}
+
+/// The velocities and motion of the four A (or B) bodies.
+struct Lanes {
+    v: V3,
+    w: V3,
+    delta_position: V3,
+    delta_rotation: Q4,
+}
+
+impl Lanes {
+    #[inline(always)]
+    fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> Lanes {
+        let b = index.map(|i| &bodies[i as usize]);
+        Lanes {
+            v: V3::from_aligned(b.map(|b| b.linear_velocity)),
+            w: V3::from_aligned(b.map(|b| b.angular_velocity)),
+            delta_position: V3::from_aligned(b.map(|b| b.delta_position)),
+            delta_rotation: Q4::from_aligned(b.map(|b| b.delta_rotation)),
+        }
+    }
+
+    /// Writes the velocities back; lanes on the shared static body are skipped.
+    #[inline(always)]
+    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
+        let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
+        for (lane, &i) in index.iter().enumerate() {
+            if i != 0 {
+                let body = &mut bodies[i as usize];
+                body.linear_velocity = v[lane];
+                body.angular_velocity = w[lane];
+            }
+        }
+    }
+}
+
+impl WidePointJoints {
+    /// True for a joint this solver takes: a plain ball joint outside the tree solve.
+    pub fn takes(constraint: &JointConstraint) -> bool {
+        matches!(&constraint.model, JointModel::Ball(ball) if ball.is_point_only()) && !constraint.in_tree
+    }
+
+    /// Packs up to four joints (indices into `joints`) into lanes.
+    pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints {
+        let mut w = WidePointJoints { joint: [u32::MAX; 4], ..Default::default() };
+        for (lane, &index) in indices.iter().enumerate().take(4) {
+            w.set_lane(lane, index, &joints[index as usize], bodies);
+        }
+        w
+    }
+
+    fn set_lane(&mut self, lane: usize, index: u32, c: &JointConstraint, bodies: &[SolverBody]) {
+        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+        let JointModel::Ball(ball) = &c.model else { return };
+        self.joint[lane] = index;
+        self.body_a[lane] = c.body_a;
+        self.body_b[lane] = c.body_b;
+        put(&mut self.inv_mass_a, lane, a.inv_mass);
+        put(&mut self.inv_mass_b, lane, b.inv_mass);
+        put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
+        put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
+        put3(&mut self.r_a, lane, c.frames.r_a);
+        put3(&mut self.r_b, lane, c.frames.r_b);
+        put3(&mut self.centers, lane, c.frames.centers);
+        put_sym(&mut self.mass, lane, &point_mass(c.frames.r_a, c.frames.r_b, a, b));
+        put3(&mut self.impulse, lane, ball.point.impulse);
+    }
+
+    /// Copies the lanes' impulses back into their joints.
+    pub fn unpack(&self, joints: &mut [JointConstraint]) {
+        for lane in 0..4 {
+            let Some(c) = joints.get_mut(self.joint[lane] as usize) else { continue };
+            if let JointModel::Ball(ball) = &mut c.model {
+                ball.point.impulse = self.impulse.lane(lane);
+            }
+        }
+    }
+
+    /// The current anchor offsets.
+    #[inline(always)]
+    fn arms(&self, a: &Lanes, b: &Lanes) -> (V3, V3) {
+        (a.delta_rotation.rotate(&self.r_a), b.delta_rotation.rotate(&self.r_b))
+    }
+
+    /// Applies impulse `p` at `r_a` to A (negative) and at `r_b` to B (positive).
+    #[inline(always)]
+    fn apply(&self, a: &mut Lanes, b: &mut Lanes, r_a: &V3, r_b: &V3, p: &V3) {
+        a.v = a.v.add_scaled(p, -self.inv_mass_a);
+        a.w = a.w.sub(&self.inv_inertia_a.mul(&r_a.cross(p)));
+        b.v = b.v.add_scaled(p, self.inv_mass_b);
+        b.w = b.w.add(&self.inv_inertia_b.mul(&r_b.cross(p)));
+    }
+
+    /// Applies the accumulated impulses.
+    pub fn warm_start(&self, bodies: &mut [SolverBody]) {
+        let (mut a, mut b) = (Lanes::gather(bodies, &self.body_a), Lanes::gather(bodies, &self.body_b));
+        let (r_a, r_b) = self.arms(&a, &b);
+        self.apply(&mut a, &mut b, &r_a, &r_b, &self.impulse);
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+
+    /// One block solve of the four point parts with `scales`.
+    pub fn solve(&mut self, bodies: &mut [SolverBody], scales: RowScales) {
+        let (mut a, mut b) = (Lanes::gather(bodies, &self.body_a), Lanes::gather(bodies, &self.body_b));
+        let (r_a, r_b) = self.arms(&a, &b);
+        let separation = self.centers.add(&b.delta_position).sub(&a.delta_position).add(&r_b).sub(&r_a);
+        let velocity = b.v.add(&b.w.cross(&r_b)).sub(&a.v.add(&a.w.cross(&r_a)));
+        let target = velocity.add_scaled(&separation, F4::splat(scales.bias_rate));
+        let delta = self
+            .mass
+            .mul(&target)
+            .scale(F4::splat(-scales.mass_scale))
+            .add_scaled(&self.impulse, F4::splat(-scales.impulse_scale));
+        self.impulse = self.impulse.add(&delta);
+        self.apply(&mut a, &mut b, &r_a, &r_b, &delta);
+        a.scatter(bodies, &self.body_a);
+        b.scatter(bodies, &self.body_b);
+    }
+}
