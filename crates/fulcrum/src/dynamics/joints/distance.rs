@@ -111,14 +111,13 @@ impl DistanceJoint {
         (self.length.spring, self.length.motor, self.length.limits) = options;
     }
 
-    /// Position error of the length outside [min, max] (0 inside), metres.
+    /// Position error of the length outside its limits (0 inside, or without limits: a
+    /// spring alone is never corrected), metres.
     fn limit_error(&self, length: f32) -> f32 {
-        if length > self.lengths.max {
-            length - self.lengths.max
-        } else if length < self.lengths.min {
-            length - self.lengths.min
-        } else {
-            0.0
+        match self.length.limits {
+            Some((_, upper)) if length > upper => length - upper,
+            Some((lower, _)) if length < lower => length - lower,
+            _ => 0.0,
         }
     }
 }
@@ -207,5 +206,7 @@ mod tests {
         assert_eq!(rod.equality_dim(), 1);
         let soft = DistanceJoint::new(None, None, None, Some(Spring::new(2.0, 0.1)), 2.0);
         assert_eq!((soft.equality_dim(), soft.length.limits), (0, None));
+        assert_eq!(soft.limit_error(2.5), 0.0, "a spring alone is never position-corrected");
+        assert_eq!((rope.limit_error(3.5), rope.limit_error(0.0)), (0.5, 0.0));
     }
 }
