@@ -249,7 +249,13 @@ impl World {
         };
         let frame_a = Pose::new(pose_a.inverse_transform_point(anchor_a), rotation_a.normalize());
         let frame_b = Pose::new(pose_b.inverse_transform_point(anchor_b), rotation_b.normalize());
-        Ok((frame_a, frame_b, CreationGeometry { anchor_a, anchor_b }))
+        let geometry = CreationGeometry {
+            anchor_a,
+            anchor_b,
+            rotation_a: pose_a.rotation * frame_a.rotation,
+            rotation_b: pose_b.rotation * frame_b.rotation,
+        };
+        Ok((frame_a, frame_b, geometry))
     }
 
     /// A gear acts between its hinges' B bodies, about their hinge axes.
@@ -275,6 +281,8 @@ impl World {
         let geometry = CreationGeometry {
             anchor_a: pose_a.transform_point(a.frame_b.position),
             anchor_b: pose_b.transform_point(b.frame_b.position),
+            rotation_a: pose_a.rotation * a.frame_b.rotation,
+            rotation_b: pose_b.rotation * b.frame_b.rotation,
         };
         Ok((Some(a.body_b), b.body_b, a.frame_b, b.frame_b, geometry))
     }
@@ -282,9 +290,12 @@ impl World {
     /// World anchors of an existing joint at the bodies' current poses.
     fn current_geometry(&self, joint: &Joint) -> CreationGeometry {
         let pose_of = |id: Option<BodyId>| id.and_then(|id| self.bodies.get(id)).map_or(Pose::IDENTITY, |b| b.pose);
+        let (pose_a, pose_b) = (pose_of(joint.body_a), pose_of(Some(joint.body_b)));
         CreationGeometry {
-            anchor_a: pose_of(joint.body_a).transform_point(joint.frame_a.position),
-            anchor_b: pose_of(Some(joint.body_b)).transform_point(joint.frame_b.position),
+            anchor_a: pose_a.transform_point(joint.frame_a.position),
+            anchor_b: pose_b.transform_point(joint.frame_b.position),
+            rotation_a: pose_a.rotation * joint.frame_a.rotation,
+            rotation_b: pose_b.rotation * joint.frame_b.rotation,
         }
     }
 
@@ -403,6 +414,7 @@ impl World {
             if !warm {
                 model.reset();
             }
+            model.begin_step(center_a, center_b);
             data.joints.push(JointConstraint {
                 slot: slot as u32,
                 body_a: ia,

@@ -9,8 +9,12 @@
 //! into the joints at the end of the step for warm starting and the reaction readout.
 
 pub(crate) mod ball;
+pub(crate) mod distance;
+pub(crate) mod gear;
 pub(crate) mod hinge;
 pub(crate) mod point_wide;
+pub(crate) mod pulley;
+pub(crate) mod target;
 pub(crate) mod tree;
 pub(crate) mod weld;
 
@@ -20,10 +24,14 @@ use super::parts::row::JacobianRow;
 use super::solver_body::SolverBody;
 use crate::error::{Error, Result};
 use crate::joint::JointKind;
-use crate::math::Vec3;
+use crate::math::{Quat, Vec3};
 
 pub(crate) use ball::BallJoint;
+pub(crate) use distance::DistanceJoint;
+pub(crate) use gear::GearJoint;
 pub(crate) use hinge::HingeJoint;
+pub(crate) use pulley::PulleyJoint;
+pub(crate) use target::TargetJoint;
 pub(crate) use weld::WeldJoint;
 
 /// What the world knows about a joint's geometry when it is created (world space).
@@ -33,6 +41,10 @@ pub(crate) struct CreationGeometry {
     pub anchor_a: Vec3,
     /// World anchor on B.
     pub anchor_b: Vec3,
+    /// World rotation of A's joint frame.
+    pub rotation_a: Quat,
+    /// World rotation of B's joint frame.
+    pub rotation_b: Quat,
 }
 
 /// The verbs every joint kind implements. Kinds are dispatched by [`JointModel`]'s `match`,
@@ -40,6 +52,9 @@ pub(crate) struct CreationGeometry {
 pub(crate) trait JointSolver {
     /// Forgets the accumulated impulses.
     fn reset(&mut self);
+    /// Takes the bodies' centres of mass (world) at the start of the step, for joints that
+    /// measure against fixed world points (pulley, target).
+    fn begin_step(&mut self, _center_a: Vec3, _center_b: Vec3) {}
     /// Applies the accumulated impulses (start of a substep).
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody);
     /// One pass over the joint's parts. When `equality_in_tree` the rigid equality rows are
@@ -76,6 +91,10 @@ pub(crate) enum JointModel {
     Ball(BallJoint),
     Hinge(HingeJoint),
     Weld(WeldJoint),
+    Distance(DistanceJoint),
+    Pulley(PulleyJoint),
+    Gear(GearJoint),
+    Target(TargetJoint),
 }
 
 /// Calls `$body` with `$joint` bound to the kind's solver state.
@@ -85,6 +104,10 @@ macro_rules! dispatch {
             JointModel::Ball($joint) => $body,
             JointModel::Hinge($joint) => $body,
             JointModel::Weld($joint) => $body,
+            JointModel::Distance($joint) => $body,
+            JointModel::Pulley($joint) => $body,
+            JointModel::Gear($joint) => $body,
+            JointModel::Target($joint) => $body,
         }
     };
 }
@@ -92,11 +115,24 @@ macro_rules! dispatch {
 impl JointModel {
     /// The solver state of a new joint of `kind`.
     pub fn new(kind: &JointKind, geometry: &CreationGeometry) -> Result<JointModel> {
-        let _ = geometry;
+        let (anchor_a, anchor_b) = (geometry.anchor_a, geometry.anchor_b);
         match *kind {
             JointKind::Ball { cone_limit: None, twist_limits: None } => Ok(JointModel::Ball(BallJoint::default())),
             JointKind::Hinge { limits, motor, spring } => Ok(JointModel::Hinge(HingeJoint::new(limits, motor, spring))),
             JointKind::Weld { spring } => Ok(JointModel::Weld(WeldJoint::new(spring))),
+            JointKind::Distance { rest_length, min_length, max_length, spring } => {
+                let length = (anchor_b - anchor_a).length();
+                Ok(JointModel::Distance(DistanceJoint::new(rest_length, min_length, max_length, spring, length)))
+            }
+            JointKind::Pulley { ground_anchor_a, ground_anchor_b, ratio } => {
+                Ok(JointModel::Pulley(PulleyJoint::new(ground_anchor_a, ground_anchor_b, ratio, anchor_a, anchor_b)))
+            }
+            JointKind::Gear { ratio, .. } => {
+                Ok(JointModel::Gear(GearJoint::new(ratio, geometry.rotation_a, geometry.rotation_b)))
+            }
+            JointKind::Target { target, frequency_hz, damping_ratio, max_force } => {
+                Ok(JointModel::Target(TargetJoint::new(target, frequency_hz, damping_ratio, max_force)))
+            }
             _ => Err(Error::new("kind", format!("{} joints with these options are not supported yet", kind.name()))),
         }
     }
@@ -106,6 +142,16 @@ impl JointModel {
     pub fn configure(&mut self, kind: &JointKind, geometry: &CreationGeometry) -> Result<()> {
         let mut fresh = JointModel::new(kind, geometry)?;
         match (&mut fresh, &*self) {
+            (JointModel::Distance(new), JointModel::Distance(old)) => {
+                // Unset lengths still resolve against the distance at creation.
+                if let JointKind::Distance { rest_length, min_length, max_length, spring } = *kind {
+                    *new = DistanceJoint::new(rest_length, min_length, max_length, spring, old.creation_length);
+                }
+                new.keep_impulses(old)
+            }
+            (JointModel::Pulley(new), JointModel::Pulley(old)) => new.keep_impulses(old),
+            (JointModel::Gear(new), JointModel::Gear(old)) => new.keep_impulses(old),
+            (JointModel::Target(new), JointModel::Target(old)) => new.keep_impulses(old),
             (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
             (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
             (JointModel::Ball(new), JointModel::Ball(old)) => *new = *old,
@@ -119,6 +165,9 @@ impl JointModel {
 impl JointSolver for JointModel {
     fn reset(&mut self) {
         dispatch!(self, j => j.reset())
+    }
+    fn begin_step(&mut self, center_a: Vec3, center_b: Vec3) {
+        dispatch!(self, j => j.begin_step(center_a, center_b))
     }
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
         dispatch!(self, j => j.warm_start(frames, a, b))

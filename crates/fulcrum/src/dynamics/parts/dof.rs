@@ -47,7 +47,8 @@ pub(crate) struct DofSpring {
 pub(crate) struct Dof {
     pub spring: Option<DofSpring>,
     pub motor: Option<DofMotor>,
-    /// (lower, upper), lower ≤ upper.
+    /// (lower, upper), lower ≤ upper. An infinite bound is no limit on that side (a rope
+    /// has only an upper one).
     pub limits: Option<(f32, f32)>,
     pub spring_impulse: f32,
     pub motor_impulse: f32,
@@ -104,11 +105,15 @@ impl Dof {
             self.solve_motor(motor, row, position, mass, a, b, ctx);
         }
         if let Some((lower, upper)) = self.limits {
-            let delta = limit_impulse(row, a, b, mass, position - lower, ctx, &mut self.lower_impulse);
-            row.apply(a, b, delta);
-            let upper_row = row.negated();
-            let delta = limit_impulse(&upper_row, a, b, mass, upper - position, ctx, &mut self.upper_impulse);
-            upper_row.apply(a, b, delta);
+            if lower > f32::NEG_INFINITY {
+                let delta = limit_impulse(row, a, b, mass, position - lower, ctx, &mut self.lower_impulse);
+                row.apply(a, b, delta);
+            }
+            if upper < f32::INFINITY {
+                let upper_row = row.negated();
+                let delta = limit_impulse(&upper_row, a, b, mass, upper - position, ctx, &mut self.upper_impulse);
+                upper_row.apply(a, b, delta);
+            }
         }
     }
 

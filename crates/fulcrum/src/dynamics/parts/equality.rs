@@ -111,6 +111,26 @@ pub(crate) fn solve_equality<const N: usize>(
     scales: RowScales,
 ) -> bool {
     let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    let Some(delta) = equality_delta(rows, &weighted, error, impulse, a, b, scales) else { return false };
+    for i in 0..N {
+        impulse[i] += delta[i];
+        apply_weighted(&weighted[i], a, b, delta[i]);
+    }
+    true
+}
+
+/// The impulse change Δλ of one soft solve of an equality block, without applying it (for
+/// parts that clamp the accumulated impulse first); `weighted` are the rows' M⁻¹ Jᵀ. `None`
+/// when the block cannot be factored.
+pub(crate) fn equality_delta<const N: usize>(
+    rows: &[JacobianRow; N],
+    weighted: &[JacobianRow; N],
+    error: &[f32; N],
+    impulse: &[f32; N],
+    a: &SolverBody,
+    b: &SolverBody,
+    scales: RowScales,
+) -> Option<[f32; N]> {
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
     let mut rhs = [0.0; MAX_ROWS];
     for i in 0..N {
@@ -119,13 +139,8 @@ pub(crate) fn solve_equality<const N: usize>(
         }
         rhs[i] = -(rows[i].velocity(a, b) + scales.bias_rate * error[i]);
     }
-    let Some(x) = solve_spd(&k, &rhs, N) else { return false };
-    for i in 0..N {
-        let delta = scales.mass_scale * x[i] - scales.impulse_scale * impulse[i];
-        impulse[i] += delta;
-        apply_weighted(&weighted[i], a, b, delta);
-    }
-    true
+    let x = solve_spd(&k, &rhs, N)?;
+    Some(std::array::from_fn(|i| scales.mass_scale * x[i] - scales.impulse_scale * impulse[i]))
 }
 
 /// v += w λ for a weighted row w = M⁻¹ Jᵀ.

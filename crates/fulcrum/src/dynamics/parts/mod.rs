@@ -10,12 +10,14 @@
 //! - [`point`]: anchors coincide (3 rows); [`rotation_lock`]: orientation locked (3 rows);
 //!   [`hinge_rotation`]: axes parallel (2 rows).
 //! - [`dof`]: one degree of freedom with spring, motor and limits.
+//! - [`length`]: the distance between two points and its row (distance joint, pulley).
 
 pub(crate) mod dense;
 pub(crate) mod dof;
 pub(crate) mod equality;
 pub(crate) mod frames;
 pub(crate) mod hinge_rotation;
+pub(crate) mod length;
 pub(crate) mod point;
 pub(crate) mod rotation_lock;
 pub(crate) mod row;
