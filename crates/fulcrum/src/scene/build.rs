@@ -137,7 +137,7 @@ fn build_joints(specs: &[JointSpec], world: &mut World, index: &mut SceneIndex) 
 /// distance at load time, so it is written into the definition where it matters (a rod; or a
 /// spring with a maximum, whose minimum then becomes explicit: 0 when omitted, as the engine
 /// reads a rope's): a world saved after moving reloads with the same lengths.
-fn fix_creation_lengths(def: &mut JointDef, world: &World) {
+pub(super) fn fix_creation_lengths(def: &mut JointDef, world: &World) {
     let pose = |id: Option<BodyId>| id.and_then(|id| world.body(id)).map_or(Pose::IDENTITY, |body| body.pose());
     let (a, b) = match def.anchors {
         Anchors::Shared(p) => (p, p),

@@ -80,6 +80,7 @@ fn joint_specs(world: &World, mut index: SceneIndex) -> Vec<JointSpec> {
     joints
         .iter()
         .zip(written_names)
+        // Cannot fail: the anchors are local and every body and hinge is in `index`.
         .filter_map(|((_, joint), name)| joint_spec(&stored_def(joint, name), &index).ok())
         .collect()
 }

@@ -1072,3 +1072,39 @@ fn trajectory_frames_report_joint_forces_and_breaks() {
     assert!(line.contains(r#""joints":[{"name":"string","force":["#), "{line}");
     assert_eq!(serde_json::from_str::<TrajectoryFrame>(&line).unwrap(), frame);
 }
+
+/// A distance joint's lengths "at load time" are written into the definition where the
+/// engine would otherwise take them at creation: a rod's rest length, and the rest length of
+/// a spring with a maximum (its minimum made explicit: 0 when omitted, as for a rope). Other
+/// combinations keep what the file says.
+#[test]
+fn distance_lengths_are_fixed_at_load_time() {
+    let mut world = World::default();
+    let a = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    let b = world.create_body(&BodyDef::dynamic(Vec3::new(3.0, 4.0, 0.0))).unwrap();
+    let spring = Some(engine::Spring::new(2.0, 0.5));
+    let fixed = |rest, min, max, spring, local: bool| {
+        let kind = engine::JointKind::Distance { rest_length: rest, min_length: min, max_length: max, spring };
+        let mut def = engine::JointDef::new(kind, Some(a), b, Vec3::ZERO);
+        def.anchors = if local {
+            engine::Anchors::Local { a: Vec3::X, b: Vec3::ZERO } // world (1, 0, 0) and (3, 4, 0)
+        } else {
+            engine::Anchors::World { a: Vec3::ZERO, b: Vec3::new(3.0, 4.0, 0.0) }
+        };
+        build::fix_creation_lengths(&mut def, &world);
+        match def.kind {
+            engine::JointKind::Distance { rest_length, min_length, max_length, .. } => {
+                (rest_length, min_length, max_length)
+            }
+            _ => unreachable!(),
+        }
+    };
+    assert_eq!(fixed(None, None, None, None, false), (Some(5.0), None, None), "a rod");
+    let local = fixed(None, None, None, None, true).0.unwrap();
+    assert!((local - 20f32.sqrt()).abs() < 1e-6, "local anchors are placed on the bodies: {local}");
+    assert_eq!(fixed(None, None, Some(8.0), None, false), (None, None, Some(8.0)), "a rope stays a rope");
+    assert_eq!(fixed(None, None, Some(8.0), spring, false), (Some(5.0), Some(0.0), Some(8.0)), "a sprung rope");
+    assert_eq!(fixed(None, Some(1.0), Some(4.0), spring, false), (Some(4.0), Some(1.0), Some(4.0)), "rest clamped");
+    assert_eq!(fixed(None, Some(1.0), None, spring, false), (None, Some(1.0), None), "minimum only: as given");
+    assert_eq!(fixed(Some(2.0), None, None, None, false), (Some(2.0), None, None), "a given rest length stays");
+}
