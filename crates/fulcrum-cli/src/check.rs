@@ -1,5 +1,5 @@
-//! `fulcrum check SCENE`: validates a scene (and builds it, which finds what the engine cannot
-//! simulate yet) and prints a summary, or the first error.
+//! `fulcrum check SCENE`: validates a scene, joints included (and builds it, which finds what
+//! the engine cannot simulate yet) and prints a summary, or the first error.
 
 use clap::Args;
 use fulcrum::{BodyKind, Scene, World};
@@ -28,13 +28,13 @@ fn summary(scene: &Scene, world: &World) -> String {
     };
     let g = settings.gravity;
     format!(
-        "{}: ok\n  format {}, {}, {} colliders, {} joints, {} materials\n  \
+        "{}: ok\n  format {}, {}, {} colliders, {}, {} materials\n  \
          timestep {} s, gravity [{}, {}, {}] m/s², solver {solver_text}, sleep {}\n",
         scene.source_name(),
         scene.format,
         body_counts(world),
         world.collider_count(),
-        scene.joints.len(),
+        joint_counts(scene),
         scene.materials.len(),
         settings.timestep,
         g.x,
@@ -42,6 +42,23 @@ fn summary(scene: &Scene, world: &World) -> String {
         g.z,
         if settings.sleep { "on" } else { "off" },
     )
+}
+
+/// "12 joints (10 distance, 2 hinge)", kinds in the order they first appear; "0 joints".
+fn joint_counts(scene: &Scene) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for joint in &scene.joints {
+        match counts.iter_mut().find(|(kind, _)| *kind == joint.kind.name()) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((joint.kind.name(), 1)),
+        }
+    }
+    let kinds: Vec<String> = counts.iter().map(|(kind, n)| format!("{n} {kind}")).collect();
+    if kinds.is_empty() {
+        "0 joints".to_string()
+    } else {
+        format!("{} joints ({})", scene.joints.len(), kinds.join(", "))
+    }
 }
 
 /// "56 bodies (1 static, 55 dynamic, 0 kinematic)".

@@ -1,6 +1,7 @@
 //! `fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl]`: simulates a scene headless
-//! at its own timestep, writes the trajectory (header, step 0, then every K-th step; format in
-//! shared/docs/scene-format.md) and prints a summary.
+//! at its own timestep, writes the trajectory (header, step 0, then every K-th step, with every
+//! non-static body and every joint; format in shared/docs/scene-format.md; `--trajectory` is
+//! another name for `--out`) and prints a summary.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -22,8 +23,8 @@ pub struct RunArgs {
     /// Record every K-th step (step 0 is always recorded).
     #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
     pub every: u64,
-    /// Write the trajectory (JSON lines) to this file.
-    #[arg(long, value_name = "FILE.jsonl")]
+    /// Write the trajectory (JSON lines: bodies and joints) to this file.
+    #[arg(long, visible_alias = "trajectory", value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
 }
 

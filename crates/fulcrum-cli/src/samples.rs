@@ -22,6 +22,17 @@ pub const SAMPLES: &[Sample] = &[
     Sample { name: "bouncing_balls", text: include_str!("../../../scenes/bouncing_balls.json") },
     Sample { name: "heavy_on_light", text: include_str!("../../../scenes/heavy_on_light.json") },
     Sample { name: "tumbling_box", text: include_str!("../../../scenes/tumbling_box.json") },
+    Sample { name: "rope_bridge", text: include_str!("../../../scenes/rope_bridge.json") },
+    Sample { name: "newtons_cradle", text: include_str!("../../../scenes/newtons_cradle.json") },
+    Sample { name: "swinging_rope", text: include_str!("../../../scenes/swinging_rope.json") },
+    Sample { name: "door_hinge", text: include_str!("../../../scenes/door_hinge.json") },
+    Sample { name: "pistol_slide", text: include_str!("../../../scenes/pistol_slide.json") },
+    Sample { name: "roller_coaster", text: include_str!("../../../scenes/roller_coaster.json") },
+    Sample { name: "block_and_tackle", text: include_str!("../../../scenes/block_and_tackle.json") },
+    Sample { name: "weld_cantilever", text: include_str!("../../../scenes/weld_cantilever.json") },
+    Sample { name: "gear_pair", text: include_str!("../../../scenes/gear_pair.json") },
+    Sample { name: "heavy_chain", text: include_str!("../../../scenes/heavy_chain.json") },
+    Sample { name: "ragdoll_pile", text: include_str!("../../../scenes/ragdoll_pile.json") },
 ];
 
 /// The sample called `name`.

@@ -1,5 +1,6 @@
-//! The `fulcrum` binary end to end: the trajectory format of a free fall, every sample through
-//! list / check / run / export, and exit codes and one-line messages for bad input.
+//! The `fulcrum` binary end to end: the trajectory format of a free fall and of joints, every
+//! sample through list / check / run / export, and exit codes and one-line messages for bad
+//! input.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -8,8 +9,33 @@ use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::Scene;
 use serde_json::Value;
 
-const SAMPLES: [&str; 7] =
-    ["pyramid", "vertical_stack", "box_on_pole", "slope", "bouncing_balls", "heavy_on_light", "tumbling_box"];
+const SAMPLES: [&str; 18] = [
+    "pyramid",
+    "vertical_stack",
+    "box_on_pole",
+    "slope",
+    "bouncing_balls",
+    "heavy_on_light",
+    "tumbling_box",
+    "rope_bridge",
+    "newtons_cradle",
+    "swinging_rope",
+    "door_hinge",
+    "pistol_slide",
+    "roller_coaster",
+    "block_and_tackle",
+    "weld_cantilever",
+    "gear_pair",
+    "heavy_chain",
+    "ragdoll_pile",
+];
+
+/// Is this failure the engine refusing a joint kind it does not simulate yet (on a branch where
+/// not every kind is merged)? The message must still name the joint.
+fn unsupported_joint(output: &Output) -> bool {
+    let err = stderr(output);
+    output.status.code() == Some(1) && err.contains(": joints[") && err.contains("not supported yet")
+}
 
 fn fulcrum(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fulcrum")).args(args).output().expect("the binary runs")
@@ -102,25 +128,87 @@ fn run_writes_the_trajectory_format() {
     }
 }
 
+/// Every sample is listed, checked, run and exported; a sample using a joint kind the engine
+/// does not simulate yet must fail `check` and `run` naming that joint (and is listed).
+/// A 2 kg ball hanging at rest from a ball joint, and a weld that breaks at once: `check`
+/// counts the joints, `run --trajectory` lists them in the header and writes each one's force
+/// (the ball's weight, upwards), torque and broken flag on every line.
+#[test]
+fn run_writes_joint_lines() {
+    let scene = scratch("hanging.json");
+    std::fs::write(
+        &scene,
+        r#"{"format": 1, "settings": {"sleep": false},
+          "bodies": [{"name": "bob", "position": [0, 0.5, 0], "mass": 2, "colliders": [{"shape": {"type": "sphere", "radius": 0.1}}]},
+                     {"name": "box", "position": [3, 0.5, 0], "mass": 2, "colliders": [{"shape": {"type": "box", "half_extents": [0.1, 0.1, 0.1]}}]}],
+          "joints": [{"name": "string", "kind": "ball", "body_b": "bob", "anchor": [0, 1, 0]},
+                     {"name": "glue", "kind": "weld", "body_b": "box", "anchor": [3, 0.6, 0], "break_force": 5}]}"#,
+    )
+    .unwrap();
+    let check = fulcrum(&["check", scene.to_str().unwrap()]);
+    assert!(check.status.success(), "{}", stderr(&check));
+    assert!(stdout(&check).contains("2 joints (1 ball, 1 weld)"), "{}", stdout(&check));
+    let out = scratch("hanging.jsonl");
+    let run = fulcrum(&[
+        "run",
+        scene.to_str().unwrap(),
+        "--steps",
+        "30",
+        "--every",
+        "10",
+        "--trajectory",
+        out.to_str().unwrap(),
+    ]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(lines.len(), 5, "header + steps 0, 10, 20, 30");
+    assert_eq!(lines[0]["joints"], serde_json::json!(["string", "glue"]));
+    for line in &lines[1..] {
+        let joints = line["joints"].as_array().unwrap();
+        assert_eq!(joints.len(), 2);
+        let keys: Vec<&String> = joints[0].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["broken", "force", "name", "torque"]);
+        assert_eq!((joints[0]["name"].as_str(), joints[1]["name"].as_str()), (Some("string"), Some("glue")));
+    }
+    assert_eq!(lines[1]["joints"][1]["broken"], false, "step 0: nothing has broken");
+    let last = &lines[4]["joints"];
+    let lift = last[0]["force"][1].as_f64().unwrap();
+    eprintln!("hanging ball: joint force {} N (m·g = 19.62 N)", last[0]["force"]);
+    assert!((lift - 19.62).abs() < 0.005 * 19.62, "{lift}");
+    assert_eq!((last[0]["broken"].as_bool(), last[1]["broken"].as_bool()), (Some(false), Some(true)));
+}
+
 #[test]
 fn every_sample_is_listed_checked_run_and_exported() {
     let listed = stdout(&fulcrum(&["list"]));
+    let mut unsupported = Vec::new();
     for name in SAMPLES {
         assert!(listed.lines().any(|line| line.starts_with(name)), "{name} not listed: {listed}");
-        let check = fulcrum(&["check", name]);
-        assert!(check.status.success(), "{name}: {}", stderr(&check));
-        assert!(stdout(&check).starts_with(&format!("{name} (built-in sample): ok")), "{}", stdout(&check));
-        let out = scratch(&format!("{name}.jsonl"));
-        let run = fulcrum(&["run", name, "--steps", "3", "--out", out.to_str().unwrap()]);
-        assert!(run.status.success(), "{name}: {}", stderr(&run));
-        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 5, "header + steps 0..=3");
         let exported = scratch(&format!("{name}.json"));
         let export = fulcrum(&["export", name, "--out", exported.to_str().unwrap()]);
         assert!(export.status.success(), "{name}: {}", stderr(&export));
         let shipped =
             std::fs::read_to_string(format!("{}/../../scenes/{name}.json", env!("CARGO_MANIFEST_DIR"))).unwrap();
         assert_eq!(std::fs::read_to_string(&exported).unwrap(), shipped);
+        let check = fulcrum(&["check", name]);
+        let out = scratch(&format!("{name}.jsonl"));
+        let run = fulcrum(&["run", name, "--steps", "3", "--out", out.to_str().unwrap()]);
+        if unsupported_joint(&check) {
+            assert!(unsupported_joint(&run), "{name}: {}", stderr(&run));
+            assert!(unsupported_joint(&fulcrum(&["check", exported.to_str().unwrap()])));
+            unsupported.push(format!("{name}: {}", stderr(&check).trim()));
+            continue;
+        }
+        assert!(check.status.success(), "{name}: {}", stderr(&check));
+        assert!(stdout(&check).starts_with(&format!("{name} (built-in sample): ok")), "{}", stdout(&check));
+        assert!(run.status.success(), "{name}: {}", stderr(&run));
+        assert_eq!(std::fs::read_to_string(&out).unwrap().lines().count(), 5, "header + steps 0..=3");
         assert!(fulcrum(&["check", exported.to_str().unwrap()]).status.success());
+    }
+    eprintln!("samples whose joints are not simulated on this branch ({}):", unsupported.len());
+    for line in &unsupported {
+        eprintln!("  {line}");
     }
     let to_stdout = fulcrum(&["export", "slope"]);
     assert!(Scene::from_json_str(&stdout(&to_stdout), "stdout").is_ok());
@@ -176,10 +264,16 @@ fn missing_and_invalid_scenes_exit_1_naming_the_problem() {
     let joints = scratch("joints.json");
     std::fs::write(
         &joints,
-        r#"{"format": 1, "bodies": [{"name": "a"}], "joints": [{"kind": "ball", "body_b": "a", "anchor": [0, 0, 0]}]}"#,
+        r#"{"format": 1, "bodies": [{"name": "a"}], "joints": [{"kind": "ball", "body_b": "b", "anchor": [0, 0, 0]}]}"#,
     )
     .unwrap();
-    assert_fails(&fulcrum(&["check", joints.to_str().unwrap()]), 1, &["joints[0]", "not"]);
+    for command in ["run", "check"] {
+        assert_fails(
+            &fulcrum(&[command, joints.to_str().unwrap()]),
+            1,
+            &["joints.json: joints[0].body_b: unknown body \"b\""],
+        );
+    }
     assert_fails(&fulcrum(&["check", env!("CARGO_TARGET_TMPDIR")]), 1, &["cannot read the file"]);
 }
 

@@ -1,9 +1,9 @@
 //! [`JointDef`]: everything needed to create a joint, with constructors per kind and
 //! validation of every field.
 
-use crate::error::{check_finite, check_non_negative, check_positive, check_vec3, Error, Result};
+use crate::error::{check_finite, check_non_negative, check_positive, check_rotation, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
-use crate::math::Vec3;
+use crate::math::{Quat, Vec3};
 
 /// Limits of a joint's free degree of freedom: metres for slides, radians for turns.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -259,6 +259,16 @@ pub enum JointAxes {
         /// Axis in B's frame.
         b: Vec3,
     },
+    /// The whole joint frame in each body's frame: X is the axis, Y and Z fix where angles
+    /// (hinge angle, twist, six-DOF rotations) are measured from. The frames need not
+    /// coincide when the joint is created, so a saved world comes back with its joints at the
+    /// angles they had.
+    LocalFrames {
+        /// Rotation of A's joint frame in A's frame (world for the static world).
+        a: Quat,
+        /// Rotation of B's joint frame in B's frame.
+        b: Quat,
+    },
 }
 
 /// Everything needed to create a joint. Start from a constructor (`JointDef::hinge`, …) and
@@ -413,6 +423,13 @@ impl JointDef {
         self
     }
 
+    /// Sets the whole joint frame rotation in each body's frame (see
+    /// [`JointAxes::LocalFrames`]).
+    pub fn with_local_frames(mut self, a: Quat, b: Quat) -> Self {
+        self.axes = JointAxes::LocalFrames { a, b };
+        self
+    }
+
     /// Sets a world anchor on each body.
     pub fn with_world_anchors(mut self, a: Vec3, b: Vec3) -> Self {
         self.anchors = Anchors::World { a, b };
@@ -535,6 +552,10 @@ impl JointDef {
             JointAxes::Local { a, b } => {
                 check_axis("axes.a", a)?;
                 check_axis("axes.b", b)?;
+            }
+            JointAxes::LocalFrames { a, b } => {
+                check_rotation("axes.a", a)?;
+                check_rotation("axes.b", b)?;
             }
         }
         if let Some(force) = self.break_force {

@@ -1,17 +1,22 @@
 //! Building a validated scene into a fresh [`World`]: settings, bodies in file order, their
-//! colliders with materials resolved. Defaults are the engine's own (`WorldSettings::default()`,
-//! `BodyDef::default()`, `ColliderDef::new`), so an omitted field means the same in a file as in
-//! code.
+//! colliders with materials resolved, then the joints. Defaults are the engine's own
+//! (`WorldSettings::default()`, `BodyDef::default()`, `ColliderDef::new`, `JointDef::new`), so
+//! an omitted field means the same in a file as in code.
 
 use std::collections::BTreeMap;
 
+use super::from_world::unique_names;
+use super::joint::{JointKind as FileKind, JointSpec};
+use super::joint_def::{joint_def, Names};
 use super::types::{BodySpec, ColliderSpec, MaterialSpec, SettingsSpec, ShapeSpec, ShapeType};
 use super::validate::{check_rotation_at, fail, required, shape_type_name};
 use super::{Scene, SceneIndex};
 use crate::body::BodyDef;
-use crate::collider::ColliderDef;
-use crate::error::Result;
-use crate::math::Vec3;
+use crate::collider::{ColliderDef, CollisionGroups};
+use crate::error::{Error, Result};
+use crate::id::{BodyId, JointId};
+use crate::joint::{Anchors, JointDef, JointKind};
+use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
 use crate::world::{World, WorldSettings};
 
@@ -45,6 +50,7 @@ pub(crate) fn world_settings(spec: &SettingsSpec) -> WorldSettings {
         set(&mut s.restitution_threshold, solver.restitution_threshold);
         set(&mut s.linear_slop, solver.linear_slop);
         set(&mut s.speculative_distance, solver.speculative_distance);
+        set(&mut s.exact_joint_trees, solver.exact_joint_trees);
     }
     set(&mut s.substeps, spec.substeps);
     settings
@@ -60,11 +66,6 @@ fn set<T>(target: &mut T, value: Option<T>) {
 /// Builds the scene into a fresh world. The scene must have been validated; errors that only
 /// building can find (features the engine lacks, shapes the engine refuses) name their path.
 pub(crate) fn build_world(scene: &Scene) -> Result<(World, SceneIndex)> {
-    if !scene.joints.is_empty() {
-        let reason =
-            format!("joints cannot be built yet: the engine has no joints (this scene has {})", scene.joints.len());
-        return Err(fail("joints[0]", reason));
-    }
     refuse_unsupported_shapes(&scene.bodies)?;
     let mut world = World::new(world_settings(&scene.settings)).map_err(|e| e.within("settings"))?;
     let mut index = SceneIndex::default();
@@ -78,7 +79,101 @@ pub(crate) fn build_world(scene: &Scene) -> Result<(World, SceneIndex)> {
         }
         index.push(spec.name.clone(), id);
     }
+    build_joints(&scene.joints, &mut world, &mut index)?;
     Ok((world, index))
+}
+
+/// Bodies by the scene's names, and the joints created so far by theirs.
+struct Building<'a> {
+    index: &'a SceneIndex,
+    joints: BTreeMap<&'a str, JointId>,
+}
+
+impl Names for Building<'_> {
+    fn body_id(&self, name: &str) -> Option<BodyId> {
+        self.index.body(name)
+    }
+    fn joint_id(&self, name: &str) -> Option<JointId> {
+        self.joints.get(name).copied()
+    }
+    fn body_name(&self, id: BodyId) -> Option<&str> {
+        self.index.name(id)
+    }
+    fn joint_name(&self, id: JointId) -> Option<&str> {
+        self.joints.iter().find(|(_, &joint)| joint == id).map(|(name, _)| *name)
+    }
+}
+
+/// Creates the joints: every other kind in file order, then the gears (which need their
+/// hinges). Adds them to `index` in file order. An error names the joint (`joints[i]`) and
+/// passes the engine's reason through.
+fn build_joints(specs: &[JointSpec], world: &mut World, index: &mut SceneIndex) -> Result<()> {
+    let is_gear = |i: &usize| specs[*i].kind == FileKind::Gear;
+    let order: Vec<usize> = (0..specs.len()).filter(|i| !is_gear(i)).chain((0..specs.len()).filter(is_gear)).collect();
+    let mut created: Vec<Option<JointId>> = vec![None; specs.len()];
+    let mut building = Building { index, joints: BTreeMap::new() };
+    for i in order {
+        let path = format!("joints[{i}]");
+        let spec = &specs[i];
+        let hinge_body = |id: JointId| world.joint(id).map(|joint| joint.body_b());
+        let mut def = joint_def(spec, &building, hinge_body).map_err(|e| e.within(&path))?;
+        fix_creation_lengths(&mut def, world);
+        let id = world.create_joint(&def).map_err(|e| scene_error(e).within(&path))?;
+        if let Some(name) = spec.name.as_deref() {
+            building.joints.insert(name, id);
+        }
+        created[i] = Some(id);
+    }
+    let own: Vec<&str> = specs.iter().map(|spec| spec.name.as_deref().unwrap_or_default()).collect();
+    for (name, id) in unique_names(&own, "joint").into_iter().zip(created) {
+        if let Some(id) = id {
+            index.push_joint(name, id);
+        }
+    }
+    Ok(())
+}
+
+/// A distance joint without a rest length takes the distance at creation. The file means the
+/// distance at load time, so it is written into the definition where it matters (a rod; or a
+/// spring with a maximum, whose minimum then becomes explicit: 0 when omitted, as the engine
+/// reads a rope's): a world saved after moving reloads with the same lengths.
+pub(super) fn fix_creation_lengths(def: &mut JointDef, world: &World) {
+    let pose = |id: Option<BodyId>| id.and_then(|id| world.body(id)).map_or(Pose::IDENTITY, |body| body.pose());
+    let (a, b) = match def.anchors {
+        Anchors::Shared(p) => (p, p),
+        Anchors::World { a, b } => (a, b),
+        Anchors::Local { a, b } => (pose(def.body_a).transform_point(a), pose(Some(def.body_b)).transform_point(b)),
+    };
+    let distance = (b - a).length();
+    if let JointKind::Distance { rest_length: rest @ None, min_length, max_length, spring } = &mut def.kind {
+        match (*min_length, *max_length) {
+            (None, None) => *rest = Some(distance),
+            (min, Some(max)) if spring.is_some() => {
+                let min = min.unwrap_or(0.0);
+                *min_length = Some(min);
+                *rest = Some(distance.clamp(min, max.max(min)));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// An engine error in the scene's terms: the engine calls a joint's option fields
+/// `kind.<field>` and its anchors and axes `anchors` and `axes`.
+fn scene_error(mut error: Error) -> Error {
+    let mut field = error.field.as_str();
+    while let Some(rest) = field.strip_prefix("kind.") {
+        field = rest;
+    }
+    let renamed = match field {
+        "cone_limit" => "cone_limit_deg".to_string(),
+        "twist_limits" => "twist_limits_deg".to_string(),
+        f if f.starts_with("anchors") => "anchor".to_string(),
+        f if f.starts_with("axes") => "axis".to_string(),
+        f => f.to_string(),
+    };
+    error.field = renamed;
+    error
 }
 
 /// Shapes the format describes but the engine cannot simulate yet.
@@ -135,6 +230,11 @@ fn collider_def(spec: &ColliderSpec, materials: &BTreeMap<String, MaterialSpec>)
     set(&mut def.friction, spec.friction);
     set(&mut def.restitution, spec.restitution);
     set(&mut def.sensor, spec.sensor);
+    if let Some(groups) = spec.groups {
+        let all = CollisionGroups::ALL;
+        def.groups =
+            CollisionGroups::new(groups.memberships.unwrap_or(all.memberships), groups.filter.unwrap_or(all.filter));
+    }
     if let Some(position) = spec.position {
         def.position = Vec3::from_array(position);
     }

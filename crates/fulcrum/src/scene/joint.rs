@@ -1,6 +1,11 @@
 //! Joints of the scene format: serde types for every field of the joint table and their
-//! validation. Building joints into a world is not done yet (the engine has no joints);
-//! [`Scene::build`](super::Scene::build) refuses a scene that has any.
+//! validation. `joint_def.rs` converts them to and from the engine's
+//! [`JointDef`](crate::joint::JointDef).
+//!
+//! Besides the contract's fields a joint accepts these engine extensions: `break_torque`,
+//! `enabled`, `local_frame_a`/`local_frame_b` (the whole joint frame in each body's frame, which
+//! is how a saved world keeps its joints' angle references) and the `target` kind (a body's
+//! point pulled towards a world point by a soft spring with a force cap: the viewer's drag).
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -8,9 +13,12 @@ use std::fmt;
 use serde::de::{self, IgnoredAny, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::validate::{check_finite_at, check_non_negative_at, check_positive_at, check_vec3_at, fail};
+use super::types::Rotation;
+use super::validate::{
+    check_finite_at, check_non_negative_at, check_positive_at, check_rotation_at, check_vec3_at, fail,
+};
 use crate::error::Result;
-use JointKind::{Angle, Ball, Distance, Gear, Hinge, Line, Prismatic, Pulley, SixDof, Weld};
+use JointKind::{Angle, Ball, Distance, Gear, Hinge, Line, Prismatic, Pulley, SixDof, Target, Weld};
 
 /// The kind of a joint.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -36,6 +44,9 @@ pub enum JointKind {
     Gear,
     /// Per-axis locked / free / limited.
     SixDof,
+    /// Pulls body B's anchor towards the world point `target` with a soft spring and at most
+    /// `max_force` (an engine extension: what the viewer's mouse drag creates).
+    Target,
 }
 
 impl JointKind {
@@ -49,7 +60,8 @@ impl JointKind {
         matches!(self, JointKind::Hinge | JointKind::Prismatic | JointKind::Line)
     }
 
-    fn name(self) -> &'static str {
+    /// The kind's name as the format spells it.
+    pub fn name(self) -> &'static str {
         match self {
             JointKind::Ball => "ball",
             JointKind::Hinge => "hinge",
@@ -61,6 +73,7 @@ impl JointKind {
             JointKind::Pulley => "pulley",
             JointKind::Gear => "gear",
             JointKind::SixDof => "six_dof",
+            JointKind::Target => "target",
         }
     }
 }
@@ -219,6 +232,14 @@ pub struct JointSpec {
     /// Axis in body B's frame.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub local_axis_b: Option<[f32; 3]>,
+    /// The whole joint frame (X = axis) in body A's frame, world for the static world (an
+    /// engine extension, instead of `axis` or the local axes; saved worlds use it so that
+    /// angles keep the reference they were created with).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_frame_a: Option<Rotation>,
+    /// The whole joint frame in body B's frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub local_frame_b: Option<Rotation>,
     /// Limits (hinge: rad; prismatic, line: m).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limits: Option<LimitsSpec>,
@@ -231,9 +252,15 @@ pub struct JointSpec {
     /// Force above which the joint breaks, N.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub break_force: Option<f32>,
+    /// Torque above which the joint breaks, N·m (an engine extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub break_torque: Option<f32>,
     /// Do the two bodies collide with each other? (default false)
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub collide_connected: Option<bool>,
+    /// Does the joint act? (default true; an engine extension)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub enabled: Option<bool>,
     /// Ball: half-angle of the swing cone, degrees.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cone_limit_deg: Option<f32>,
@@ -267,13 +294,65 @@ pub struct JointSpec {
     /// Six-DOF: per-axis motion.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub axes: Option<SixDofAxesSpec>,
+    /// Target: the world point body B's anchor is pulled to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<[f32; 3]>,
+    /// Target: the largest pulling force, N.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_force: Option<f32>,
 }
+
+impl JointSpec {
+    /// A joint of `kind` on `body_b` with every other field omitted.
+    pub fn new(kind: JointKind, body_b: Option<String>) -> Self {
+        JointSpec {
+            name: None,
+            kind,
+            body_a: None,
+            body_b,
+            anchor: None,
+            anchor_a: None,
+            anchor_b: None,
+            local_anchor_a: None,
+            local_anchor_b: None,
+            axis: None,
+            local_axis_a: None,
+            local_axis_b: None,
+            local_frame_a: None,
+            local_frame_b: None,
+            limits: None,
+            motor: None,
+            spring: None,
+            break_force: None,
+            break_torque: None,
+            collide_connected: None,
+            enabled: None,
+            cone_limit_deg: None,
+            twist_limits_deg: None,
+            rest_length: None,
+            min_length: None,
+            max_length: None,
+            ground_anchor_a: None,
+            ground_anchor_b: None,
+            ratio: None,
+            hinge_a: None,
+            hinge_b: None,
+            axes: None,
+            target: None,
+            max_force: None,
+        }
+    }
+}
+
+/// Every kind but the gear, which takes its bodies and frames from its hinges.
+const ALL_BUT_GEAR: &[JointKind] = &[Ball, Hinge, Prismatic, Line, Distance, Weld, Angle, Pulley, SixDof, Target];
 
 /// Kinds that accept each optional, kind-specific field.
 const KIND_FIELDS: &[(&str, &[JointKind])] = &[
+    ("body_a", &[Ball, Hinge, Prismatic, Line, Distance, Weld, Angle, Pulley, Gear, SixDof]),
     ("limits", &[Hinge, Prismatic, Line]),
     ("motor", &[Hinge, Prismatic, Line]),
-    ("spring", &[Hinge, Prismatic, Line, Distance, Weld, Angle]),
+    ("spring", &[Hinge, Prismatic, Line, Distance, Weld, Angle, Target]),
     ("cone_limit_deg", &[Ball]),
     ("twist_limits_deg", &[Ball]),
     ("rest_length", &[Distance]),
@@ -285,15 +364,25 @@ const KIND_FIELDS: &[(&str, &[JointKind])] = &[
     ("hinge_a", &[Gear]),
     ("hinge_b", &[Gear]),
     ("axes", &[SixDof]),
-    ("anchor", &[Ball, Hinge, Prismatic, Line, Weld, Angle, SixDof]),
+    ("target", &[Target]),
+    ("max_force", &[Target]),
+    ("anchor", &[Ball, Hinge, Prismatic, Line, Weld, Angle, SixDof, Target]),
     ("anchor_a", &[Distance, Pulley]),
     ("anchor_b", &[Distance, Pulley]),
+    ("local_anchor_a", ALL_BUT_GEAR),
+    ("local_anchor_b", ALL_BUT_GEAR),
+    ("axis", ALL_BUT_GEAR),
+    ("local_axis_a", ALL_BUT_GEAR),
+    ("local_axis_b", ALL_BUT_GEAR),
+    ("local_frame_a", ALL_BUT_GEAR),
+    ("local_frame_b", ALL_BUT_GEAR),
 ];
 
 impl JointSpec {
     /// Names of the kind-specific fields this joint gives.
     fn given_fields(&self) -> Vec<&'static str> {
         let given = [
+            ("body_a", self.body_a.is_some()),
             ("limits", self.limits.is_some()),
             ("motor", self.motor.is_some()),
             ("spring", self.spring.is_some()),
@@ -311,6 +400,15 @@ impl JointSpec {
             ("anchor", self.anchor.is_some()),
             ("anchor_a", self.anchor_a.is_some()),
             ("anchor_b", self.anchor_b.is_some()),
+            ("target", self.target.is_some()),
+            ("max_force", self.max_force.is_some()),
+            ("local_anchor_a", self.local_anchor_a.is_some()),
+            ("local_anchor_b", self.local_anchor_b.is_some()),
+            ("axis", self.axis.is_some()),
+            ("local_axis_a", self.local_axis_a.is_some()),
+            ("local_axis_b", self.local_axis_b.is_some()),
+            ("local_frame_a", self.local_frame_a.is_some()),
+            ("local_frame_b", self.local_frame_b.is_some()),
         ];
         given.iter().filter(|(_, present)| *present).map(|(name, _)| *name).collect()
     }
@@ -353,7 +451,8 @@ fn validate_joint(joint: &JointSpec, body_names: &BTreeMap<&str, usize>) -> Resu
     validate_anchors(joint)?;
     validate_axis(joint)?;
     validate_limits_and_drives(joint)?;
-    validate_lengths_and_ratio(joint)
+    validate_lengths_and_ratio(joint)?;
+    validate_target(joint)
 }
 
 /// `body_a` (optional) and `body_b` (required except for gears) name existing, distinct bodies.
@@ -428,7 +527,9 @@ fn validate_anchors(joint: &JointSpec) -> Result<()> {
     }
 }
 
-/// `axis` or both local axes, non-zero and finite; required for hinge, prismatic and line.
+/// One of `axis`, both local axes or both local frames: axes finite and non-zero, frames unit
+/// quaternions. Required for hinge, prismatic and line, and for a ball's cone and twist limits
+/// (both are measured about the axis).
 fn validate_axis(joint: &JointSpec) -> Result<()> {
     for (field, value) in
         [("axis", joint.axis), ("local_axis_a", joint.local_axis_a), ("local_axis_b", joint.local_axis_b)]
@@ -440,18 +541,44 @@ fn validate_axis(joint: &JointSpec) -> Result<()> {
             }
         }
     }
-    let local = joint.local_axis_a.is_some() || joint.local_axis_b.is_some();
-    if local && (joint.local_axis_a.is_none() || joint.local_axis_b.is_none()) {
-        return Err(fail("local_axis_b", "local_axis_a and local_axis_b must be given together"));
+    for (field, value) in [("local_frame_a", &joint.local_frame_a), ("local_frame_b", &joint.local_frame_b)] {
+        if let Some(rotation) = value {
+            check_rotation_at(field, rotation)?;
+        }
     }
-    if joint.axis.is_some() && local {
+    let local_axes =
+        given_together(("local_axis_a", joint.local_axis_a.is_some()), ("local_axis_b", joint.local_axis_b.is_some()))?;
+    let local_frames = given_together(
+        ("local_frame_a", joint.local_frame_a.is_some()),
+        ("local_frame_b", joint.local_frame_b.is_some()),
+    )?;
+    if joint.axis.is_some() && local_axes {
         return Err(fail("axis", "give either `axis` or the local axes, not both"));
     }
-    let has_axis = joint.axis.is_some() || local;
-    if !has_axis && (joint.kind.needs_axis() || joint.twist_limits_deg.is_some()) {
-        return Err(fail("axis", format!("is required for a `{}` joint", joint.kind.name())));
+    if local_frames && (joint.axis.is_some() || local_axes) {
+        return Err(fail("local_frame_a", "the local frames replace `axis` and the local axes: give only one form"));
+    }
+    let has_axis = joint.axis.is_some() || local_axes || local_frames;
+    let measured_about_axis = joint.twist_limits_deg.is_some() || joint.cone_limit_deg.is_some();
+    if !has_axis && (joint.kind.needs_axis() || measured_about_axis) {
+        let what = if joint.kind.needs_axis() {
+            format!("a `{}` joint", joint.kind.name())
+        } else {
+            "cone and twist limits".into()
+        };
+        return Err(fail("axis", format!("is required for {what}")));
     }
     Ok(())
+}
+
+/// Whether a pair of fields that go together is given; one without the other is an error
+/// naming the missing one.
+fn given_together((first, a): (&str, bool), (second, b): (&str, bool)) -> Result<bool> {
+    match (a, b) {
+        (true, false) => Err(fail(second, format!("is required together with {first}"))),
+        (false, true) => Err(fail(first, format!("is required together with {second}"))),
+        _ => Ok(a),
+    }
 }
 
 /// Limits ordered, motor in one of its two forms, spring soft but stable, break force > 0,
@@ -478,6 +605,9 @@ fn validate_limits_and_drives(joint: &JointSpec) -> Result<()> {
     }
     if let Some(force) = joint.break_force {
         check_positive_at("break_force", force)?;
+    }
+    if let Some(torque) = joint.break_torque {
+        check_positive_at("break_torque", torque)?;
     }
     if let Some(axes) = joint.axes {
         let all = [("x", axes.x), ("y", axes.y), ("z", axes.z), ("rx", axes.rx), ("ry", axes.ry), ("rz", axes.rz)];
@@ -560,20 +690,54 @@ fn validate_lengths_and_ratio(joint: &JointSpec) -> Result<()> {
     Ok(())
 }
 
-/// A gear needs `hinge_a` and `hinge_b`, each naming a hinge joint of the scene, and a ratio.
+/// A gear needs `hinge_a` and `hinge_b`, each naming a hinge joint of the scene, turning two
+/// different bodies, and a ratio. It acts between the hinges' `body_b`s: `body_a` and
+/// `body_b`, when given, must name those.
 fn validate_gear_hinges(joint: &JointSpec, joints: &[JointSpec], joint_names: &BTreeMap<&str, usize>) -> Result<()> {
+    let mut turned = Vec::with_capacity(2);
     for (field, name) in [("hinge_a", &joint.hinge_a), ("hinge_b", &joint.hinge_b)] {
         let name = name.as_deref().ok_or_else(|| fail(field, "is required for a gear"))?;
         let index = *joint_names.get(name).ok_or_else(|| fail(field, format!("unknown joint \"{name}\"")))?;
         if joints[index].kind != Hinge {
             return Err(fail(field, format!("joint \"{name}\" (joints[{index}]) is not a hinge")));
         }
+        turned.push(joints[index].body_b.as_deref().unwrap_or_default());
     }
     if joint.hinge_a == joint.hinge_b {
         return Err(fail("hinge_b", "must differ from hinge_a"));
+    }
+    if turned[0] == turned[1] {
+        return Err(fail("hinge_b", format!("turns the same body as hinge_a (\"{}\")", turned[0])));
+    }
+    for ((field, given), (hinge, body)) in [("body_a", &joint.body_a), ("body_b", &joint.body_b)]
+        .into_iter()
+        .zip([("hinge_a", turned[0]), ("hinge_b", turned[1])])
+    {
+        if let Some(given) = given.as_deref().filter(|given| *given != body) {
+            return Err(fail(
+                field,
+                format!(
+                    "a gear acts on its hinges' bodies: \"{given}\" is not \"{body}\", the body_b of {hinge} (omit it)"
+                ),
+            ));
+        }
     }
     if joint.ratio.is_none() {
         return Err(fail("ratio", "is required for a gear"));
     }
     Ok(())
+}
+
+/// A target joint needs the `target` point, a `spring` (its softness) and `max_force`.
+fn validate_target(joint: &JointSpec) -> Result<()> {
+    if joint.kind != Target {
+        return Ok(());
+    }
+    let target = joint.target.ok_or_else(|| fail("target", "is required for a target joint"))?;
+    check_vec3_at("target", &target)?;
+    if joint.spring.is_none() {
+        return Err(fail("spring", "is required for a target joint (its stiffness and damping)"));
+    }
+    let max_force = joint.max_force.ok_or_else(|| fail("max_force", "is required for a target joint"))?;
+    check_non_negative_at("max_force", max_force)
 }

@@ -28,6 +28,7 @@
 mod build;
 mod from_world;
 pub mod joint;
+mod joint_def;
 mod json_format;
 pub mod trajectory;
 pub mod types;
@@ -42,12 +43,14 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
-use crate::id::BodyId;
+use crate::id::{BodyId, JointId};
 use crate::world::World;
 
 pub use joint::{AxisMotion, JointKind, JointSpec, LimitsSpec, MotorSpec, SixDofAxesSpec, SpringSpec};
 pub use trajectory::{BodyState, JointState, TrajectoryFrame, TrajectoryHeader};
-pub use types::{BodySpec, ColliderSpec, MaterialSpec, Rotation, SettingsSpec, ShapeSpec, ShapeType, SolverSpec};
+pub use types::{
+    BodySpec, ColliderSpec, GroupsSpec, MaterialSpec, Rotation, SettingsSpec, ShapeSpec, ShapeType, SolverSpec,
+};
 pub use validate::FORMAT_VERSION;
 
 /// A scene: the top level of a scene file.
@@ -144,8 +147,9 @@ impl Scene {
     }
 
     /// Validates the scene and builds it into a fresh world; returns the world and the index of
-    /// its bodies by name. Joints, trimeshes and height fields are refused for now (the engine
-    /// cannot simulate them yet), naming the first one's path.
+    /// its bodies and joints by name. Trimeshes and height fields are refused for now (the
+    /// engine cannot simulate them yet), naming the first one's path; so is a joint the engine
+    /// refuses, naming it (`joints[3].kind: ...`) with the engine's reason.
     pub fn build(&self) -> Result<(World, SceneIndex)> {
         self.validate()?;
         build::build_world(self).map_err(|e| self.locate(e))
@@ -195,12 +199,17 @@ fn parse_error(error: &serde_path_to_error::Error<serde_json::Error>) -> Error {
     Error::new(path, reason)
 }
 
-/// The bodies of a built scene by name, in file order.
+/// The bodies and joints of a built scene by name, in file order. A joint the file leaves
+/// unnamed is listed under a generated name (`joint<i>` for `joints[i]`, suffixed until
+/// unique) so that trajectories can name it; the world's joint keeps its empty name.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SceneIndex {
     entries: Vec<(String, BodyId)>,
     by_name: BTreeMap<String, usize>,
     by_id: BTreeMap<BodyId, usize>,
+    joint_entries: Vec<(String, JointId)>,
+    joints_by_name: BTreeMap<String, usize>,
+    joints_by_id: BTreeMap<JointId, usize>,
 }
 
 impl SceneIndex {
@@ -234,5 +243,32 @@ impl SceneIndex {
     /// True when the scene had no bodies.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
+    }
+
+    pub(crate) fn push_joint(&mut self, name: String, id: JointId) {
+        let index = self.joint_entries.len();
+        self.joints_by_name.insert(name.clone(), index);
+        self.joints_by_id.insert(id, index);
+        self.joint_entries.push((name, id));
+    }
+
+    /// The joint with this name.
+    pub fn joint(&self, name: &str) -> Option<JointId> {
+        self.joints_by_name.get(name).map(|&i| self.joint_entries[i].1)
+    }
+
+    /// The name of this joint.
+    pub fn joint_name(&self, id: JointId) -> Option<&str> {
+        self.joints_by_id.get(&id).map(|&i| self.joint_entries[i].0.as_str())
+    }
+
+    /// `(name, id)` of every joint, in file order.
+    pub fn joints(&self) -> impl Iterator<Item = (&str, JointId)> {
+        self.joint_entries.iter().map(|(name, id)| (name.as_str(), *id))
+    }
+
+    /// Number of joints.
+    pub fn joint_count(&self) -> usize {
+        self.joint_entries.len()
     }
 }

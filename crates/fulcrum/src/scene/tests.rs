@@ -1,10 +1,14 @@
 //! Scene tests: samples load and build, round trips (text -> Scene -> text, World -> Scene ->
-//! World), defaults and material resolution, one test per refused input (message names the
-//! file, the JSON path and the reason), and trajectory frames of a free fall.
+//! World, JointSpec -> JointDef -> JointSpec), defaults and material resolution, one test per
+//! refused input (message names the file, the JSON path and the reason), and trajectory frames
+//! of a free fall and of joints.
 
+use super::joint_def::{joint_def, joint_spec};
 use super::*;
 use crate::body::BodyDef;
-use crate::collider::ColliderDef;
+use crate::collider::{ColliderDef, CollisionGroups};
+use crate::id::{JointId, RawId};
+use crate::joint as engine;
 use crate::math::{Quat, Vec3};
 use crate::shape::Shape;
 use crate::world::WorldSettings;
@@ -41,19 +45,39 @@ fn assert_refused(text: &str, path: &str, reason: &str) {
     assert!(message.contains(reason), "wrong reason in: {message}");
 }
 
+/// Is this build error the engine refusing a joint kind it cannot simulate yet (on a branch
+/// where not every joint kind is merged)? It must still name the joint.
+fn is_unsupported_joint(message: &str) -> bool {
+    message.contains(": joints[") && message.contains(".kind: ") && message.contains("not supported yet")
+}
+
+/// Every sample parses, validates (what `fulcrum check` reads) and round-trips as text; it
+/// builds, with all its bodies and joints, unless the engine does not simulate one of its
+/// joint kinds yet: those are listed, and any other build error fails.
 #[test]
 fn every_sample_loads_builds_and_round_trips() {
     let paths = sample_paths();
-    assert!(paths.len() >= 7, "samples found: {paths:?}");
+    assert!(paths.len() >= 18, "samples found: {paths:?}");
+    let mut not_built = Vec::new();
     for path in paths {
         let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(scene.description.is_some(), "{} has no description", path.display());
-        let (world, index) = scene.build().unwrap_or_else(|e| panic!("{e}"));
-        assert_eq!(world.body_count(), scene.bodies.len());
-        assert_eq!(index.len(), scene.bodies.len());
         let text = scene.to_json_string().unwrap();
         let again = Scene::from_json_str(&text, "again").unwrap();
         assert_eq!(again, scene, "{} does not round-trip", path.display());
+        match scene.build() {
+            Ok((world, index)) => {
+                assert_eq!(world.body_count(), scene.bodies.len());
+                assert_eq!(index.len(), scene.bodies.len());
+                assert_eq!((world.joint_count(), index.joint_count()), (scene.joints.len(), scene.joints.len()));
+            }
+            Err(e) if is_unsupported_joint(&e.to_string()) => not_built.push(e.to_string()),
+            Err(e) => panic!("{e}"),
+        }
+    }
+    eprintln!("samples not built on this branch ({}):", not_built.len());
+    for message in &not_built {
+        eprintln!("  {message}");
     }
 }
 
@@ -66,7 +90,7 @@ const EVERYTHING: &str = r#"{
       "position_correction": "baumgarte", "baumgarte": 0.3, "contact_hertz": 25,
       "contact_damping_ratio": 5, "joint_hertz": 50, "joint_damping_ratio": 1.5,
       "max_push_velocity": 2, "position_iterations": 4, "restitution_threshold": 0.5,
-      "linear_slop": 0.004, "speculative_distance": 0.03}},
+      "linear_slop": 0.004, "speculative_distance": 0.03, "exact_joint_trees": false}},
   "materials": {"wood": {"friction": 0.5, "restitution": 0.1, "density": 600}, "ice": {"friction": 0.02}},
   "bodies": [
     {"name": "frame", "kind": "static", "colliders": [
@@ -80,7 +104,8 @@ const EVERYTHING: &str = r#"{
       {"shape": {"type": "box", "half_extents": [0.5, 1, 0.05]}, "position": [0, 0, 0.1],
        "rotation": {"axis": [0, 1, 0], "angle_deg": 45}, "density": 700, "friction": 0.9,
        "restitution": 0.2, "material": "wood", "sensor": false},
-      {"shape": {"type": "sphere", "radius": 0.1}, "material": "ice", "sensor": true},
+      {"shape": {"type": "sphere", "radius": 0.1}, "material": "ice", "sensor": true,
+       "groups": {"memberships": 2, "filter": 4294967293}},
       {"shape": {"type": "capsule", "half_height": 0.5, "radius": 0.1}},
       {"shape": {"type": "cylinder", "half_height": 0.2, "radius": 0.3}},
       {"shape": {"type": "convex_hull", "points": [[0,0,0],[1,0,0],[0,1,0],[0,0,1]]}}]},
@@ -90,7 +115,7 @@ const EVERYTHING: &str = r#"{
     {"name": "door_hinge", "kind": "hinge", "body_a": "frame", "body_b": "door", "anchor": [0, 1, 0],
      "axis": [0, 1, 0], "limits": {"lower": -1.5, "upper": 1.5},
      "motor": {"target_velocity": 1.0, "max_force": 50}, "spring": {"frequency_hz": 2, "damping_ratio": 0.5},
-     "break_force": 10000, "collide_connected": false},
+     "break_force": 10000, "break_torque": 500, "collide_connected": false, "enabled": true},
     {"name": "h2", "kind": "hinge", "body_b": "wheel", "local_anchor_a": [0, 0, 0], "local_anchor_b": [0, 0, 0],
      "local_axis_a": [1, 0, 0], "local_axis_b": [1, 0, 0],
      "motor": {"target_position": 0.5, "frequency_hz": 3, "damping_ratio": 1, "max_force": 5}},
@@ -103,10 +128,13 @@ const EVERYTHING: &str = r#"{
      "ground_anchor_a": [1, 5, 3], "ground_anchor_b": [4, 5, 0], "ratio": 2},
     {"kind": "six_dof", "body_b": "door", "anchor": [0, 0, 0],
      "axes": {"x": "locked", "y": "free", "z": [-1, 1], "rx": "locked", "ry": [0, 0.5], "rz": "free"}},
-    {"kind": "weld", "body_b": "wheel", "anchor": [4, 0, 0], "spring": {"frequency_hz": 5, "damping_ratio": 0.7}},
-    {"kind": "angle", "body_a": "door", "body_b": "wheel", "anchor": [0, 0, 0]},
+    {"kind": "weld", "body_b": "wheel", "anchor": [4, 0, 0], "spring": {"frequency_hz": 5, "damping_ratio": 0.7},
+     "local_frame_a": [0, 0, 0, 1], "local_frame_b": {"axis": [0, 0, 1], "angle_deg": 90}},
+    {"kind": "angle", "body_a": "door", "body_b": "wheel", "anchor": [0, 0, 0], "enabled": false},
     {"kind": "prismatic", "body_b": "door", "anchor": [0, 0, 0], "axis": [1, 0, 0], "limits": {"lower": 0, "upper": 1}},
-    {"kind": "line", "body_b": "door", "anchor": [0, 0, 0], "axis": [0, 1, 0]}
+    {"kind": "line", "body_b": "door", "anchor": [0, 0, 0], "axis": [0, 1, 0]},
+    {"name": "drag", "kind": "target", "body_b": "door", "anchor": [1, 2, 3], "target": [1, 3, 3],
+     "spring": {"frequency_hz": 4, "damping_ratio": 1}, "max_force": 300}
   ]
 }"#;
 
@@ -114,7 +142,7 @@ const EVERYTHING: &str = r#"{
 fn a_scene_with_every_field_round_trips_through_json() {
     let scene = Scene::from_json_str(EVERYTHING, "everything.json").unwrap();
     assert_eq!(scene.bodies.len(), 3);
-    assert_eq!(scene.joints.len(), 11);
+    assert_eq!(scene.joints.len(), 12);
     assert_eq!(scene.joints[6].axes.unwrap().z, Some(AxisMotion::Limited(-1.0, 1.0)), "six-DOF ranges are parsed");
     let text = scene.to_json_string().unwrap();
     let again = Scene::from_json_str(&text, "again.json").unwrap();
@@ -159,6 +187,7 @@ fn settings_fields_reach_the_world() {
     assert_eq!((s.baumgarte, s.contact_hertz, s.contact_damping_ratio), (0.3, 25.0, 5.0));
     assert_eq!((s.joint_hertz, s.joint_damping_ratio, s.max_push_velocity), (50.0, 1.5, 2.0));
     assert_eq!((s.restitution_threshold, s.linear_slop, s.speculative_distance), (0.5, 0.004, 0.03));
+    assert!(!s.exact_joint_trees);
 }
 
 #[test]
@@ -214,7 +243,7 @@ fn varied_world() -> World {
         ColliderDef::new(Shape::cuboid(Vec3::new(0.5, 0.2, 0.1)).unwrap()).with_pose(Vec3::new(0.3, 0.0, 0.0), offset),
         ColliderDef::new(Shape::capsule(0.4, 0.1).unwrap()).with_density(300.0).with_friction(0.2),
         ColliderDef::new(Shape::cylinder(0.2, 0.3).unwrap()).with_restitution(0.5).with_pose(Vec3::Y, Quat::IDENTITY),
-        ColliderDef::new(Shape::sphere(0.25).unwrap()).with_sensor(true),
+        ColliderDef::new(Shape::sphere(0.25).unwrap()).with_sensor(true).with_groups(CollisionGroups::new(4, !6)),
     ];
     for shape in &shapes {
         world.create_collider(compound, shape).unwrap();
@@ -279,8 +308,8 @@ fn world_to_scene_to_world_keeps_bodies_poses_and_masses() {
             assert!((ca.local_pose().position - cb.local_pose().position).length() < 1e-7);
             assert!(ca.local_pose().rotation.angle_between(cb.local_pose().rotation) < 1e-6);
             assert_eq!(
-                (ca.density(), ca.friction(), ca.restitution(), ca.is_sensor()),
-                (cb.density(), cb.friction(), cb.restitution(), cb.is_sensor())
+                (ca.density(), ca.friction(), ca.restitution(), ca.is_sensor(), ca.groups()),
+                (cb.density(), cb.friction(), cb.restitution(), cb.is_sensor(), cb.groups())
             );
         }
     }
@@ -366,6 +395,29 @@ fn joint_fields_are_checked() {
         (r#"{"kind": "gear", "hinge_a": "x", "hinge_b": "y", "ratio": 1}"#.to_string(), "joints[0].hinge_a", "unknown joint \"x\""),
         (r#"{"kind": "six_dof", "body_b": "b", "anchor": [0, 0, 0], "axes": {"x": "stuck"}}"#.to_string(), "joints[0].axes.x", "\"locked\", \"free\" or [lower, upper]"),
         (r#"{"kind": "spring", "body_b": "b"}"#.to_string(), "joints[0].kind", "unknown variant `spring`"),
+        (format!(r#"{{{hinge}, "break_torque": 0}}"#), "joints[0].break_torque", "greater than zero"),
+        (format!(r#"{{{hinge}, "enabled": 1}}"#), "joints[0].enabled", "expected a boolean"),
+        (format!(r#"{{{hinge}, "max_force": 1}}"#), "joints[0].max_force", "does not apply to a `hinge` joint"),
+        (format!(r#"{{{hinge}, "local_axis_a": [1, 0, 0], "local_axis_b": [1, 0, 0]}}"#), "joints[0].axis", "not both"),
+        (format!(r#"{{{hinge}, "local_frame_a": [0, 0, 0, 1]}}"#), "joints[0].local_frame_b", "is required together with local_frame_a"),
+        (r#"{"kind": "hinge", "body_b": "b", "anchor": [0, 0, 0], "axis": [0, 0, 0]}"#.to_string(), "joints[0].axis", "must not be the zero vector"),
+        (r#"{"kind": "hinge", "body_b": "b", "anchor": [0, 0, 0], "axis": [0, 1e39, 0]}"#.to_string(), "joints[0].axis[1]", "finite"),
+        (r#"{"kind": "hinge", "body_b": "b", "anchor": [0, 0, 0], "local_frame_a": [0, 0, 0, 2], "local_frame_b": [0, 0, 0, 1]}"#.to_string(), "joints[0].local_frame_a", "must be a unit quaternion"),
+        (r#"{"kind": "weld", "body_b": "b", "anchor": [0, 0, 0], "local_frame_a": [0, 0, 0, 1], "local_frame_b": [0, 0, 0, 1], "axis": [1, 0, 0]}"#.to_string(), "joints[0].local_frame_a", "give only one form"),
+        (r#"{"kind": "ball", "body_b": "b", "anchor": [0, 0, 0], "cone_limit_deg": 30}"#.to_string(), "joints[0].axis", "is required for cone and twist limits"),
+        (r#"{"kind": "ball", "body_b": "b", "anchor": [0, 0, 0], "axis": [0, 1, 0], "cone_limit_deg": 200}"#.to_string(), "joints[0].cone_limit_deg", "at most 180"),
+        (r#"{"kind": "ball", "body_b": "b", "anchor": [0, 0, 0], "axis": [0, 1, 0], "twist_limits_deg": {"lower": 10, "upper": 5}}"#.to_string(), "joints[0].twist_limits_deg.upper", "must not be below"),
+        (r#"{"kind": "distance", "body_b": "b", "anchor_a": [0, 0, 0]}"#.to_string(), "joints[0].anchor_b", "is required together with anchor_a"),
+        (r#"{"kind": "distance", "body_b": "b", "anchor": [0, 0, 0]}"#.to_string(), "joints[0].anchor", "does not apply to a `distance` joint"),
+        (r#"{"kind": "distance", "body_b": "b", "anchor_a": [0, 0, 0], "anchor_b": [1, 0, 0], "rest_length": -1}"#.to_string(), "joints[0].rest_length", "must not be negative"),
+        (r#"{"kind": "pulley", "body_a": "a", "body_b": "b", "anchor_a": [0, 0, 0], "anchor_b": [1, 0, 0], "ground_anchor_a": [0, 1, 0]}"#.to_string(), "joints[0].ground_anchor_b", "is required for a pulley"),
+        (r#"{"kind": "pulley", "body_a": "a", "body_b": "b", "anchor_a": [0, 0, 0], "anchor_b": [1, 0, 0], "ground_anchor_a": [0, 1, 0], "ground_anchor_b": [1, 1, 0], "ratio": -2}"#.to_string(), "joints[0].ratio", "greater than zero"),
+        (r#"{"kind": "six_dof", "body_b": "b", "anchor": [0, 0, 0], "axes": {"rz": [1, -1]}}"#.to_string(), "joints[0].axes.rz.upper", "must not be below"),
+        (r#"{"kind": "target", "body_b": "b", "anchor": [0, 0, 0], "spring": {"frequency_hz": 1, "damping_ratio": 1}, "max_force": 1}"#.to_string(), "joints[0].target", "is required for a target joint"),
+        (r#"{"kind": "target", "body_b": "b", "anchor": [0, 0, 0], "target": [0, 1, 0], "max_force": 1}"#.to_string(), "joints[0].spring", "is required for a target joint"),
+        (r#"{"kind": "target", "body_b": "b", "anchor": [0, 0, 0], "target": [0, 1, 0], "spring": {"frequency_hz": 1, "damping_ratio": 1}, "max_force": -1}"#.to_string(), "joints[0].max_force", "must not be negative"),
+        (r#"{"kind": "target", "body_a": "a", "body_b": "b", "anchor": [0, 0, 0], "target": [0, 1, 0], "spring": {"frequency_hz": 1, "damping_ratio": 1}, "max_force": 1}"#.to_string(), "joints[0].body_a", "does not apply to a `target` joint"),
+        (r#"{"kind": "gear", "hinge_a": "x", "hinge_b": "y", "ratio": 1, "local_anchor_a": [0, 0, 0], "local_anchor_b": [0, 0, 0]}"#.to_string(), "joints[0].local_anchor_a", "does not apply to a `gear` joint"),
     ];
     for (text, path, reason) in &cases {
         assert_refused(&joint(text), path, reason);
@@ -501,18 +553,34 @@ fn unknown_materials_are_refused() {
     assert_refused(&text, "bodies[0].colliders[0].material", "unknown material \"steel\" (known: none)");
 }
 
+/// Trimeshes are refused naming the shape; without them every joint is built, or building
+/// stops at the first joint whose kind the engine does not simulate yet on this branch, naming
+/// it and passing the engine's reason through.
 #[test]
-fn building_refuses_joints_and_unsupported_shapes_naming_them() {
+fn building_refuses_unsupported_shapes_and_joint_kinds_naming_them() {
     let scene = Scene::from_json_str(EVERYTHING, "everything.json").unwrap();
     let message = scene.build().err().expect("build must fail").to_string();
-    assert!(message.starts_with("everything.json: joints[0]: joints cannot be built yet"), "{message}");
-    let mut without_joints = scene.clone();
-    without_joints.joints.clear();
-    let message = without_joints.build().err().expect("build must fail").to_string();
     assert!(
         message.starts_with("everything.json: bodies[0].colliders[1].shape: trimesh shapes are not supported yet"),
         "{message}"
     );
+    let mut without_meshes = scene.clone();
+    without_meshes.bodies[0].colliders.truncate(1);
+    match without_meshes.build() {
+        Ok((world, index)) => {
+            assert_eq!((world.joint_count(), index.joint_count()), (12, 12));
+            eprintln!("every joint kind of EVERYTHING builds on this branch");
+        }
+        Err(e) => {
+            let message = e.to_string();
+            eprintln!("EVERYTHING stops at: {message}");
+            assert!(is_unsupported_joint(&message), "{message}");
+            // Ball joints without limits, hinges and welds are built on every branch.
+            assert!(
+                !message.contains("joints[0].") && !message.contains("joints[1].") && !message.contains("joints[7].")
+            );
+        }
+    }
 }
 
 #[test]
@@ -569,4 +637,474 @@ fn trajectory_frames_of_a_free_fall_follow_the_recurrence_and_round_trip() {
         assert_eq!(parsed, frame, "f32 values round-trip exactly");
         world.step(0.02).unwrap();
     }
+}
+
+#[test]
+fn gear_errors_name_the_gear_field() {
+    let scene = |gear: &str| {
+        format!(
+            r#"{{"format": 1, "bodies": [{{"name": "a"}}, {{"name": "b"}}, {{"name": "c"}}], "joints": [
+              {{"name": "h1", "kind": "hinge", "body_b": "a", "anchor": [0, 0, 0], "axis": [0, 0, 1]}},
+              {{"name": "h2", "kind": "hinge", "body_b": "b", "anchor": [1, 0, 0], "axis": [0, 0, 1]}},
+              {{"name": "h3", "kind": "hinge", "body_a": "c", "body_b": "b", "anchor": [1, 0, 0], "axis": [0, 0, 1]}},
+              {{"name": "w", "kind": "weld", "body_b": "c", "anchor": [2, 0, 0]}},
+              {gear}]}}"#
+        )
+    };
+    let cases = [
+        (
+            r#"{"kind": "gear", "hinge_a": "h1", "hinge_b": "nope", "ratio": 2}"#,
+            "joints[4].hinge_b",
+            "unknown joint \"nope\"",
+        ),
+        (
+            r#"{"kind": "gear", "hinge_a": "w", "hinge_b": "h2", "ratio": 2}"#,
+            "joints[4].hinge_a",
+            "joint \"w\" (joints[3]) is not a hinge",
+        ),
+        (
+            r#"{"kind": "gear", "hinge_a": "h1", "hinge_b": "h1", "ratio": 2}"#,
+            "joints[4].hinge_b",
+            "must differ from hinge_a",
+        ),
+        (
+            r#"{"kind": "gear", "hinge_a": "h2", "hinge_b": "h3", "ratio": 2}"#,
+            "joints[4].hinge_b",
+            "turns the same body as hinge_a (\"b\")",
+        ),
+        (r#"{"kind": "gear", "hinge_a": "h1", "hinge_b": "h2"}"#, "joints[4].ratio", "is required for a gear"),
+        (r#"{"kind": "gear", "hinge_a": "h1", "hinge_b": "h2", "ratio": 0}"#, "joints[4].ratio", "must not be zero"),
+        (r#"{"kind": "gear", "hinge_b": "h2", "ratio": 2}"#, "joints[4].hinge_a", "is required for a gear"),
+        (
+            r#"{"kind": "gear", "body_a": "c", "hinge_a": "h1", "hinge_b": "h2", "ratio": 2}"#,
+            "joints[4].body_a",
+            "\"c\" is not \"a\", the body_b of hinge_a",
+        ),
+        (
+            r#"{"kind": "gear", "body_b": "ghost", "hinge_a": "h1", "hinge_b": "h2", "ratio": 2}"#,
+            "joints[4].body_b",
+            "unknown body \"ghost\"",
+        ),
+    ];
+    for (gear, path, reason) in cases {
+        assert_refused(&scene(gear), path, reason);
+    }
+    // Naming the hinges' bodies is allowed.
+    let named = r#"{"kind": "gear", "body_a": "a", "body_b": "b", "hinge_a": "h1", "hinge_b": "h2", "ratio": 2}"#;
+    assert!(Scene::from_json_str(&scene(named), "t").is_ok());
+}
+
+#[test]
+fn duplicate_joint_names_are_refused() {
+    let text = r#"{"format": 1, "bodies": [{"name": "a"}], "joints": [
+      {"name": "j", "kind": "ball", "body_b": "a", "anchor": [0, 0, 0]},
+      {"name": "j", "kind": "weld", "body_b": "a", "anchor": [0, 0, 0]}]}"#;
+    assert_refused(text, "joints[1].name", "duplicate joint name \"j\" (first used by joints[0])");
+}
+
+/// Every joint kind written the way saving writes it: every option explicit, each anchor and
+/// axis form used once.
+const EVERY_KIND: &str = r#"{"format": 1, "bodies": [{"name": "a"}, {"name": "b"}, {"name": "c"}], "joints": [
+  {"name": "ball", "kind": "ball", "body_a": "a", "body_b": "b", "anchor": [0, 1, 0], "axis": [0, -1, 0],
+   "cone_limit_deg": 30, "twist_limits_deg": {"lower": -10, "upper": 45}, "collide_connected": false, "enabled": true},
+  {"name": "h1", "kind": "hinge", "body_a": "a", "body_b": "b", "local_anchor_a": [0, 0.5, 0], "local_anchor_b": [0.25, 0, -1],
+   "local_axis_a": [0, 0, 1], "local_axis_b": [1, 0, 0], "limits": {"lower": -1.5, "upper": 0.75},
+   "motor": {"target_velocity": 2, "max_force": 40}, "spring": {"frequency_hz": 2, "damping_ratio": 0.5},
+   "break_force": 1000, "break_torque": 250, "collide_connected": true, "enabled": false},
+  {"name": "h2", "kind": "hinge", "body_b": "c", "anchor": [3, 0, 0], "local_frame_a": [0, 0, 0, 1],
+   "local_frame_b": [0.5, 0.5, 0.5, 0.5], "motor": {"target_position": 0.5, "frequency_hz": 3, "damping_ratio": 1, "max_force": 5},
+   "collide_connected": false, "enabled": true},
+  {"kind": "prismatic", "body_a": "b", "body_b": "c", "anchor": [1, 2, 3], "axis": [1, 0, 0], "limits": {"lower": 0, "upper": 0.25},
+   "motor": {"target_velocity": -1, "max_force": 10}, "spring": {"frequency_hz": 8, "damping_ratio": 0.2},
+   "collide_connected": false, "enabled": true},
+  {"kind": "line", "body_a": "a", "body_b": "c", "anchor": [0, 0, 0], "axis": [0, 1, 0], "limits": {"lower": -0.5, "upper": 0.5},
+   "spring": {"frequency_hz": 1.5, "damping_ratio": 0.7}, "collide_connected": false, "enabled": true},
+  {"kind": "distance", "body_a": "a", "body_b": "b", "anchor_a": [0, 3, 0], "anchor_b": [1, 2, 3], "axis": [1, 0, 0],
+   "spring": {"frequency_hz": 4, "damping_ratio": 0.1}, "rest_length": 1, "min_length": 0.5, "max_length": 2,
+   "collide_connected": true, "enabled": true},
+  {"kind": "distance", "body_b": "b", "anchor_a": [0, 3, 0], "anchor_b": [0, 1, 0], "axis": [1, 0, 0], "max_length": 2.5,
+   "collide_connected": false, "enabled": true},
+  {"kind": "weld", "body_a": "a", "body_b": "c", "anchor": [4, 0, 0], "axis": [1, 0, 0],
+   "spring": {"frequency_hz": 5, "damping_ratio": 0.7}, "break_force": 50, "collide_connected": false, "enabled": true},
+  {"kind": "angle", "body_a": "b", "body_b": "c", "anchor": [0, 0, 0], "axis": [1, 0, 0], "spring": {"frequency_hz": 3, "damping_ratio": 1},
+   "collide_connected": false, "enabled": true},
+  {"kind": "pulley", "body_a": "b", "body_b": "c", "anchor_a": [1, 2, 3], "anchor_b": [4, 0, 0], "axis": [1, 0, 0],
+   "ground_anchor_a": [1, 5, 3], "ground_anchor_b": [4, 5, 0], "ratio": 2, "collide_connected": false, "enabled": true},
+  {"kind": "gear", "hinge_a": "h1", "hinge_b": "h2", "ratio": -2, "collide_connected": false, "enabled": true},
+  {"kind": "six_dof", "body_b": "b", "anchor": [0, 0, 0], "axis": [0, 0, 1],
+   "axes": {"x": "locked", "y": "free", "z": [-1, 1], "rx": "locked", "ry": [0, 0.5], "rz": "free"},
+   "collide_connected": false, "enabled": true},
+  {"name": "drag", "kind": "target", "body_b": "a", "anchor": [1, 2, 3], "axis": [1, 0, 0], "target": [1, 3, 3],
+   "spring": {"frequency_hz": 4, "damping_ratio": 1}, "max_force": 300, "collide_connected": false, "enabled": true}
+]}"#;
+
+fn body_id(index: u32) -> crate::BodyId {
+    crate::BodyId(RawId { index, generation: 1 })
+}
+
+fn joint_id(index: u32) -> JointId {
+    JointId(RawId { index, generation: 1 })
+}
+
+/// Names for EVERY_KIND without a world: bodies a, b, c are 0, 1, 2; hinges h1, h2 are 1, 2.
+fn every_kind_names() -> SceneIndex {
+    let mut index = SceneIndex::default();
+    for (i, name) in ["a", "b", "c"].into_iter().enumerate() {
+        index.push(name.to_string(), body_id(i as u32));
+    }
+    index.push_joint("h1".to_string(), joint_id(1));
+    index.push_joint("h2".to_string(), joint_id(2));
+    index
+}
+
+/// spec -> def -> spec gives every kind's spec back; the definitions hold what the file says in
+/// the engine's units.
+#[test]
+fn every_joint_kind_converts_to_a_definition_and_back() {
+    let scene = Scene::from_json_str(EVERY_KIND, "every_kind.json").unwrap();
+    let names = every_kind_names();
+    let kinds: Vec<_> = scene.joints.iter().map(|j| j.kind).collect();
+    for kind in [
+        JointKind::Ball,
+        JointKind::Hinge,
+        JointKind::Prismatic,
+        JointKind::Line,
+        JointKind::Distance,
+        JointKind::Weld,
+        JointKind::Angle,
+        JointKind::Pulley,
+        JointKind::Gear,
+        JointKind::SixDof,
+        JointKind::Target,
+    ] {
+        assert!(kinds.contains(&kind), "{kind:?} is not covered");
+    }
+    let defs: Vec<engine::JointDef> = scene
+        .joints
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| joint_def(spec, &names, |_| Some(body_id(1))).unwrap_or_else(|e| panic!("joints[{i}]: {e}")))
+        .collect();
+    for (i, (spec, def)) in scene.joints.iter().zip(&defs).enumerate() {
+        def.validate().unwrap_or_else(|e| panic!("joints[{i}]: {e}"));
+        let back = joint_spec(def, &names).unwrap_or_else(|e| panic!("joints[{i}]: {e}"));
+        assert_eq!(&back, spec, "joints[{i}] does not come back");
+    }
+    let (deg30, deg10, deg45) = (30f32.to_radians(), 10f32.to_radians(), 45f32.to_radians());
+    match defs[0].kind {
+        engine::JointKind::Ball { cone_limit: Some(cone), twist_limits: Some(twist) } => {
+            assert!(
+                (cone - deg30).abs() < 1e-7 && (twist.lower + deg10).abs() < 1e-7 && (twist.upper - deg45).abs() < 1e-7
+            );
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(defs[0].anchors, engine::Anchors::Shared(Vec3::Y));
+    assert_eq!(defs[0].axes, engine::JointAxes::World(-Vec3::Y));
+    assert_eq!((defs[0].body_a, defs[0].body_b), (Some(body_id(0)), body_id(1)));
+    let h1 = &defs[1];
+    assert_eq!(h1.anchors, engine::Anchors::Local { a: Vec3::new(0.0, 0.5, 0.0), b: Vec3::new(0.25, 0.0, -1.0) });
+    assert_eq!(h1.axes, engine::JointAxes::Local { a: Vec3::Z, b: Vec3::X });
+    assert_eq!(
+        (h1.break_force, h1.break_torque, h1.collide_connected, h1.enabled),
+        (Some(1000.0), Some(250.0), true, false)
+    );
+    assert_eq!(
+        h1.kind,
+        engine::JointKind::Hinge {
+            limits: Some(engine::Limits::new(-1.5, 0.75)),
+            motor: Some(engine::Motor::Velocity { target_velocity: 2.0, max_force: 40.0 }),
+            spring: Some(engine::Spring::new(2.0, 0.5)),
+        }
+    );
+    assert_eq!(
+        defs[2].axes,
+        engine::JointAxes::LocalFrames { a: Quat::IDENTITY, b: Quat::from_xyzw(0.5, 0.5, 0.5, 0.5) }
+    );
+    assert_eq!(defs[2].body_a, None, "body_a omitted: the static world");
+    assert_eq!(defs[5].anchors, engine::Anchors::World { a: Vec3::new(0.0, 3.0, 0.0), b: Vec3::new(1.0, 2.0, 3.0) });
+    assert_eq!(defs[10].kind, engine::JointKind::Gear { hinge_a: joint_id(1), hinge_b: joint_id(2), ratio: -2.0 });
+    assert_eq!(
+        defs[11].kind,
+        engine::JointKind::SixDof {
+            axes: [
+                engine::AxisMotion::Locked,
+                engine::AxisMotion::Free,
+                engine::AxisMotion::Limited(-1.0, 1.0),
+                engine::AxisMotion::Locked,
+                engine::AxisMotion::Limited(0.0, 0.5),
+                engine::AxisMotion::Free,
+            ]
+        }
+    );
+    assert_eq!(
+        defs[12].kind,
+        engine::JointKind::Target {
+            target: Vec3::new(1.0, 3.0, 3.0),
+            frequency_hz: 4.0,
+            damping_ratio: 1.0,
+            max_force: 300.0
+        }
+    );
+    assert_eq!((defs[12].name.as_str(), defs[12].body_a), ("drag", None));
+}
+
+/// Degrees survive radians: every whole and tenth degree in ±180 comes back as written.
+#[test]
+fn degrees_come_back_as_written() {
+    use super::joint_def::{degrees, radians};
+    let mut changed = 0;
+    for tenth in -1800..=1800 {
+        let d = tenth as f32 / 10.0;
+        if degrees(radians(d)) != d {
+            changed += 1;
+        }
+    }
+    eprintln!("tenths of a degree that do not come back: {changed} of 3601");
+    assert_eq!(changed, 0);
+}
+
+/// A joint given with only its required fields is the constructor's definition: the file's
+/// defaults are the engine's.
+#[test]
+fn omitted_joint_options_take_the_engine_defaults() {
+    let text = r#"{"format": 1, "bodies": [{"name": "a"}, {"name": "b"}], "joints": [
+      {"kind": "hinge", "body_a": "a", "body_b": "b", "anchor": [0, 1, 0], "axis": [0, 0, 1]},
+      {"kind": "ball", "body_b": "b", "anchor": [0, 1, 0]},
+      {"kind": "distance", "body_a": "a", "body_b": "b", "anchor_a": [0, 1, 0], "anchor_b": [0, 0, 0]},
+      {"kind": "pulley", "body_a": "a", "body_b": "b", "anchor_a": [0, 1, 0], "anchor_b": [2, 0, 0],
+       "ground_anchor_a": [0, 3, 0], "ground_anchor_b": [2, 3, 0]}]}"#;
+    let scene = Scene::from_json_str(text, "t").unwrap();
+    let names = every_kind_names();
+    let (a, b) = (body_id(0), body_id(1));
+    let expected = [
+        engine::JointDef::hinge(Some(a), b, Vec3::Y, Vec3::Z),
+        engine::JointDef::ball(None, b, Vec3::Y),
+        engine::JointDef::distance(Some(a), b, Vec3::Y, Vec3::ZERO),
+        engine::JointDef::pulley(
+            Some(a),
+            b,
+            (Vec3::new(0.0, 3.0, 0.0), Vec3::new(2.0, 3.0, 0.0)),
+            (Vec3::Y, Vec3::X * 2.0),
+            1.0,
+        ),
+    ];
+    for (spec, expected) in scene.joints.iter().zip(expected) {
+        assert_eq!(joint_def(spec, &names, |_| None).unwrap(), expected);
+    }
+}
+
+/// A small jointed scene: a hinged arm (limits, motor, spring), a bob on a ball joint at its
+/// end, a plate welded under the bob, a disabled hinge and a breakable weld.
+const JOINTED: &str = r#"{"format": 1,
+  "settings": {"sleep": false, "solver": {"warm_start": false}},
+  "bodies": [
+    {"name": "post", "kind": "static", "position": [0, 3, 0], "colliders": [{"shape": {"type": "box", "half_extents": [0.05, 0.05, 0.05]}}]},
+    {"name": "arm", "position": [0.5, 3, 0], "angular_velocity": [0, 0, 2], "linear_velocity": [0, 1, 0],
+     "colliders": [{"shape": {"type": "box", "half_extents": [0.5, 0.05, 0.05]}}]},
+    {"name": "bob", "position": [1.0, 2.5, 0], "linear_velocity": [0.5, 0, 0.5],
+     "colliders": [{"shape": {"type": "sphere", "radius": 0.1}}]},
+    {"name": "plate", "position": [1.0, 2.38, 0], "colliders": [{"shape": {"type": "box", "half_extents": [0.1, 0.02, 0.1]}}]},
+    {"name": "spare", "position": [-2, 3, 0], "colliders": [{"shape": {"type": "sphere", "radius": 0.1}}]}
+  ],
+  "joints": [
+    {"name": "shoulder", "kind": "hinge", "body_a": "post", "body_b": "arm", "anchor": [0, 3, 0], "axis": [0, 0, 1],
+     "limits": {"lower": -0.6, "upper": 0.8}, "motor": {"target_velocity": 0, "max_force": 0.5},
+     "spring": {"frequency_hz": 1, "damping_ratio": 0.05}, "break_force": 1e6, "break_torque": 1e6},
+    {"name": "wrist", "kind": "ball", "body_a": "arm", "body_b": "bob", "anchor": [1.0, 3, 0]},
+    {"name": "glue", "kind": "weld", "body_a": "bob", "body_b": "plate", "anchor": [1.0, 2.4, 0], "collide_connected": true},
+    {"name": "off", "kind": "hinge", "body_b": "spare", "anchor": [-2, 3.5, 0], "axis": [1, 0, 0], "enabled": false},
+    {"kind": "weld", "body_b": "spare", "anchor": [-2, 3, 0], "break_force": 1}
+  ]}"#;
+
+/// Largest distance between the same bodies' positions in two worlds, metres.
+fn largest_gap(a: &World, a_index: &SceneIndex, b: &World, b_index: &SceneIndex) -> f32 {
+    a_index
+        .iter()
+        .map(|(name, id)| {
+            let other = b_index.body(name).unwrap();
+            (a.body(id).unwrap().position() - b.body(other).unwrap().position()).length()
+        })
+        .fold(0.0, f32::max)
+}
+
+/// A jointed world saved after moving comes back with the same joints: kinds, bodies, frames
+/// in each body (so the hinge angle keeps its reference), options and flags, and moves on as
+/// the original does. Rebuilt with the axes alone (the reference lost), it would not.
+#[test]
+fn a_jointed_world_saved_after_moving_reloads_the_same() {
+    let (mut world, index) = Scene::from_json_str(JOINTED, "jointed.json").unwrap().build().unwrap();
+    for _ in 0..45 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let shoulder = world.joint(index.joint("shoulder").unwrap()).unwrap();
+    let arm = world.body(index.body("arm").unwrap()).unwrap();
+    let angle = 2.0
+        * (shoulder.local_frame_a().rotation.conjugate() * arm.rotation() * shoulder.local_frame_b().rotation).x.atan2(
+            (shoulder.local_frame_a().rotation.conjugate() * arm.rotation() * shoulder.local_frame_b().rotation).w,
+        );
+    eprintln!("hinge angle when saved: {angle:.4} rad");
+    assert!(angle.abs() > 0.2, "the arm must have turned for the test to mean anything");
+    let broken: Vec<_> = world.joints().filter(|(_, j)| j.is_broken()).map(|(_, j)| j.name().to_string()).collect();
+    assert_eq!(broken, [""], "the 1 N weld broke");
+
+    let saved = Scene::from_world(&world);
+    let text = saved.to_json_string().unwrap();
+    let reloaded = Scene::from_json_str(&text, "saved.json").unwrap();
+    assert_eq!(reloaded, saved);
+    assert_eq!(reloaded.joints.len(), 5);
+    assert_eq!(reloaded.joints[4].name, None, "an unnamed joint stays unnamed");
+    assert_eq!(reloaded.joints[4].enabled, Some(false), "a broken joint is saved disabled");
+    let (mut again, again_index) = reloaded.build().unwrap();
+    assert_eq!(again.joint_count(), world.joint_count());
+    for ((_, a), (_, b)) in world.joints().zip(again.joints()) {
+        let name = a.name();
+        assert_eq!((a.name(), a.kind()), (b.name(), b.kind()), "{name}");
+        let body_name = |w: &World, id: Option<crate::BodyId>| id.map(|id| w.body(id).unwrap().name().to_string());
+        assert_eq!(body_name(&world, a.body_a()), body_name(&again, b.body_a()), "{name}");
+        assert_eq!(body_name(&world, Some(a.body_b())), body_name(&again, Some(b.body_b())), "{name}");
+        for (fa, fb) in [(a.local_frame_a(), b.local_frame_a()), (a.local_frame_b(), b.local_frame_b())] {
+            assert!((fa.position - fb.position).length() < 1e-6, "{name}");
+            assert!(fa.rotation.angle_between(fb.rotation) < 1e-5, "{name}");
+        }
+        assert_eq!(
+            (a.collide_connected(), a.break_force(), a.break_torque(), a.is_enabled()),
+            (b.collide_connected(), b.break_force(), b.break_torque(), b.is_enabled()),
+            "{name}"
+        );
+    }
+
+    // Lose the references: the same scene with each joint's frames replaced by its X axes.
+    let mut axes_only = reloaded.clone();
+    for joint in &mut axes_only.joints {
+        if let (Some(a), Some(b)) = (joint.local_frame_a.take(), joint.local_frame_b.take()) {
+            joint.local_axis_a = Some((a.to_quat() * Vec3::X).to_array());
+            joint.local_axis_b = Some((b.to_quat() * Vec3::X).to_array());
+        }
+    }
+    let (mut reset, reset_index) = axes_only.build().unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+        again.step(1.0 / 60.0).unwrap();
+        reset.step(1.0 / 60.0).unwrap();
+    }
+    let same = largest_gap(&world, &index, &again, &again_index);
+    let lost = largest_gap(&world, &index, &reset, &reset_index);
+    eprintln!("after 60 more steps: reloaded world within {same:.2e} m, with references lost {lost:.3} m");
+    assert!(same < 1e-4, "{same}");
+    assert!(lost > 0.01, "{lost}");
+}
+
+/// Joints on a body the world took out of the simulation are left out, and so is a gear whose
+/// hinge went with them; a hinge a gear needs gets a name when it has none. (The gear part runs
+/// where the engine builds gears.)
+#[test]
+fn saving_names_geared_hinges_and_leaves_out_joints_on_removed_bodies() {
+    let mut world = World::default();
+    let mut wheel = |x: f32| {
+        let id = world.create_body(&BodyDef::dynamic(Vec3::new(x, 0.0, 0.0)).with_name(format!("wheel{x}"))).unwrap();
+        world.create_collider(id, &ColliderDef::new(Shape::sphere(0.2).unwrap())).unwrap();
+        id
+    };
+    let (w0, w1, w2) = (wheel(0.0), wheel(1.0), wheel(2.0));
+    let h0 = world.create_joint(&engine::JointDef::hinge(None, w0, Vec3::ZERO, Vec3::Z)).unwrap();
+    let h1 = world.create_joint(&engine::JointDef::hinge(None, w1, Vec3::X, Vec3::Z).with_name("second")).unwrap();
+    let h2 = world.create_joint(&engine::JointDef::hinge(None, w2, Vec3::X * 2.0, Vec3::Z)).unwrap();
+    let gears = [
+        world.create_joint(&engine::JointDef::gear(h0, h1, 2.0, w0)),
+        world.create_joint(&engine::JointDef::gear(h1, h2, 3.0, w1)),
+    ];
+    let geared = match gears {
+        [Ok(_), Ok(_)] => true,
+        [Err(e), _] if e.reason.contains("not supported yet") => {
+            eprintln!("gears are not built on this branch: only the removed body is checked");
+            false
+        }
+        [a, b] => panic!("{a:?} {b:?}"),
+    };
+    world.disable_body(w2, "test");
+    let scene = Scene::from_world(&world);
+    let summary: Vec<(Option<&str>, JointKind)> = scene.joints.iter().map(|j| (j.name.as_deref(), j.kind)).collect();
+    if geared {
+        assert_eq!(
+            summary,
+            [(Some("joint0"), JointKind::Hinge), (Some("second"), JointKind::Hinge), (None, JointKind::Gear)]
+        );
+        let gear = &scene.joints[2];
+        assert_eq!((gear.hinge_a.as_deref(), gear.hinge_b.as_deref()), (Some("joint0"), Some("second")));
+    } else {
+        assert_eq!(summary, [(None, JointKind::Hinge), (Some("second"), JointKind::Hinge)]);
+    }
+    let (rebuilt, index) = scene.build().unwrap();
+    assert_eq!((rebuilt.joint_count(), index.joint_count()), (scene.joints.len(), scene.joints.len()));
+}
+
+/// A ball of 2 kg hanging at rest under a ball joint: the joint pulls it up with m·g and no
+/// torque. A 2 kg box on a weld that breaks above 5 N is reported broken after the first step.
+/// Trajectory lines carry both under their names (generated for the unnamed one).
+#[test]
+fn trajectory_frames_report_joint_forces_and_breaks() {
+    let text = r#"{"format": 1, "settings": {"sleep": false},
+      "bodies": [{"name": "bob", "position": [0, 0.5, 0], "mass": 2, "colliders": [{"shape": {"type": "sphere", "radius": 0.1}}]},
+                 {"name": "box", "position": [3, 0.5, 0], "mass": 2, "colliders": [{"shape": {"type": "box", "half_extents": [0.1, 0.1, 0.1]}}]}],
+      "joints": [{"name": "string", "kind": "ball", "body_b": "bob", "anchor": [0, 1, 0]},
+                 {"kind": "weld", "body_b": "box", "anchor": [3, 0.6, 0], "break_force": 5}]}"#;
+    let (mut world, index) = Scene::from_json_str(text, "hang.json").unwrap().build().unwrap();
+    let header = TrajectoryHeader::new(&world, &index);
+    assert_eq!(header.joints, ["string", "joint1"]);
+    let first = TrajectoryFrame::capture(&world, &index);
+    assert_eq!(first.joints.len(), 2);
+    assert_eq!((first.joints[0].force, first.joints[1].broken), ([0.0; 3], false));
+    for _ in 0..30 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    let frame = TrajectoryFrame::capture(&world, &index);
+    let string = &frame.joints[0];
+    let weight = 2.0 * 9.81;
+    eprintln!("hanging ball: joint force {:?} N (m·g = {weight} N), torque {:?} N·m", string.force, string.torque);
+    assert_eq!(string.name, "string");
+    assert!((string.force[1] - weight).abs() < 0.005 * weight, "{:?}", string.force);
+    assert!(string.force[0].abs() < 1e-3 * weight && string.force[2].abs() < 1e-3 * weight);
+    assert!(Vec3::from_array(string.torque).length() < 1e-3, "{:?}", string.torque);
+    assert!(!string.broken);
+    assert_eq!((frame.joints[1].name.as_str(), frame.joints[1].broken), ("joint1", true));
+    let line = frame.to_json_line().unwrap();
+    assert!(line.contains(r#""joints":[{"name":"string","force":["#), "{line}");
+    assert_eq!(serde_json::from_str::<TrajectoryFrame>(&line).unwrap(), frame);
+}
+
+/// A distance joint's lengths "at load time" are written into the definition where the
+/// engine would otherwise take them at creation: a rod's rest length, and the rest length of
+/// a spring with a maximum (its minimum made explicit: 0 when omitted, as for a rope). Other
+/// combinations keep what the file says.
+#[test]
+fn distance_lengths_are_fixed_at_load_time() {
+    let mut world = World::default();
+    let a = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    let b = world.create_body(&BodyDef::dynamic(Vec3::new(3.0, 4.0, 0.0))).unwrap();
+    let spring = Some(engine::Spring::new(2.0, 0.5));
+    let fixed = |rest, min, max, spring, local: bool| {
+        let kind = engine::JointKind::Distance { rest_length: rest, min_length: min, max_length: max, spring };
+        let mut def = engine::JointDef::new(kind, Some(a), b, Vec3::ZERO);
+        def.anchors = if local {
+            engine::Anchors::Local { a: Vec3::X, b: Vec3::ZERO } // world (1, 0, 0) and (3, 4, 0)
+        } else {
+            engine::Anchors::World { a: Vec3::ZERO, b: Vec3::new(3.0, 4.0, 0.0) }
+        };
+        build::fix_creation_lengths(&mut def, &world);
+        match def.kind {
+            engine::JointKind::Distance { rest_length, min_length, max_length, .. } => {
+                (rest_length, min_length, max_length)
+            }
+            _ => unreachable!(),
+        }
+    };
+    assert_eq!(fixed(None, None, None, None, false), (Some(5.0), None, None), "a rod");
+    let local = fixed(None, None, None, None, true).0.unwrap();
+    assert!((local - 20f32.sqrt()).abs() < 1e-6, "local anchors are placed on the bodies: {local}");
+    assert_eq!(fixed(None, None, Some(8.0), None, false), (None, None, Some(8.0)), "a rope stays a rope");
+    assert_eq!(fixed(None, None, Some(8.0), spring, false), (Some(5.0), Some(0.0), Some(8.0)), "a sprung rope");
+    assert_eq!(fixed(None, Some(1.0), Some(4.0), spring, false), (Some(4.0), Some(1.0), Some(4.0)), "rest clamped");
+    assert_eq!(fixed(None, Some(1.0), None, spring, false), (None, Some(1.0), None), "minimum only: as given");
+    assert_eq!(fixed(Some(2.0), None, None, None, false), (Some(2.0), None, None), "a given rest length stays");
 }

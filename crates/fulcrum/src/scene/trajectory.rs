@@ -21,7 +21,8 @@ pub struct TrajectoryHeader {
     pub substeps: u32,
     /// Every body's name (static ones too), in scene order.
     pub bodies: Vec<String>,
-    /// Every joint's name.
+    /// Every joint's name, in scene order (generated for unnamed joints; see
+    /// [`SceneIndex`]).
     pub joints: Vec<String>,
 }
 
@@ -47,9 +48,9 @@ pub struct BodyState {
 pub struct JointState {
     /// The joint's name.
     pub name: String,
-    /// Constraint force on body B, N.
+    /// Force the joint applied to body B in the last step, N, world axes.
     pub force: [f32; 3],
-    /// Constraint torque on body B, N·m.
+    /// Torque the joint applied to body B about B's anchor in the last step, N·m, world axes.
     pub torque: [f32; 3],
     /// Has the joint broken?
     pub broken: bool,
@@ -64,7 +65,7 @@ pub struct TrajectoryFrame {
     pub time: f32,
     /// Non-static bodies, in scene order.
     pub bodies: Vec<BodyState>,
-    /// Joints (none until the engine has joints).
+    /// Joints, in scene order.
     pub joints: Vec<JointState>,
     /// Touching contact points.
     pub contacts: usize,
@@ -78,7 +79,7 @@ impl TrajectoryHeader {
             timestep: world.settings().timestep,
             substeps: world.settings().solver.substeps,
             bodies: index.iter().map(|(name, _)| name.to_string()).collect(),
-            joints: Vec::new(),
+            joints: index.joints().map(|(name, _)| name.to_string()).collect(),
         }
     }
 
@@ -89,7 +90,8 @@ impl TrajectoryHeader {
 }
 
 impl TrajectoryFrame {
-    /// The world's state now: every non-static body of `index` that still exists.
+    /// The world's state now: every non-static body and every joint of `index` that still
+    /// exists.
     pub fn capture(world: &World, index: &SceneIndex) -> Self {
         let bodies = index
             .iter()
@@ -104,11 +106,21 @@ impl TrajectoryFrame {
                 sleeping: body.is_sleeping(),
             })
             .collect();
+        let joints = index
+            .joints()
+            .filter_map(|(name, id)| world.joint(id).map(|joint| (name, joint)))
+            .map(|(name, joint)| JointState {
+                name: name.to_string(),
+                force: joint.reaction_force().to_array(),
+                torque: joint.reaction_torque().to_array(),
+                broken: joint.is_broken(),
+            })
+            .collect();
         TrajectoryFrame {
             step: world.step_count(),
             time: world.time() as f32,
             bodies,
-            joints: Vec::new(),
+            joints,
             contacts: world.contact_point_count(),
         }
     }

@@ -45,7 +45,8 @@ impl SettingsSpec {
 
 /// `settings.solver`: see [`SolverSettings`](crate::SolverSettings) for meanings and defaults.
 /// Besides the contract's fields it accepts the engine's other solver settings
-/// (`position_iterations`, `restitution_threshold`, `linear_slop`, `speculative_distance`)
+/// (`position_iterations`, `restitution_threshold`, `linear_slop`, `speculative_distance`,
+/// `exact_joint_trees`)
 /// and `substeps` (the same as `settings.substeps`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolverSpec {
@@ -97,6 +98,9 @@ pub struct SolverSpec {
     /// Distance before touching at which contact points are created, metres.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub speculative_distance: Option<f32>,
+    /// Solve the rigid rows of tree-shaped joint graphs exactly (an engine extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exact_joint_trees: Option<bool>,
 }
 
 /// An entry of `materials`: defaults for the colliders that name it.
@@ -214,6 +218,22 @@ pub struct ColliderSpec {
     /// A sensor reports overlaps but makes no contact forces.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sensor: Option<bool>,
+    /// Collision groups (an engine extension; default: member of every group, colliding with
+    /// every group).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub groups: Option<GroupsSpec>,
+}
+
+/// A collider's `groups`: two colliders touch only when each one's `memberships` shares a bit
+/// with the other's `filter` (both bit masks; an omitted mask is all ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GroupsSpec {
+    /// Groups the collider belongs to.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memberships: Option<u32>,
+    /// Groups the collider collides with.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filter: Option<u32>,
 }
 
 impl ColliderSpec {
@@ -228,6 +248,7 @@ impl ColliderSpec {
             restitution: None,
             material: None,
             sensor: None,
+            groups: None,
         }
     }
 }

@@ -246,6 +246,7 @@ impl World {
                 let turn = Quat::from_rotation_arc((matching * Vec3::X).normalize(), b.normalize());
                 (local_a, (turn * matching).normalize())
             }
+            JointAxes::LocalFrames { a, b } => (a, b),
         };
         let frame_a = Pose::new(pose_a.inverse_transform_point(anchor_a), rotation_a.normalize());
         let frame_b = Pose::new(pose_b.inverse_transform_point(anchor_b), rotation_b.normalize());
