@@ -122,7 +122,7 @@ def rope_bridge():
     for i, name in enumerate(links):
         bodies.append(
             body(name, [spacing * (i + 1), height, 0.0], [box([half, half, half])], mass=1.0,
-                 linear_damping=0.5, angular_damping=0.5)
+                 linear_damping=1.5, angular_damping=1.5)
         )
     bodies.append(body("end", [spacing * 11, height, 0.0], [box([half, half, half])], kind="static"))
     chain = ["start"] + links + ["end"]
