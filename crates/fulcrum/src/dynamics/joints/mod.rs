@@ -8,8 +8,12 @@
 //! `warm_start` / `solve` / `correct_positions` on them, and the impulses are copied back
 //! into the joints at the end of the step for warm starting and the reaction readout.
 
+pub(crate) mod angle;
 pub(crate) mod ball;
 pub(crate) mod hinge;
+pub(crate) mod line;
+pub(crate) mod prismatic;
+pub(crate) mod six_dof;
 pub(crate) mod tree;
 pub(crate) mod weld;
 
@@ -21,8 +25,12 @@ use crate::error::{Error, Result};
 use crate::joint::JointKind;
 use crate::math::Vec3;
 
+pub(crate) use angle::AngleJoint;
 pub(crate) use ball::BallJoint;
 pub(crate) use hinge::HingeJoint;
+pub(crate) use line::LineJoint;
+pub(crate) use prismatic::PrismaticJoint;
+pub(crate) use six_dof::SixDofJoint;
 pub(crate) use weld::WeldJoint;
 
 /// What the world knows about a joint's geometry when it is created (world space).
@@ -75,6 +83,10 @@ pub(crate) enum JointModel {
     Ball(BallJoint),
     Hinge(HingeJoint),
     Weld(WeldJoint),
+    Prismatic(PrismaticJoint),
+    Line(LineJoint),
+    Angle(AngleJoint),
+    SixDof(SixDofJoint),
 }
 
 /// Calls `$body` with `$joint` bound to the kind's solver state.
@@ -84,6 +96,10 @@ macro_rules! dispatch {
             JointModel::Ball($joint) => $body,
             JointModel::Hinge($joint) => $body,
             JointModel::Weld($joint) => $body,
+            JointModel::Prismatic($joint) => $body,
+            JointModel::Line($joint) => $body,
+            JointModel::Angle($joint) => $body,
+            JointModel::SixDof($joint) => $body,
         }
     };
 }
@@ -96,6 +112,12 @@ impl JointModel {
             JointKind::Ball { cone_limit: None, twist_limits: None } => Ok(JointModel::Ball(BallJoint::default())),
             JointKind::Hinge { limits, motor, spring } => Ok(JointModel::Hinge(HingeJoint::new(limits, motor, spring))),
             JointKind::Weld { spring } => Ok(JointModel::Weld(WeldJoint::new(spring))),
+            JointKind::Prismatic { limits, motor, spring } => {
+                Ok(JointModel::Prismatic(PrismaticJoint::new(limits, motor, spring)))
+            }
+            JointKind::Line { limits, motor, spring } => Ok(JointModel::Line(LineJoint::new(limits, motor, spring))),
+            JointKind::Angle { spring } => Ok(JointModel::Angle(AngleJoint::new(spring))),
+            JointKind::SixDof { axes } => Ok(JointModel::SixDof(SixDofJoint::new(axes))),
             _ => Err(Error::new("kind", format!("{} joints with these options are not supported yet", kind.name()))),
         }
     }
@@ -108,6 +130,10 @@ impl JointModel {
             (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
             (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
             (JointModel::Ball(new), JointModel::Ball(old)) => *new = *old,
+            (JointModel::Prismatic(new), JointModel::Prismatic(old)) => new.keep_impulses(old),
+            (JointModel::Line(new), JointModel::Line(old)) => new.keep_impulses(old),
+            (JointModel::Angle(new), JointModel::Angle(old)) => new.keep_impulses(old),
+            (JointModel::SixDof(new), JointModel::SixDof(old)) => new.keep_impulses(old),
             _ => {}
         }
         *self = fresh;

@@ -66,6 +66,15 @@ impl Dof {
         self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse
     }
 
+    /// Takes the accumulated impulses of `old` (the same joint before a parameter change),
+    /// keeping this part's spring, motor and limits.
+    pub fn keep_impulses(&mut self, old: &Dof) {
+        self.spring_impulse = old.spring_impulse;
+        self.motor_impulse = old.motor_impulse;
+        self.lower_impulse = old.lower_impulse;
+        self.upper_impulse = old.upper_impulse;
+    }
+
     /// Forgets the accumulated impulses (warm starting off, or the joint was changed).
     pub fn reset(&mut self) {
         self.spring_impulse = 0.0;

@@ -99,6 +99,7 @@ pub(crate) fn warm_start_rows(rows: &[JacobianRow], impulse: &[f32], a: &mut Sol
 
 /// One soft solve of an equality block (see the module comment). Returns false, changing
 /// nothing, when the block cannot be factored (non-finite state).
+#[inline]
 pub(crate) fn solve_equality<const N: usize>(
     rows: &[JacobianRow; N],
     error: &[f32; N],
@@ -107,17 +108,35 @@ pub(crate) fn solve_equality<const N: usize>(
     b: &mut SolverBody,
     scales: RowScales,
 ) -> bool {
-    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    solve_equality_rows(rows, error, impulse, a, b, scales)
+}
+
+/// [`solve_equality`] of a block whose size (at most [`MAX_ROWS`], the length of `rows`) is
+/// known only at run time (a six-DOF joint's locked axes).
+#[inline]
+pub(crate) fn solve_equality_rows(
+    rows: &[JacobianRow],
+    error: &[f32],
+    impulse: &mut [f32],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    scales: RowScales,
+) -> bool {
+    let n = rows.len().min(MAX_ROWS);
+    let mut weighted = [JacobianRow::default(); MAX_ROWS];
+    for (w, row) in weighted.iter_mut().zip(rows) {
+        *w = row.weighted(a, b);
+    }
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
     let mut rhs = [0.0; MAX_ROWS];
-    for i in 0..N {
-        for j in 0..N {
+    for i in 0..n {
+        for j in 0..n {
             k[i][j] = rows[i].dot(&weighted[j]);
         }
         rhs[i] = -(rows[i].velocity(a, b) + scales.bias_rate * error[i]);
     }
-    let Some(x) = solve_spd(&k, &rhs, N) else { return false };
-    for i in 0..N {
+    let Some(x) = solve_spd(&k, &rhs, n) else { return false };
+    for i in 0..n {
         let delta = scales.mass_scale * x[i] - scales.impulse_scale * impulse[i];
         impulse[i] += delta;
         apply_weighted(&weighted[i], a, b, delta);
@@ -137,6 +156,7 @@ pub(crate) fn apply_weighted(w: &JacobianRow, a: &mut SolverBody, b: &mut Solver
 /// Non-linear Gauss-Seidel position step of an equality block: the pseudo-impulse
 /// Δ = −K⁻¹ (β C), applied directly to positions and rotations, with each error first
 /// clamped to `max_correction`.
+#[inline]
 pub(crate) fn correct_positions<const N: usize>(
     rows: &[JacobianRow; N],
     error: &[f32; N],
@@ -145,17 +165,33 @@ pub(crate) fn correct_positions<const N: usize>(
     beta: f32,
     max_correction: f32,
 ) {
-    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    correct_positions_rows(rows, error, a, b, beta, max_correction);
+}
+
+/// [`correct_positions`] of a block whose size is known only at run time.
+pub(crate) fn correct_positions_rows(
+    rows: &[JacobianRow],
+    error: &[f32],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    beta: f32,
+    max_correction: f32,
+) {
+    let n = rows.len().min(MAX_ROWS);
+    let mut weighted = [JacobianRow::default(); MAX_ROWS];
+    for (w, row) in weighted.iter_mut().zip(rows) {
+        *w = row.weighted(a, b);
+    }
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
     let mut rhs = [0.0; MAX_ROWS];
-    for i in 0..N {
-        for j in 0..N {
+    for i in 0..n {
+        for j in 0..n {
             k[i][j] = rows[i].dot(&weighted[j]);
         }
         rhs[i] = -beta * error[i].clamp(-max_correction, max_correction);
     }
-    let Some(x) = solve_spd(&k, &rhs, N) else { return };
-    for i in 0..N {
+    let Some(x) = solve_spd(&k, &rhs, n) else { return };
+    for i in 0..n {
         displace(&weighted[i], a, b, x[i]);
     }
 }
