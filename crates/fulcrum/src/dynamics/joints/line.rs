@@ -6,8 +6,9 @@
 //! slide           x = a·d                             1 row along a, r_A taken to p_B,
 //!                 with spring (rest 0), motor and limits on x
 //! ```
-//! (a, b, c: A's frame axes; d = p_B − p_A.) The slide runs first, then the two equality
-//! rows as one block (or the exact tree solve).
+//! (a, b, c: A's frame axes; d = p_B − p_A.) The slide runs first, with its effective mass
+//! while the two equality rows hold (`equality::constrained_mass`), then the two rows as one
+//! block (or the exact tree solve).
 
 use super::hinge::dof;
 use super::{rows_reaction, JointSolver};
@@ -56,7 +57,8 @@ impl JointSolver for LineJoint {
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
         if self.slide.is_active() {
             let (slide, position) = slide_row(frames);
-            self.slide.solve(&slide, position, a, b, ctx);
+            let (line, _) = perpendicular_rows(frames);
+            self.slide.solve_constrained(&slide, position, &line, a, b, ctx);
         }
         if !in_tree {
             self.perpendicular.solve(frames, a, b, ctx.rigid());

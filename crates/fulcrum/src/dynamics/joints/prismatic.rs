@@ -9,7 +9,10 @@
 //! ```
 //! (a, b, c: A's frame axes; d = p_B − p_A.) The five equality rows are solved as one 5×5
 //! block, or by the exact tree solve; the slide runs first so the block holds exactly after
-//! the motor and limits have acted.
+//! the motor and limits have acted. The slide's effective mass is the one it has while the
+//! block holds (the Schur complement, `equality::constrained_mass`): with B's rotation
+//! locked, a slider anchored off B's centre of mass still moves B's whole mass, and its
+//! spring keeps its set frequency.
 
 use super::hinge::dof;
 use super::{rows_reaction, JointSolver};
@@ -71,12 +74,12 @@ impl JointSolver for PrismaticJoint {
     }
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
+        let (rows, error) = prismatic_rows(frames);
         if self.slide.is_active() {
             let (slide, position) = slide_row(frames);
-            self.slide.solve(&slide, position, a, b, ctx);
+            self.slide.solve_constrained(&slide, position, &rows, a, b, ctx);
         }
         if !in_tree {
-            let (rows, error) = prismatic_rows(frames);
             solve_equality(&rows, &error, &mut self.impulse, a, b, ctx.rigid());
         }
     }

@@ -144,6 +144,38 @@ pub(crate) fn solve_equality_rows(
     true
 }
 
+/// The effective mass of `row` while the equality `rows` hold, or `None` when it cannot be
+/// formed (non-finite state, or `row` depends on `rows`).
+///
+/// An impulse λ along the row moves ẋ by K_ss λ; the equality rows then take back what
+/// broke them, μ = −K_ee⁻¹ k_es λ, which moves ẋ by k_se μ. So ẋ moves by the Schur
+/// complement S λ and the mass is 1/S:
+///
+/// ```text
+/// K_ss = J_s M⁻¹ J_sᵀ,   k_es = J_e M⁻¹ J_sᵀ,   K_ee = J_e M⁻¹ J_eᵀ
+/// S    = K_ss − k_esᵀ K_ee⁻¹ k_es
+/// ```
+/// A slider anchored away from the body's centre of mass then has the body's whole mass
+/// along the slide (its rotation is locked), not the smaller mass of a free body pushed off
+/// its centre, so a spring on it oscillates at its set frequency.
+pub(crate) fn constrained_mass(row: &JacobianRow, rows: &[JacobianRow], a: &SolverBody, b: &SolverBody) -> Option<f32> {
+    let n = rows.len().min(MAX_ROWS);
+    let weighted = row.weighted(a, b);
+    let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut coupling = [0.0; MAX_ROWS];
+    for i in 0..n {
+        let w = rows[i].weighted(a, b);
+        for j in 0..n {
+            k[j][i] = rows[j].dot(&w);
+        }
+        coupling[i] = rows[i].dot(&weighted);
+    }
+    let y = solve_spd(&k, &coupling, n)?;
+    let schur = row.dot(&weighted) - (0..n).map(|i| coupling[i] * y[i]).sum::<f32>();
+    let floor = 1e-4 * row.dot(&weighted);
+    (schur > floor && schur.is_finite()).then(|| 1.0 / schur)
+}
+
 /// v += w λ for a weighted row w = M⁻¹ Jᵀ.
 #[inline]
 pub(crate) fn apply_weighted(w: &JacobianRow, a: &mut SolverBody, b: &mut SolverBody, lambda: f32) {
