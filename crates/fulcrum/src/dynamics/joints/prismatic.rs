@@ -74,6 +74,9 @@ impl JointSolver for PrismaticJoint {
     }
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
+        if in_tree && !self.slide.is_active() {
+            return;
+        }
         let (rows, error) = prismatic_rows(frames);
         if self.slide.is_active() {
             let (slide, position) = slide_row(frames);

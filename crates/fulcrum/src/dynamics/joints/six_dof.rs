@@ -10,7 +10,7 @@
 //! free            nothing
 //! ```
 //! The locked rows form one block of up to six rows (or join the exact tree solve); the
-//! limits run first. The rotation angles hold for swings below π (see `swing_twist`); two
+//! limits run first, each with its effective mass while the locked rows hold. The rotation angles hold for swings below π (see `swing_twist`); two
 //! limited swing angles bound a rectangle of the swing's rotation vector, not a cone.
 
 use super::{rows_reaction, JointSolver};
@@ -96,11 +96,13 @@ impl SixDofJoint {
         n
     }
 
-    /// Runs the limits of the limited axes.
+    /// Runs the limits of the limited axes, each with its effective mass while the `locked`
+    /// rows hold.
     fn solve_limits(
         &mut self,
         rows: &[JacobianRow; 6],
         positions: &[f32; 6],
+        locked: &[JacobianRow],
         a: &mut SolverBody,
         b: &mut SolverBody,
         ctx: &PassContext,
@@ -113,7 +115,7 @@ impl SixDofJoint {
                 upper_impulse: self.upper_impulse[i],
                 ..Dof::default()
             };
-            limit.solve(&rows[i], positions[i], a, b, ctx);
+            limit.solve_constrained(&rows[i], positions[i], locked, a, b, ctx);
             (self.impulse[i], self.upper_impulse[i]) = (limit.lower_impulse, limit.upper_impulse);
         }
     }
@@ -137,12 +139,12 @@ impl JointSolver for SixDofJoint {
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
         let (rows, positions) = axis_rows(frames);
-        self.solve_limits(&rows, &positions, a, b, ctx);
+        let (locked, n) = self.locked();
+        let block: [JacobianRow; 6] = std::array::from_fn(|k| rows[locked[k]]);
+        self.solve_limits(&rows, &positions, &block[..n], a, b, ctx);
         if in_tree {
             return;
         }
-        let (locked, n) = self.locked();
-        let block: [JacobianRow; 6] = std::array::from_fn(|k| rows[locked[k]]);
         let error: [f32; 6] = std::array::from_fn(|k| positions[locked[k]]);
         let mut impulse: [f32; 6] = std::array::from_fn(|k| self.impulse[locked[k]]);
         solve_equality_rows(&block[..n], &error[..n], &mut impulse[..n], a, b, ctx.rigid());
