@@ -361,7 +361,8 @@ fn soft_angle_joint_oscillates_at_its_frequency() {
         let fall = world.body(body).unwrap().linear_velocity().y - 2.0;
         let free_fall = -9.81 * (6.5 / hertz / DT).floor() * DT;
         eprintln!(
-            "{mode}: soft angle joint period {period:.4} s vs {expected:.4} s ({:+.2}%); fell at {fall:.3} m/s vs {free_fall:.3}",
+            "{mode}: soft angle joint period {period:.4} s vs {expected:.4} s ({:+.2}%); \
+             fell at {fall:.3} m/s vs {free_fall:.3}",
             (period / expected - 1.0) * 100.0
         );
         assert!(times.len() >= 5, "{mode}: only {} crossings", times.len());
@@ -415,7 +416,8 @@ fn six_dof_as_hinge_matches_hinge() {
         }
         let swing = hinge.iter().map(|(p, _)| p.y).fold(f32::MAX, f32::min);
         eprintln!(
-            "{mode}: six-DOF hinge vs hinge over 2 s: {:.4} mm, {worst_angle:.6} rad apart (pendulum down to y = {swing:.3})",
+            "{mode}: six-DOF hinge vs hinge over 2 s: {:.4} mm, {worst_angle:.6} rad apart \
+             (pendulum down to y = {swing:.3})",
             worst_distance * 1e3
         );
         assert!(swing < 1.6, "{mode}: the pendulum did not swing (lowest y {swing})");

@@ -10,8 +10,13 @@
 //! free            nothing
 //! ```
 //! The locked rows form one block of up to six rows (or join the exact tree solve); the
-//! limits run first, each with its effective mass while the locked rows hold. The rotation angles hold for swings below π (see `swing_twist`); two
-//! limited swing angles bound a rectangle of the swing's rotation vector, not a cone.
+//! limits run first, each with its effective mass while the locked rows hold.
+//!
+//! The rotation angles hold for swings below π (see `swing_twist`). A turn about one axis
+//! alone reads exactly on that axis, so two locked turns leave an exact hinge and a limited
+//! turn is a hinge limit; two limited swing angles bound a rectangle of the swing's rotation
+//! vector, not a cone. The frame's Y and Z are the ones the world gives it when the joint is
+//! created from an axis (the shortest turn of X onto it).
 
 use super::{rows_reaction, JointSolver};
 use crate::dynamics::parts::dof::Dof;
