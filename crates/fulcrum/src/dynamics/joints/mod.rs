@@ -8,12 +8,16 @@
 //! `warm_start` / `solve` / `correct_positions` on them, and the impulses are copied back
 //! into the joints at the end of the step for warm starting and the reaction readout.
 
+pub(crate) mod angle;
 pub(crate) mod ball;
 pub(crate) mod distance;
 pub(crate) mod gear;
 pub(crate) mod hinge;
+pub(crate) mod line;
 pub(crate) mod point_wide;
+pub(crate) mod prismatic;
 pub(crate) mod pulley;
+pub(crate) mod six_dof;
 pub(crate) mod target;
 pub(crate) mod tree;
 pub(crate) mod weld;
@@ -26,11 +30,15 @@ use crate::error::{Error, Result};
 use crate::joint::JointKind;
 use crate::math::{Quat, Vec3};
 
+pub(crate) use angle::AngleJoint;
 pub(crate) use ball::BallJoint;
 pub(crate) use distance::DistanceJoint;
 pub(crate) use gear::GearJoint;
 pub(crate) use hinge::HingeJoint;
+pub(crate) use line::LineJoint;
+pub(crate) use prismatic::PrismaticJoint;
 pub(crate) use pulley::PulleyJoint;
+pub(crate) use six_dof::SixDofJoint;
 pub(crate) use target::TargetJoint;
 pub(crate) use weld::WeldJoint;
 
@@ -95,6 +103,10 @@ pub(crate) enum JointModel {
     Pulley(PulleyJoint),
     Gear(GearJoint),
     Target(TargetJoint),
+    Prismatic(PrismaticJoint),
+    Line(LineJoint),
+    Angle(AngleJoint),
+    SixDof(SixDofJoint),
 }
 
 /// Calls `$body` with `$joint` bound to the kind's solver state.
@@ -108,6 +120,10 @@ macro_rules! dispatch {
             JointModel::Pulley($joint) => $body,
             JointModel::Gear($joint) => $body,
             JointModel::Target($joint) => $body,
+            JointModel::Prismatic($joint) => $body,
+            JointModel::Line($joint) => $body,
+            JointModel::Angle($joint) => $body,
+            JointModel::SixDof($joint) => $body,
         }
     };
 }
@@ -133,6 +149,12 @@ impl JointModel {
             JointKind::Target { target, frequency_hz, damping_ratio, max_force } => {
                 Ok(JointModel::Target(TargetJoint::new(target, frequency_hz, damping_ratio, max_force)))
             }
+            JointKind::Prismatic { limits, motor, spring } => {
+                Ok(JointModel::Prismatic(PrismaticJoint::new(limits, motor, spring)))
+            }
+            JointKind::Line { limits, motor, spring } => Ok(JointModel::Line(LineJoint::new(limits, motor, spring))),
+            JointKind::Angle { spring } => Ok(JointModel::Angle(AngleJoint::new(spring))),
+            JointKind::SixDof { axes } => Ok(JointModel::SixDof(SixDofJoint::new(axes))),
             _ => Err(Error::new("kind", format!("{} joints with these options are not supported yet", kind.name()))),
         }
     }
@@ -155,6 +177,10 @@ impl JointModel {
             (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
             (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
             (JointModel::Ball(new), JointModel::Ball(old)) => *new = *old,
+            (JointModel::Prismatic(new), JointModel::Prismatic(old)) => new.keep_impulses(old),
+            (JointModel::Line(new), JointModel::Line(old)) => new.keep_impulses(old),
+            (JointModel::Angle(new), JointModel::Angle(old)) => new.keep_impulses(old),
+            (JointModel::SixDof(new), JointModel::SixDof(old)) => new.keep_impulses(old),
             _ => {}
         }
         *self = fresh;

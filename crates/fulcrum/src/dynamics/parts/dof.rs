@@ -2,7 +2,9 @@
 //! with an optional spring, motor and limits: the part hinges, sliders, wheels and distance
 //! joints share.
 //!
-//! With x the position along the row (metres or radians), ẋ = J v and m = 1/(J M⁻¹ Jᵀ):
+//! With x the position along the row (metres or radians), ẋ = J v and m = 1/(J M⁻¹ Jᵀ) (or,
+//! through `solve_with_mass`, the row's mass while the joint's equality rows hold; see
+//! `equality::constrained_mass`):
 //!
 //! ```text
 //! spring          C = x − rest, soft at (hertz, ζ) in every pass (it is a force)
@@ -17,7 +19,7 @@
 //! pushed back with the joint softness in the solve pass and held rigidly in the relax pass.
 //! Accumulated impulses are clamped (never the increments).
 
-use super::equality::{PassContext, RowScales};
+use super::equality::{constrained_mass, PassContext, RowScales};
 use super::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 
@@ -67,6 +69,15 @@ impl Dof {
         self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse
     }
 
+    /// Takes the accumulated impulses of `old` (the same joint before a parameter change),
+    /// keeping this part's spring, motor and limits.
+    pub fn keep_impulses(&mut self, old: &Dof) {
+        self.spring_impulse = old.spring_impulse;
+        self.motor_impulse = old.motor_impulse;
+        self.lower_impulse = old.lower_impulse;
+        self.upper_impulse = old.upper_impulse;
+    }
+
     /// Forgets the accumulated impulses (warm starting off, or the joint was changed).
     pub fn reset(&mut self) {
         self.spring_impulse = 0.0;
@@ -91,10 +102,42 @@ impl Dof {
         ctx: &PassContext,
     ) {
         let k = row.dot(&row.weighted(a, b));
-        if !(k > 0.0) {
+        if k > 0.0 {
+            self.solve_with_mass(row, position, 1.0 / k, a, b, ctx);
+        }
+    }
+
+    /// [`Dof::solve`] with the effective mass the row has while the joint's `equality` rows
+    /// hold (see `equality::constrained_mass`); the row's own mass when that cannot be formed.
+    pub fn solve_constrained(
+        &mut self,
+        row: &JacobianRow,
+        position: f32,
+        equality: &[JacobianRow],
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        ctx: &PassContext,
+    ) {
+        match constrained_mass(row, equality, a, b) {
+            Some(mass) => self.solve_with_mass(row, position, mass, a, b, ctx),
+            None => self.solve(row, position, a, b, ctx),
+        }
+    }
+
+    /// [`Dof::solve`] with the row's effective mass `mass` given (kg or kg·m²), e.g. the mass
+    /// the degree of freedom has while the joint's equality rows hold.
+    pub fn solve_with_mass(
+        &mut self,
+        row: &JacobianRow,
+        position: f32,
+        mass: f32,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        ctx: &PassContext,
+    ) {
+        if !(mass > 0.0) || !mass.is_finite() {
             return;
         }
-        let mass = 1.0 / k;
         if let Some(spring) = self.spring {
             let scales = ctx.spring(spring.hertz, spring.damping_ratio);
             let delta = soft_impulse(row, a, b, mass, position - spring.rest, scales, self.spring_impulse);

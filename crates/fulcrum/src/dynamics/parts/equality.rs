@@ -102,6 +102,7 @@ pub(crate) fn warm_start_rows(rows: &[JacobianRow], impulse: &[f32], a: &mut Sol
 
 /// One soft solve of an equality block (see the module comment). Returns false, changing
 /// nothing, when the block cannot be factored (non-finite state).
+#[inline]
 pub(crate) fn solve_equality<const N: usize>(
     rows: &[JacobianRow; N],
     error: &[f32; N],
@@ -110,9 +111,29 @@ pub(crate) fn solve_equality<const N: usize>(
     b: &mut SolverBody,
     scales: RowScales,
 ) -> bool {
-    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
-    let Some(delta) = equality_delta(rows, &weighted, error, impulse, a, b, scales) else { return false };
-    for i in 0..N {
+    solve_equality_rows(rows, error, impulse, a, b, scales)
+}
+
+/// [`solve_equality`] of a block whose size (at most [`MAX_ROWS`], the length of `rows`) is
+/// known only at run time (a six-DOF joint's locked axes).
+#[inline]
+pub(crate) fn solve_equality_rows(
+    rows: &[JacobianRow],
+    error: &[f32],
+    impulse: &mut [f32],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    scales: RowScales,
+) -> bool {
+    let n = rows.len().min(MAX_ROWS);
+    let mut weighted = [JacobianRow::default(); MAX_ROWS];
+    for (w, row) in weighted.iter_mut().zip(rows) {
+        *w = row.weighted(a, b);
+    }
+    let Some(delta) = equality_delta_rows(&rows[..n], &weighted[..n], error, impulse, a, b, scales) else {
+        return false;
+    };
+    for i in 0..n {
         impulse[i] += delta[i];
         apply_weighted(&weighted[i], a, b, delta[i]);
     }
@@ -131,16 +152,65 @@ pub(crate) fn equality_delta<const N: usize>(
     b: &SolverBody,
     scales: RowScales,
 ) -> Option<[f32; N]> {
+    let delta = equality_delta_rows(rows, weighted, error, impulse, a, b, scales)?;
+    Some(std::array::from_fn(|i| delta[i]))
+}
+
+/// [`equality_delta`] for a run-time number of rows (at most [`MAX_ROWS`]).
+fn equality_delta_rows(
+    rows: &[JacobianRow],
+    weighted: &[JacobianRow],
+    error: &[f32],
+    impulse: &[f32],
+    a: &SolverBody,
+    b: &SolverBody,
+    scales: RowScales,
+) -> Option<[f32; MAX_ROWS]> {
+    let n = rows.len().min(MAX_ROWS);
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
     let mut rhs = [0.0; MAX_ROWS];
-    for i in 0..N {
-        for j in 0..N {
+    for i in 0..n {
+        for j in 0..n {
             k[i][j] = rows[i].dot(&weighted[j]);
         }
         rhs[i] = -(rows[i].velocity(a, b) + scales.bias_rate * error[i]);
     }
-    let x = solve_spd(&k, &rhs, N)?;
-    Some(std::array::from_fn(|i| scales.mass_scale * x[i] - scales.impulse_scale * impulse[i]))
+    let x = solve_spd(&k, &rhs, n)?;
+    Some(std::array::from_fn(
+        |i| if i < n { scales.mass_scale * x[i] - scales.impulse_scale * impulse[i] } else { 0.0 },
+    ))
+}
+
+/// The effective mass of `row` while the equality `rows` hold, or `None` when it cannot be
+/// formed (non-finite state, or `row` depends on `rows`).
+///
+/// An impulse λ along the row moves ẋ by K_ss λ; the equality rows then take back what
+/// broke them, μ = −K_ee⁻¹ k_es λ, which moves ẋ by k_se μ. So ẋ moves by the Schur
+/// complement S λ and the mass is 1/S:
+///
+/// ```text
+/// K_ss = J_s M⁻¹ J_sᵀ,   k_es = J_e M⁻¹ J_sᵀ,   K_ee = J_e M⁻¹ J_eᵀ
+/// S    = K_ss − k_esᵀ K_ee⁻¹ k_es
+/// ```
+/// A slider anchored away from the body's centre of mass then has the body's whole mass
+/// along the slide (its rotation is locked), not the smaller mass of a free body pushed off
+/// its centre, so a spring on it oscillates at its set frequency.
+pub(crate) fn constrained_mass(row: &JacobianRow, rows: &[JacobianRow], a: &SolverBody, b: &SolverBody) -> Option<f32> {
+    let n = rows.len().min(MAX_ROWS);
+    let weighted = row.weighted(a, b);
+    let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut coupling = [0.0; MAX_ROWS];
+    for i in 0..n {
+        let w = rows[i].weighted(a, b);
+        for j in 0..n {
+            k[j][i] = rows[j].dot(&w);
+        }
+        coupling[i] = rows[i].dot(&weighted);
+    }
+    let y = solve_spd(&k, &coupling, n)?;
+    let schur = row.dot(&weighted) - (0..n).map(|i| coupling[i] * y[i]).sum::<f32>();
+    let floor = 1e-4 * row.dot(&weighted);
+    (schur > floor && schur.is_finite()).then(|| 1.0 / schur)
 }
 
 /// v += w λ for a weighted row w = M⁻¹ Jᵀ.
@@ -155,6 +225,7 @@ pub(crate) fn apply_weighted(w: &JacobianRow, a: &mut SolverBody, b: &mut Solver
 /// Non-linear Gauss-Seidel position step of an equality block: the pseudo-impulse
 /// Δ = −K⁻¹ (β C), applied directly to positions and rotations, with each error first
 /// clamped to `max_correction`.
+#[inline]
 pub(crate) fn correct_positions<const N: usize>(
     rows: &[JacobianRow; N],
     error: &[f32; N],
@@ -163,17 +234,33 @@ pub(crate) fn correct_positions<const N: usize>(
     beta: f32,
     max_correction: f32,
 ) {
-    let weighted: [JacobianRow; N] = std::array::from_fn(|i| rows[i].weighted(a, b));
+    correct_positions_rows(rows, error, a, b, beta, max_correction);
+}
+
+/// [`correct_positions`] of a block whose size is known only at run time.
+pub(crate) fn correct_positions_rows(
+    rows: &[JacobianRow],
+    error: &[f32],
+    a: &mut SolverBody,
+    b: &mut SolverBody,
+    beta: f32,
+    max_correction: f32,
+) {
+    let n = rows.len().min(MAX_ROWS);
+    let mut weighted = [JacobianRow::default(); MAX_ROWS];
+    for (w, row) in weighted.iter_mut().zip(rows) {
+        *w = row.weighted(a, b);
+    }
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
     let mut rhs = [0.0; MAX_ROWS];
-    for i in 0..N {
-        for j in 0..N {
+    for i in 0..n {
+        for j in 0..n {
             k[i][j] = rows[i].dot(&weighted[j]);
         }
         rhs[i] = -beta * error[i].clamp(-max_correction, max_correction);
     }
-    let Some(x) = solve_spd(&k, &rhs, N) else { return };
-    for i in 0..N {
+    let Some(x) = solve_spd(&k, &rhs, n) else { return };
+    for i in 0..n {
         displace(&weighted[i], a, b, x[i]);
     }
 }

@@ -86,6 +86,12 @@ impl Frames {
         self.rotation_b * Vec3::X
     }
 
+    /// The X, Y and Z axes of A's frame, world.
+    #[inline]
+    pub fn basis_a(&self) -> [Vec3; 3] {
+        [Vec3::X, Vec3::Y, Vec3::Z].map(|axis| self.rotation_a * axis)
+    }
+
     /// B's frame relative to A's: q_A⁻¹ q_B (identity at rest).
     #[inline]
     pub fn relative_rotation(&self) -> Quat {

@@ -8,7 +8,9 @@
 //! - [`equality`]: a block of equality rows solved together, soft or rigid.
 //! - [`frames`]: the joint frames at the current substep.
 //! - [`point`]: anchors coincide (3 rows); [`rotation_lock`]: orientation locked (3 rows);
-//!   [`hinge_rotation`]: axes parallel (2 rows).
+//!   [`hinge_rotation`]: axes parallel (2 rows); [`perpendicular`]: B's anchor on A's axis
+//!   (2 rows) and the slide row along it.
+//! - [`swing_twist`]: the relative rotation as three angles about A's axes, with exact rows.
 //! - [`dof`]: one degree of freedom with spring, motor and limits.
 //! - [`length`]: the distance between two points and its row (distance joint, pulley).
 
@@ -18,6 +20,8 @@ pub(crate) mod equality;
 pub(crate) mod frames;
 pub(crate) mod hinge_rotation;
 pub(crate) mod length;
+pub(crate) mod perpendicular;
 pub(crate) mod point;
 pub(crate) mod rotation_lock;
 pub(crate) mod row;
+pub(crate) mod swing_twist;
