@@ -1,7 +1,8 @@
 //! `fulcrum`: the engine's command line tool. One module per subcommand:
 //!
 //! ```text
-//! fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl]   simulate, write a trajectory
+//! fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl] [--html FILE.html]
+//!                                                                simulate, write a trajectory / replay page
 //! fulcrum check SCENE                                            validate and summarise
 //! fulcrum export SAMPLE [--out FILE]                             write a built-in sample
 //! fulcrum list                                                   list the built-in samples

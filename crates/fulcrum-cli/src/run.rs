@@ -1,7 +1,9 @@
-//! `fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl]`: simulates a scene headless
-//! at its own timestep, writes the trajectory (header, step 0, then every K-th step, with every
-//! non-static body and every joint; format in shared/docs/scene-format.md; `--trajectory` is
-//! another name for `--out`) and prints a summary.
+//! `fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl] [--html FILE.html]`: simulates
+//! a scene headless at its own timestep, writes the trajectory (header, step 0, then every K-th
+//! step, with every non-static body and every joint; format in shared/docs/scene-format.md;
+//! `--trajectory` is another name for `--out`) and/or a self-contained HTML page that replays
+//! the run in a browser (the testbed page with three.js inlined, frames every K-th step, thinned
+//! to a few MB; see `fulcrum_view::replay`), and prints a summary.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -11,6 +13,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::{SceneIndex, World};
+use fulcrum_view::replay::Recorder;
 
 /// Arguments of `fulcrum run`.
 #[derive(Args)]
@@ -26,6 +29,9 @@ pub struct RunArgs {
     /// Write the trajectory (JSON lines: bodies and joints) to this file.
     #[arg(long, visible_alias = "trajectory", value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
+    /// Write a self-contained HTML page that replays the run offline in a browser.
+    #[arg(long, value_name = "FILE.html")]
+    pub html: Option<PathBuf>,
 }
 
 /// Parses a count that must be 1 or more.
@@ -43,6 +49,8 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     let (mut world, index) = scene.build().map_err(|e| e.to_string())?;
     // Open the output before simulating, so that an unwritable path fails at once.
     let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
+    let mut replay =
+        args.html.as_deref().map(|path| Replay::create(path, &world, &args.scene, args.every)).transpose()?;
     if let Some(out) = &mut trajectory {
         out.write_line(TrajectoryHeader::new(&world, &index).to_json_line())?;
         out.write_frame(&world, &index)?;
@@ -53,6 +61,9 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         let start = Instant::now();
         world.step(dt).map_err(|e| format!("step {step}: {e}"))?;
         stepping += start.elapsed();
+        if let Some(replay) = &mut replay {
+            replay.recorder.record(&world);
+        }
         if step % args.every == 0 {
             if let Some(out) = &mut trajectory {
                 out.write_frame(&world, &index)?;
@@ -60,7 +71,54 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
         }
     }
     let written = trajectory.map(Trajectory::finish).transpose()?;
-    crate::print_out(&summary(scene.source_name(), &world, args.steps, stepping, written))
+    let replay = replay.map(Replay::finish).transpose()?;
+    let mut text = summary(scene.source_name(), &world, args.steps, stepping, written);
+    if let Some(line) = replay {
+        text.push_str(&line);
+    }
+    crate::print_out(&text)
+}
+
+/// A replay page being recorded (the file is created at the start so that an unwritable path
+/// fails before simulating).
+struct Replay {
+    path: PathBuf,
+    file: File,
+    recorder: Recorder,
+}
+
+impl Replay {
+    fn create(path: &Path, world: &World, scene_argument: &str, every: u64) -> Result<Replay, String> {
+        let file = File::create(path).map_err(|e| format!("{}: cannot write the file: {e}", path.display()))?;
+        let recorder = Recorder::new(world, &display_name(scene_argument), every);
+        Ok(Replay { path: path.to_path_buf(), file, recorder })
+    }
+
+    /// Writes the page; returns the summary line.
+    fn finish(mut self) -> Result<String, String> {
+        let html = self.recorder.to_html();
+        self.file
+            .write_all(html.as_bytes())
+            .and_then(|()| self.file.flush())
+            .map_err(|e| format!("{}: cannot write the file: {e}", self.path.display()))?;
+        let stride = self.recorder.stride();
+        Ok(format!(
+            "  replay: {} ({} frames, every {stride} step{}, {:.1} MB)\n",
+            self.path.display(),
+            self.recorder.frame_count(),
+            if stride == 1 { "" } else { "s" },
+            html.len() as f64 / 1e6,
+        ))
+    }
+}
+
+/// The scene's name on the replay page: a sample's name, or a file's name without extension.
+fn display_name(scene_argument: &str) -> String {
+    let path = Path::new(scene_argument);
+    match path.file_stem() {
+        Some(stem) if path.exists() => stem.to_string_lossy().into_owned(),
+        _ => scene_argument.to_string(),
+    }
 }
 
 /// A trajectory file being written.

@@ -287,3 +287,42 @@ fn unwritable_outputs_exit_1_before_simulating() {
     assert_fails(&export, 1, &["cannot write the file"]);
     assert_fails(&fulcrum(&["export", "nonesuch"]), 1, &["nonesuch", "no built-in sample"]);
 }
+
+/// `run --html`: one self-contained page (no external script or style) holding the scene
+/// message and every `--every`-th frame, named after the scene file; an unwritable path fails
+/// before simulating.
+#[test]
+fn run_writes_a_self_contained_replay_page() {
+    let scene_path = scratch("replayed_fall.json");
+    let html_path = scratch("replayed_fall.html");
+    std::fs::write(&scene_path, FREE_FALL).unwrap();
+    let output = fulcrum(&[
+        "run",
+        scene_path.to_str().unwrap(),
+        "--steps",
+        "40",
+        "--every",
+        "4",
+        "--html",
+        html_path.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(stdout(&output).contains("replay: "), "{}", stdout(&output));
+    assert!(stdout(&output).contains("(11 frames, every 4 steps"), "{}", stdout(&output));
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    assert!(html.starts_with("<!doctype html>"));
+    assert!(!html.contains(" src=\"") && !html.contains("rel=\"stylesheet\""), "the page must load nothing");
+    let start = html.find("id=\"fulcrum-replay\">").unwrap() + "id=\"fulcrum-replay\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let recording: Value = serde_json::from_str(&html[start..end]).unwrap();
+    assert_eq!(recording["name"], "replayed_fall");
+    assert_eq!(recording["frame_count"], 11);
+    assert_eq!(recording["stride"], 4);
+    assert_eq!(recording["scene"]["bodies"][1]["name"], "ball");
+    assert_eq!(recording["scene"]["bodies"][1]["colliders"][0]["shape"]["radius"], 0.25);
+    // 11 frames of 2 bodies, no contacts in free fall: (52 + 2·32) bytes each, base64.
+    assert_eq!(recording["frames"].as_str().unwrap().len(), (11 * 116usize).div_ceil(3) * 4);
+
+    let output = fulcrum(&["run", "pyramid", "--html", "/nonexistent-dir/replay.html"]);
+    assert_fails(&output, 1, &["/nonexistent-dir/replay.html", "cannot write the file"]);
+}

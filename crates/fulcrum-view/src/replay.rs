@@ -1,0 +1,315 @@
+//! Recordings of a run, written as one self-contained HTML file that replays it offline
+//! (`fulcrum run SCENE --html replay.html`).
+//!
+//! The file is the testbed page with everything inlined: the style sheet in a `<style>`, and
+//! three.js, OrbitControls and the page's script as JSON strings in
+//! `<script type="application/json" id="fulcrum-modules">`, turned into `blob:` module URLs
+//! and an import map by a small inline loader (a page opened from `file://` can fetch nothing;
+//! `data:` URLs would exceed Chromium's 2 MiB URL limit for three.js's core). The recording sits
+//! in `<script type="application/json" id="fulcrum-replay">`:
+//!
+//! ```text
+//! {"format": 1, "name": "pyramid", "timestep": 0.016666668, "stride": 1, "frame_count": 601,
+//!  "scene": {scene message}, "settings": {settings message},
+//!  "frames": "<base64 of the binary frames, back to back>"}
+//! ```
+//! Frames use the protocol's binary layout ([`crate::frame`]), contact points included. The
+//! page finds that element and plays the frames without a WebSocket. Every `<` in the inlined
+//! JSON is written as `\u003c`, so no text inside can close its `<script>` element.
+
+use fulcrum::World;
+
+use crate::assets;
+use crate::frame::{encode_frame, scene_message, settings_message};
+
+/// Frame bytes a recording keeps by default (about 5.6 MB once base64-encoded, on top of
+/// three.js's 2.1 MB): a 10 s run of a few hundred bodies keeps every step.
+pub const DEFAULT_BUDGET_BYTES: usize = 4 << 20;
+
+/// The page's tags the replay writer replaces (each must occur exactly once in index.html).
+const STYLE_TAG: &str = r#"<link rel="stylesheet" href="style.css">"#;
+const IMPORT_MAP_BEGIN: &str = r#"<script type="importmap">"#;
+const APP_TAG: &str = r#"<script type="module" src="app.js"></script>"#;
+
+/// A run being recorded: the scene message at the start and a frame every `stride` steps.
+///
+/// When the kept frames grow past the byte budget, every other one is dropped and the stride
+/// doubles, so a long run ends with between half the budget and the budget, evenly spaced.
+pub struct Recorder {
+    name: String,
+    scene: String,
+    settings: String,
+    timestep: f32,
+    /// Step number of the first frame; kept frames are `first + k·stride`.
+    first: u64,
+    stride: u64,
+    budget: usize,
+    /// (step, frame bytes)
+    frames: Vec<(u64, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl Recorder {
+    /// Starts a recording of `world` as it is now (its scene message, and the current state as
+    /// the first frame), keeping every `stride`-th step (at least 1).
+    pub fn new(world: &World, name: &str, stride: u64) -> Recorder {
+        let mut recorder = Recorder {
+            name: name.to_string(),
+            scene: scene_message(world, name),
+            settings: settings_message(world),
+            timestep: world.settings().timestep,
+            first: world.step_count(),
+            stride: stride.max(1),
+            budget: DEFAULT_BUDGET_BYTES,
+            frames: Vec::new(),
+            bytes: 0,
+        };
+        recorder.push(world);
+        recorder
+    }
+
+    /// Sets the byte budget of the kept frames (at least one frame is always kept).
+    pub fn with_budget(mut self, bytes: usize) -> Recorder {
+        self.budget = bytes;
+        self.thin();
+        self
+    }
+
+    /// Records the world after a step, if its step number is a multiple of the stride.
+    pub fn record(&mut self, world: &World) {
+        if world.step_count().saturating_sub(self.first) % self.stride == 0 {
+            self.push(world);
+            self.thin();
+        }
+    }
+
+    /// Frames kept so far.
+    pub fn frame_count(&self) -> usize {
+        self.frames.len()
+    }
+
+    /// Steps between kept frames.
+    pub fn stride(&self) -> u64 {
+        self.stride
+    }
+
+    /// Bytes of the kept frames.
+    pub fn frame_bytes(&self) -> usize {
+        self.bytes
+    }
+
+    fn push(&mut self, world: &World) {
+        let mut bytes = Vec::new();
+        encode_frame(world, world.step_count(), true, &mut bytes);
+        self.bytes += bytes.len();
+        self.frames.push((world.step_count(), bytes));
+    }
+
+    fn thin(&mut self) {
+        while self.bytes > self.budget && self.frames.len() > 1 {
+            let stride = self.stride.saturating_mul(2);
+            let first = self.first;
+            self.frames.retain(|(step, _)| (step - first) % stride == 0);
+            self.bytes = self.frames.iter().map(|(_, f)| f.len()).sum();
+            self.stride = stride;
+        }
+    }
+
+    /// The recording's JSON (what goes into `#fulcrum-replay`).
+    pub fn to_json(&self) -> String {
+        let mut frames = Vec::with_capacity(self.bytes);
+        for (_, bytes) in &self.frames {
+            frames.extend_from_slice(bytes);
+        }
+        format!(
+            r#"{{"format":1,"name":{},"timestep":{},"stride":{},"frame_count":{},"scene":{},"settings":{},"frames":"{}"}}"#,
+            json_string(&self.name),
+            serde_json::to_string(&self.timestep).unwrap_or_else(|_| "null".into()),
+            self.stride,
+            self.frames.len(),
+            self.scene,
+            self.settings,
+            base64(&frames),
+        )
+    }
+
+    /// The self-contained replay page.
+    pub fn to_html(&self) -> String {
+        replay_html(&self.to_json())
+    }
+}
+
+/// The testbed page with everything inlined and `recording_json` (see the module docs) as its
+/// recording.
+pub fn replay_html(recording_json: &str) -> String {
+    let page = assets::INDEX_HTML;
+    let style = format!("<style>\n{}</style>", assets::STYLE_CSS.replace("</style", "<\\/style"));
+    let page = replace_once(page, STYLE_TAG, &style);
+    // The import map's script element, up to and including its closing tag.
+    let map_start = page.find(IMPORT_MAP_BEGIN).expect("index.html has an import map");
+    let map_end =
+        map_start + page[map_start..].find("</script>").expect("the import map is closed") + "</script>".len();
+    let page = format!("{}{}", &page[..map_start], &page[map_end..]);
+    let modules = format!(
+        r#"{{"three_core":{},"three":{},"orbit_controls":{},"app":{}}}"#,
+        json_string(assets::THREE_CORE_JS),
+        json_string(assets::THREE_MODULE_JS),
+        json_string(assets::ORBIT_CONTROLS_JS),
+        json_string(assets::APP_JS),
+    );
+    let inline = format!(
+        "<script type=\"application/json\" id=\"fulcrum-replay\">{}</script>\n\
+         <script type=\"application/json\" id=\"fulcrum-modules\">{}</script>\n\
+         <script>{LOADER}</script>",
+        escape_lt(recording_json),
+        escape_lt(&modules),
+    );
+    replace_once(&page, APP_TAG, &inline)
+}
+
+/// Turns the inlined module texts into `blob:` URLs (three.module.js's relative import of its
+/// core rewritten to the core's URL), declares the import map, then starts the page's module.
+const LOADER: &str = r#"
+(function () {
+  var m = JSON.parse(document.getElementById('fulcrum-modules').textContent);
+  var url = function (text) { return URL.createObjectURL(new Blob([text], { type: 'text/javascript' })); };
+  var core = url(m.three_core);
+  var three = url(m.three.split("'./three.core.js'").join(JSON.stringify(core)));
+  var map = document.createElement('script');
+  map.type = 'importmap';
+  map.textContent = JSON.stringify({ imports: { 'three': three, 'three/addons/controls/OrbitControls.js': url(m.orbit_controls) } });
+  document.head.appendChild(map);
+  var app = document.createElement('script');
+  app.type = 'module';
+  app.src = url(m.app);
+  document.body.appendChild(app);
+})();
+"#;
+
+fn replace_once(text: &str, pattern: &str, with: &str) -> String {
+    assert_eq!(text.matches(pattern).count(), 1, "index.html must contain {pattern} exactly once");
+    text.replacen(pattern, with, 1)
+}
+
+/// A JSON string literal.
+fn json_string(text: &str) -> String {
+    serde_json::to_string(text).unwrap_or_else(|_| "\"\"".into())
+}
+
+/// JSON with every `<` escaped, safe inside a `<script>` element (JSON has `<` only inside
+/// strings, where `\u003c` means the same).
+fn escape_lt(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+/// Standard base64 with padding.
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for (i, shift) in [18, 12, 6, 0].into_iter().enumerate() {
+            out.push(if i <= chunk.len() { ALPHABET[(n >> shift) as usize & 63] as char } else { '=' });
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::decode_frame;
+    use fulcrum::Scene;
+
+    fn pyramid() -> World {
+        let text = include_str!("../../../scenes/pyramid.json");
+        Scene::from_json_str(text, "pyramid").unwrap().build().unwrap().0
+    }
+
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        let cases =
+            [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("foobar", "Zm9vYmFy")];
+        for (plain, encoded) in cases {
+            assert_eq!(base64(plain.as_bytes()), encoded);
+        }
+    }
+
+    #[test]
+    fn recorder_keeps_every_stride_and_thins_to_the_budget() {
+        let mut world = pyramid();
+        let mut recorder = Recorder::new(&world, "pyramid", 2);
+        for _ in 0..20 {
+            world.step(world.settings().timestep).unwrap();
+            recorder.record(&world);
+        }
+        assert_eq!(recorder.frame_count(), 11);
+        assert_eq!(recorder.stride(), 2);
+        let one = recorder.frame_bytes() / recorder.frame_count();
+        let mut recorder = recorder.with_budget(one * 4);
+        assert!(recorder.frame_bytes() <= one * 4, "{} bytes", recorder.frame_bytes());
+        assert!(recorder.stride() >= 4);
+        for _ in 0..40 {
+            world.step(world.settings().timestep).unwrap();
+            recorder.record(&world);
+        }
+        assert!(recorder.frame_count() >= 2 && recorder.frame_bytes() <= one * 4);
+        // The kept frames are evenly spaced from step 0.
+        let json: serde_json::Value = serde_json::from_str(&recorder.to_json()).unwrap();
+        assert_eq!(json["scene"]["type"], "scene");
+        assert_eq!(json["settings"]["type"], "settings");
+        assert_eq!(json["frame_count"], recorder.frame_count());
+        let bytes = decode_base64(json["frames"].as_str().unwrap());
+        let (mut at, mut steps) = (0, Vec::new());
+        while at < bytes.len() {
+            let (frame, len) = decode_frame(&bytes[at..]).unwrap();
+            assert_eq!(frame.bodies.len(), world.body_count());
+            steps.push(frame.step as u64);
+            at += len;
+        }
+        let stride = recorder.stride();
+        assert!(steps.iter().enumerate().all(|(i, &s)| s == i as u64 * stride), "{steps:?} stride {stride}");
+    }
+
+    #[test]
+    fn replay_html_inlines_everything_and_nothing_closes_a_script_early() {
+        let world = pyramid();
+        let html = Recorder::new(&world, "pyramid <x></script>", 1).to_html();
+        assert!(!html.contains(STYLE_TAG) && !html.contains(APP_TAG) && !html.contains(IMPORT_MAP_BEGIN));
+        assert!(!html.contains("src=\"./vendor") && !html.contains("href=\"style.css"));
+        for id in ["fulcrum-replay", "fulcrum-modules"] {
+            let start = html.find(&format!("id=\"{id}\">")).unwrap();
+            let body = &html[start..];
+            let end = body.find("</script>").unwrap();
+            let json = &body[body.find('>').unwrap() + 1..end];
+            let value: serde_json::Value = serde_json::from_str(json).expect("the element holds the whole JSON");
+            if id == "fulcrum-modules" {
+                assert_eq!(value["three_core"].as_str().unwrap(), assets::THREE_CORE_JS);
+                assert_eq!(value["app"].as_str().unwrap(), assets::APP_JS);
+            } else {
+                assert_eq!(value["name"], "pyramid <x></script>");
+            }
+        }
+    }
+
+    fn decode_base64(text: &str) -> Vec<u8> {
+        let value = |c: u8| match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        let mut out = Vec::new();
+        for chunk in text.as_bytes().chunks(4) {
+            let n = chunk.iter().take_while(|&&c| c != b'=').count();
+            let mut acc = 0u32;
+            for (i, &c) in chunk.iter().enumerate() {
+                acc |= u32::from(if c == b'=' { 0 } else { value(c) }) << (18 - 6 * i);
+            }
+            out.extend_from_slice(&acc.to_be_bytes()[1..n]);
+        }
+        out
+    }
+}

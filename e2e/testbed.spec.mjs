@@ -1,0 +1,304 @@
+// End-to-end test of the testbed in a real headless browser (Debian's chromium, driven by
+// playwright-core): starts `fulcrum view newtons_cradle` on a free port, opens the page and
+// checks, through the page's read-only hook window.fulcrumTestbed and real mouse and button
+// input:
+//   - the page loads and connects with no console errors (checked again at the end),
+//   - the canvas is not blank (pixel variance of a screenshot),
+//   - bodies move; pause freezes them; a single step advances exactly one step,
+//   - a sample switch from the gallery loads the new scene,
+//   - dragging a body with the mouse moves it.
+// Saves the final screenshot as target/e2e/testbed.png (and docs/testbed.png with
+// UPDATE_SCREENSHOT=1). Run by scripts/e2e.sh, which installs and builds what it needs.
+//
+// Environment: FULCRUM_BIN (the binary; default target/debug/fulcrum under CARGO_TARGET_DIR or
+// ./target), CHROMIUM (default: chromium on PATH), E2E_OUT (artefact folder, default
+// <target>/e2e), UPDATE_SCREENSHOT=1.
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const targetDir = process.env.CARGO_TARGET_DIR ? path.resolve(process.env.CARGO_TARGET_DIR) : path.join(root, 'target');
+const binary = process.env.FULCRUM_BIN || path.join(targetDir, 'debug', 'fulcrum');
+const outDir = process.env.E2E_OUT || path.join(targetDir, 'e2e');
+const chromiumPath = process.env.CHROMIUM || findOnPath(['chromium', 'chromium-browser']);
+const FIRST_SAMPLE = 'newtons_cradle'; // never sleeps: its balls keep swinging
+const SECOND_SAMPLE = 'pyramid';
+
+const started = Date.now();
+const consoleErrors = [];
+let server = null;
+let serverLog = '';
+let browser = null;
+let page = null;
+
+function findOnPath(names) {
+  for (const dir of (process.env.PATH || '').split(path.delimiter)) {
+    for (const name of names) {
+      const candidate = path.join(dir, name);
+      if (fs.existsSync(candidate)) return candidate;
+    }
+  }
+  return null;
+}
+
+function log(text) {
+  console.log(`[e2e ${((Date.now() - started) / 1000).toFixed(1)}s] ${text}`);
+}
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHttp(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  let lastError = null;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`fulcrum view exited with ${server.exitCode}:\n${serverLog}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+      lastError = new Error(`HTTP ${response.status}`);
+    } catch (error) {
+      lastError = error;
+    }
+    await sleep(100);
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms (${lastError && lastError.message}):\n${serverLog}`);
+}
+
+// Waits until `predicate` (run in the page, given `arg`) is truthy; the message says what was
+// expected.
+async function waitFor(message, predicate, arg, timeoutMs = 15000) {
+  try {
+    await page.waitForFunction(predicate, arg, { timeout: timeoutMs, polling: 50 });
+  } catch {
+    const hook = await page.evaluate(() => {
+      const t = window.fulcrumTestbed;
+      return t && { connected: t.connected, scene: t.sceneName, step: t.step, paused: t.paused, lastError: t.lastError };
+    });
+    throw new Error(`timed out after ${timeoutMs} ms waiting for ${message}; page state: ${JSON.stringify(hook)}`);
+  }
+}
+
+const hook = (fn, arg) => page.evaluate(fn, arg);
+
+// Positions of every non-static body.
+const movingPositions = () =>
+  hook(() => {
+    const t = window.fulcrumTestbed;
+    const out = [];
+    for (let i = 0; i < t.bodyCount; i++) if (t.bodyKind(i) !== 'static') out.push(t.bodyPosition(i));
+    return out;
+  });
+
+function largestMove(a, b) {
+  let max = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    max = Math.max(max, Math.hypot(a[i][0] - b[i][0], a[i][1] - b[i][1], a[i][2] - b[i][2]));
+  }
+  return max;
+}
+
+// Standard deviation of the canvas's luminance and the number of distinct colours, from a
+// screenshot decoded by the page itself.
+async function canvasVariance() {
+  const png = await page.locator('#view canvas').screenshot();
+  return page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(bitmap, 0, 0);
+    const { data } = ctx.getImageData(0, 0, bitmap.width, bitmap.height);
+    let sum = 0;
+    let sumSq = 0;
+    const colours = new Set();
+    const n = data.length / 4;
+    for (let i = 0; i < data.length; i += 4) {
+      const y = 0.2126 * data[i] + 0.7152 * data[i + 1] + 0.0722 * data[i + 2];
+      sum += y;
+      sumSq += y * y;
+      if (colours.size < 5000) colours.add((data[i] << 16) | (data[i + 1] << 8) | data[i + 2]);
+    }
+    const mean = sum / n;
+    return { stddev: Math.sqrt(Math.max(0, sumSq / n - mean * mean)), colours: colours.size };
+  }, png.toString('base64'));
+}
+
+async function main() {
+  check(fs.existsSync(binary), `no fulcrum binary at ${binary} (build it, or set FULCRUM_BIN)`);
+  check(chromiumPath, 'chromium is not installed (scripts/install-e2e.sh installs it)');
+  fs.mkdirSync(outDir, { recursive: true });
+
+  const port = await freePort();
+  server = spawn(binary, ['view', FIRST_SAMPLE, '--port', String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stdout.on('data', (d) => (serverLog += d));
+  server.stderr.on('data', (d) => (serverLog += d));
+  const url = `http://127.0.0.1:${port}/`;
+  await waitForHttp(url, 20000);
+  log(`fulcrum view ${FIRST_SAMPLE} serving ${url}`);
+
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    // WebGL on the CPU (no GPU on CI machines); root in containers needs --no-sandbox.
+    args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+  });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => consoleErrors.push(`uncaught: ${error.message}`));
+  await page.goto(url);
+
+  // Loads, connects, receives the scene and frames.
+  await waitFor(
+    `the ${FIRST_SAMPLE} scene and frames`,
+    (name) => {
+      const t = window.fulcrumTestbed;
+      return t && t.connected && t.sceneName === name && t.framesReceived > 5 && t.bodyPosition(0) !== null;
+    },
+    FIRST_SAMPLE,
+  );
+  const samples = await hook(() => window.fulcrumTestbed.samples);
+  check(samples.includes(SECOND_SAMPLE), `hello.samples lacks ${SECOND_SAMPLE}: ${samples}`);
+  check(consoleErrors.length === 0, `console errors while loading: ${consoleErrors.join(' | ')}`);
+  log(`page loaded: ${await hook(() => window.fulcrumTestbed.bodyCount)} bodies, ${samples.length} samples`);
+
+  // The canvas is not blank.
+  await sleep(300);
+  const pixels = await canvasVariance();
+  check(pixels.stddev > 8 && pixels.colours > 50, `the canvas looks blank: ${JSON.stringify(pixels)}`);
+  log(`canvas drawn: luminance stddev ${pixels.stddev.toFixed(1)}, ${pixels.colours}+ colours`);
+
+  // Bodies move.
+  const before = await movingPositions();
+  await sleep(600);
+  const after = await movingPositions();
+  const moved = largestMove(before, after);
+  check(moved > 1e-3, `bodies did not move in 0.6 s (largest move ${moved} m)`);
+  log(`bodies move: up to ${moved.toFixed(3)} m in 0.6 s`);
+
+  // Pause freezes them.
+  await page.click('#play');
+  await waitFor('the paused state', () => window.fulcrumTestbed.paused);
+  await sleep(300); // frames already on their way
+  const pausedStep = await hook(() => window.fulcrumTestbed.step);
+  const pausedAt = await movingPositions();
+  await sleep(700);
+  const pausedStepLater = await hook(() => window.fulcrumTestbed.step);
+  const drift = largestMove(pausedAt, await movingPositions());
+  check(pausedStepLater === pausedStep, `paused, yet the step went from ${pausedStep} to ${pausedStepLater}`);
+  check(drift === 0, `paused, yet bodies moved by ${drift} m`);
+  log(`pause freezes the simulation at step ${pausedStep}`);
+
+  // A single step advances exactly one step.
+  await page.click('#step');
+  await waitFor(`step ${pausedStep + 1}`, (s) => window.fulcrumTestbed.step === s, pausedStep + 1, 5000);
+  await sleep(500);
+  const afterStep = await hook(() => window.fulcrumTestbed.step);
+  check(afterStep === pausedStep + 1, `one step went from ${pausedStep} to ${afterStep}`);
+  check(largestMove(pausedAt, await movingPositions()) > 0, 'a single step did not move the swinging balls');
+  log(`single step: ${pausedStep} -> ${afterStep}`);
+
+  // Play resumes.
+  await page.click('#play');
+  await waitFor('running again', (s) => !window.fulcrumTestbed.paused && window.fulcrumTestbed.step > s + 2, afterStep);
+
+  // A sample switch loads the new scene.
+  const expectedBodies = JSON.parse(fs.readFileSync(path.join(root, 'scenes', `${SECOND_SAMPLE}.json`), 'utf8')).bodies.length;
+  await page.click(`#gallery button[data-sample="${SECOND_SAMPLE}"]`);
+  await waitFor(
+    `the ${SECOND_SAMPLE} scene`,
+    ([name, count]) => {
+      const t = window.fulcrumTestbed;
+      return t.sceneName === name && t.bodyCount === count && t.bodyPosition(count - 1) !== null;
+    },
+    [SECOND_SAMPLE, expectedBodies],
+  );
+  log(`sample switch: ${SECOND_SAMPLE} loaded with ${expectedBodies} bodies`);
+
+  // Dragging a body moves it: grab the top box of the pyramid and pull it up and sideways.
+  await sleep(800); // let the camera frame the new scene and the pyramid settle
+  const top = await hook(() => {
+    const t = window.fulcrumTestbed;
+    let best = -1;
+    for (let i = 0; i < t.bodyCount; i++) {
+      if (t.bodyKind(i) === 'dynamic' && (best < 0 || t.bodyPosition(i)[1] > t.bodyPosition(best)[1])) best = i;
+    }
+    return { index: best, position: t.bodyPosition(best), screen: t.bodyScreenPosition(best) };
+  });
+  check(top.index >= 0 && top.screen, 'no dynamic body to drag');
+  await page.mouse.move(top.screen.x, top.screen.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 12; k++) {
+    await page.mouse.move(top.screen.x + 6 * k, top.screen.y - 12 * k);
+    await sleep(40);
+  }
+  await sleep(900);
+  const dragged = await hook((i) => window.fulcrumTestbed.bodyPosition(i), top.index);
+  const dragInfo = await hook(() => window.fulcrumTestbed.selected);
+  await page.mouse.up();
+  const lift = dragged[1] - top.position[1];
+  const dragMove = largestMove([top.position], [dragged]);
+  check(dragMove > 0.2 && lift > 0.1, `dragging body ${top.index} moved it ${dragMove.toFixed(3)} m (up ${lift.toFixed(3)} m)`);
+  log(`drag: body ${top.index} moved ${dragMove.toFixed(2)} m (up ${lift.toFixed(2)} m), selected ${dragInfo}`);
+
+  // Overlays on for the picture, then the screenshot.
+  for (const id of ['#o-contacts', '#o-joints']) await page.check(id);
+  await sleep(700);
+  const shot = path.join(outDir, 'testbed.png');
+  await page.screenshot({ path: shot });
+  log(`screenshot: ${path.relative(root, shot)}`);
+  if (process.env.UPDATE_SCREENSHOT === '1') {
+    fs.copyFileSync(shot, path.join(root, 'docs', 'testbed.png'));
+    log('updated docs/testbed.png');
+  }
+
+  const serverErrors = await hook(() => window.fulcrumTestbed.errors);
+  check(serverErrors.length === 0, `the page showed errors: ${serverErrors.join(' | ')}`);
+  check(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+}
+
+let failed = false;
+try {
+  await main();
+} catch (error) {
+  failed = true;
+  console.error(`[e2e] FAILED: ${error.message}`);
+  if (consoleErrors.length) console.error(`[e2e] console errors: ${consoleErrors.join(' | ')}`);
+  if (page) {
+    try {
+      fs.mkdirSync(outDir, { recursive: true });
+      await page.screenshot({ path: path.join(outDir, 'failure.png') });
+      console.error(`[e2e] screenshot of the failure: ${path.join(outDir, 'failure.png')}`);
+    } catch {
+      // the page may be gone
+    }
+  }
+  if (serverLog) console.error(`[e2e] fulcrum view output:\n${serverLog}`);
+} finally {
+  if (browser) await browser.close().catch(() => {});
+  if (server && server.exitCode === null) server.kill('SIGTERM');
+}
+log(failed ? 'failed' : 'passed');
+process.exit(failed ? 1 : 0);
