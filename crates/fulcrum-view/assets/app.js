@@ -166,11 +166,11 @@ resize();
 // ---------------------------------------------------------------------------------------------
 // Colours by body state
 
-const PALETTE = ['#e8834f', '#f2b84b', '#5fb49c', '#4f9ad8', '#d9667a', '#9bc25a', '#c987d6', '#47b8c4'].map(
+const PALETTE = ['#e8834f', '#f2b84b', '#5fb49c', '#5aa2e0', '#9bc25a', '#d9a066', '#47b8c4'].map(
   (c) => new THREE.Color(c),
 );
 const COLOR_STATIC = new THREE.Color('#9aa3ad');
-const COLOR_KINEMATIC = new THREE.Color('#8f7fe0');
+const COLOR_KINEMATIC = new THREE.Color('#7c6cf0');
 const COLOR_SLEEPING = new THREE.Color('#7d8b99');
 const COLOR_DISABLED = new THREE.Color('#e03131');
 const COLOR_WHITE = new THREE.Color('#ffffff');
@@ -1623,6 +1623,7 @@ window.fulcrumTestbed = Object.freeze({
   bodyPosition: (i) => (posesValid && i >= 0 && i < flags.length ? [...poses.subarray(7 * i, 7 * i + 3)] : null),
   bodyRotation: (i) => (posesValid && i >= 0 && i < flags.length ? [...poses.subarray(7 * i + 3, 7 * i + 7)] : null),
   bodySleeping: (i) => !!(flags[i] & FLAG_SLEEPING),
+  get camera() { return { position: camera.position.toArray(), target: controls.target.toArray() }; },
   bodyScreenPosition,
 });
 
