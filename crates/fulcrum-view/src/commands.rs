@@ -287,7 +287,7 @@ mod tests {
         assert!(error("[1]").starts_with("malformed message"));
         assert!(error(r#"{"kind":"play"}"#).starts_with("type: missing"));
         assert!(error(r#"{"type":"fly"}"#).starts_with("type: unknown message type \"fly\""));
-        assert!(error(r#"{"type":"play","now":true}"#).starts_with("play: unknown field `now`"));
+        assert!(error(r#"{"type":"play","now":true}"#).starts_with("play.now: unknown field `now`"));
         assert!(error(r#"{"type":"speed","value":9}"#).starts_with("speed.value: must be between"));
         assert!(error(r#"{"type":"speed"}"#).starts_with("speed: missing field `value`"));
         assert!(error(r#"{"type":"drag_start","body":1,"point":[0,"a",0]}"#)
