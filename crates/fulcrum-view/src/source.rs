@@ -110,3 +110,19 @@ impl LoadedScene {
         Ok(LoadedScene { world, bodies, body_names, joints })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_gallery_entry_builds() {
+        for name in gallery() {
+            let scene = SceneSource::named(name).unwrap().build().unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(!scene.bodies.is_empty(), "{name}");
+            assert_eq!(scene.bodies.len(), scene.body_names.len(), "{name}");
+            assert_eq!(scene.bodies.len(), scene.world.body_count(), "{name}: every body is listed");
+        }
+        assert!(SceneSource::named("no_such_scene").is_none());
+    }
+}

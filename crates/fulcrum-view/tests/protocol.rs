@@ -258,6 +258,8 @@ async fn reset_returns_to_step_zero_and_the_initial_poses() {
     tab.send(json!({"type": "play"})).await;
     let moved = tab.frame_where(|f| f.step >= 30).await;
     assert_ne!(moved.bodies, initial.bodies, "the balls fall");
+    // Paused, so that the frame of step 0 is still the latest when this tab reads it.
+    tab.pause().await;
     tab.send(json!({"type": "reset"})).await;
     tab.text("scene").await;
     let again = tab.frame_where(|f| f.step == 0).await;
@@ -404,6 +406,26 @@ async fn bad_messages_get_errors_and_the_server_keeps_serving() {
     let count = scene["bodies"].as_array().unwrap().len();
     let frame = tab.frame_where(|f| f.step > 3).await;
     assert_eq!(frame.bodies.len(), count);
+}
+
+#[tokio::test]
+async fn a_message_too_large_to_read_ends_only_that_connection() {
+    let address = start("bouncing_balls").await;
+    let (mut tab, _) = greeted(address).await;
+    let _ = tab.socket.send(text(json!({"type": "load_scene", "json": "x".repeat(17 << 20)}))).await;
+    let ended = timeout(WAIT, async {
+        loop {
+            match tab.socket.next().await {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(_)) => {}
+            }
+        }
+    })
+    .await;
+    assert!(ended.is_ok(), "the connection ends");
+    let (mut other, _) = greeted(address).await;
+    let step = other.frame().await.step;
+    other.frame_where(|f| f.step > step).await;
 }
 
 #[tokio::test]
