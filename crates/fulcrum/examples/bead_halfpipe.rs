@@ -119,7 +119,7 @@ impl BeadOnHalfPipe {
     /// The normal velocity that brings a bead at `p` moving along the tangent back onto
     /// the curve after `h` seconds: −[φ(p + h v_t) − φ(p)] / h, m/s (0 for h = 0).
     pub fn normal_velocity(&self, p: Vec3, velocity: Vec3, h: f32) -> f32 {
-        if !(h > 0.0) {
+        if h <= 0.0 {
             return 0.0;
         }
         let here = self.pipe.closest(p);
