@@ -74,7 +74,9 @@ pub(crate) struct ActiveUserConstraint {
     pub body_a: u32,
     /// Solver index of body B.
     pub body_b: u32,
+    /// Body A at the start of the step (the world: [`BodyStart::WORLD`]).
     pub start_a: BodyStart,
+    /// Body B at the start of the step.
     pub start_b: BodyStart,
     /// Solver step length, seconds.
     pub h: f32,
@@ -255,39 +257,6 @@ struct Block {
     len: usize,
 }
 
-/// Calls `$call` with `$n` bound to the block's size as a constant (1 to 6).
-macro_rules! with_size {
-    ($len:expr, $n:ident => $call:expr) => {
-        match $len {
-            1 => {
-                const $n: usize = 1;
-                $call
-            }
-            2 => {
-                const $n: usize = 2;
-                $call
-            }
-            3 => {
-                const $n: usize = 3;
-                $call
-            }
-            4 => {
-                const $n: usize = 4;
-                $call
-            }
-            5 => {
-                const $n: usize = 5;
-                $call
-            }
-            6 => {
-                const $n: usize = 6;
-                $call
-            }
-            _ => true,
-        }
-    };
-}
-
 impl Block {
     /// The rows that pass `filter` and can act.
     fn of(rows: &[UserRow], filter: fn(&UserRow) -> bool, a: &SolverBody, b: &SolverBody) -> Block {
@@ -324,26 +293,43 @@ impl Block {
 
     /// One soft solve of the block; false when it cannot be factored (non-finite).
     fn solve(&mut self, a: &mut SolverBody, b: &mut SolverBody, scales: RowScales) -> bool {
-        with_size!(self.len, N => {
-            let (Some(rows), Some(error), Some(impulse)) = (
-                self.rows.first_chunk::<N>(),
-                self.error.first_chunk::<N>(),
-                self.impulse.first_chunk_mut::<N>(),
-            ) else {
-                return false;
-            };
-            solve_equality(rows, error, impulse, a, b, scales)
-        })
+        match self.len {
+            1 => self.solve_sized::<1>(a, b, scales),
+            2 => self.solve_sized::<2>(a, b, scales),
+            3 => self.solve_sized::<3>(a, b, scales),
+            4 => self.solve_sized::<4>(a, b, scales),
+            5 => self.solve_sized::<5>(a, b, scales),
+            6 => self.solve_sized::<6>(a, b, scales),
+            _ => true,
+        }
+    }
+
+    fn solve_sized<const N: usize>(&mut self, a: &mut SolverBody, b: &mut SolverBody, scales: RowScales) -> bool {
+        let (Some(rows), Some(error), Some(impulse)) =
+            (self.rows.first_chunk::<N>(), self.error.first_chunk::<N>(), self.impulse.first_chunk_mut::<N>())
+        else {
+            return false;
+        };
+        solve_equality(rows, error, impulse, a, b, scales)
     }
 
     /// One NGS pass over the block.
     fn correct(&self, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max_correction: f32) {
-        with_size!(self.len, N => {
-            if let (Some(rows), Some(error)) = (self.rows.first_chunk::<N>(), self.error.first_chunk::<N>()) {
-                correct_positions(rows, error, a, b, beta, max_correction);
-            }
-            true
-        });
+        match self.len {
+            1 => self.correct_sized::<1>(a, b, beta, max_correction),
+            2 => self.correct_sized::<2>(a, b, beta, max_correction),
+            3 => self.correct_sized::<3>(a, b, beta, max_correction),
+            4 => self.correct_sized::<4>(a, b, beta, max_correction),
+            5 => self.correct_sized::<5>(a, b, beta, max_correction),
+            6 => self.correct_sized::<6>(a, b, beta, max_correction),
+            _ => {}
+        }
+    }
+
+    fn correct_sized<const N: usize>(&self, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max_correction: f32) {
+        if let (Some(rows), Some(error)) = (self.rows.first_chunk::<N>(), self.error.first_chunk::<N>()) {
+            correct_positions(rows, error, a, b, beta, max_correction);
+        }
     }
 }
 
