@@ -20,6 +20,7 @@ pub(crate) mod pulley;
 pub(crate) mod six_dof;
 pub(crate) mod target;
 pub(crate) mod tree;
+pub(crate) mod user;
 pub(crate) mod weld;
 
 use super::parts::equality::PassContext;
@@ -277,7 +278,7 @@ impl JointConstraint {
 /// passed as a copy and never written, so nothing a joint does can reach the other joints
 /// and contacts that read it. A joint whose two bodies are both static does nothing.
 #[inline]
-fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+pub(crate) fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
     let mut fixed = SolverBody::STATIC;
     match (a as usize, b as usize) {
         (0, 0) => {}
