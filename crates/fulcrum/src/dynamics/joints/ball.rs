@@ -1,34 +1,97 @@
-//! Ball-and-socket joint: the anchors coincide, rotation is free.
+//! Ball-and-socket joint: the anchors coincide, rotation is free, optionally within a swing
+//! cone about the joint axis and a twist range about it.
 //!
 //! ```text
-//! C = p_B − p_A = 0                    (3 rows: the point part)
+//! point   C = p_B − p_A = 0                 3 rows (equality: the tree solve may take them)
+//! cone    C = α − σ ≥ 0                     1 row about the swing axis (swing_twist part)
+//! twist   lower ≤ τ ≤ upper                 1 row about the twist axis (a Dof with limits)
 //! ```
-//! Parts: point.
+//! σ and τ are the swing and twist of q_A⁻¹ q_B (see `parts::swing_twist`). The limits run
+//! first, each along its row within the point rows (`FreeRow`), and the point block last.
 
 use super::{rows_reaction, JointSolver};
+use crate::dynamics::parts::dof::Dof;
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::point::{point_rows, PointPart};
 use crate::dynamics::parts::row::JacobianRow;
+use crate::dynamics::parts::swing_twist::{ConePart, SwingTwist};
 use crate::dynamics::solver_body::SolverBody;
+use crate::joint::Limits;
 use crate::math::Vec3;
 
 /// Solver state of a ball joint.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct BallJoint {
     pub point: PointPart,
+    pub cone: Option<ConePart>,
+    /// Twist limits only (no spring or motor).
+    pub twist: Dof,
+}
+
+impl BallJoint {
+    /// A ball joint with an optional cone half-angle and twist limits (radians).
+    pub fn new(cone_limit: Option<f32>, twist_limits: Option<Limits>) -> Self {
+        Self {
+            point: PointPart::default(),
+            cone: cone_limit.map(ConePart::new),
+            twist: Dof { limits: twist_limits.map(|l| (l.lower, l.upper)), ..Dof::default() },
+        }
+    }
+
+    /// Takes the accumulated impulses of `old` where its limits stay.
+    pub fn keep_impulses(&mut self, old: &BallJoint) {
+        self.point = old.point;
+        if let (Some(cone), Some(old_cone)) = (&mut self.cone, old.cone) {
+            cone.impulse = old_cone.impulse;
+        }
+        if self.twist.limits.is_some() {
+            (self.twist.lower_impulse, self.twist.upper_impulse) = (old.twist.lower_impulse, old.twist.upper_impulse);
+        }
+    }
+
+    fn has_limits(&self) -> bool {
+        self.cone.is_some() || self.twist.is_active()
+    }
+
+    /// Cone, then twist, each within the point rows.
+    fn solve_limits(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
+        let angles = SwingTwist::of(frames);
+        let (point, _) = point_rows(frames);
+        if let Some(cone) = &mut self.cone {
+            self.point.impulse += Vec3::from_array(cone.solve(&angles, &point, a, b, ctx));
+        }
+        if self.twist.is_active() {
+            let booked = self.twist.solve_within(&angles.twist_row(), &point, angles.twist, a, b, ctx);
+            self.point.impulse += Vec3::from_array(booked);
+        }
+    }
 }
 
 impl JointSolver for BallJoint {
     fn reset(&mut self) {
         self.point = PointPart::default();
+        if let Some(cone) = &mut self.cone {
+            cone.impulse = 0.0;
+        }
+        self.twist.reset();
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
+        if self.has_limits() {
+            let angles = SwingTwist::of(frames);
+            if let Some(cone) = &self.cone {
+                cone.warm_start(&angles, a, b);
+            }
+            self.twist.warm_start(&angles.twist_row(), a, b);
+        }
         self.point.warm_start(frames, a, b);
     }
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
+        if self.has_limits() {
+            self.solve_limits(frames, a, b, ctx);
+        }
         if !in_tree {
             self.point.solve(frames, a, b, ctx.rigid());
         }
@@ -58,7 +121,12 @@ impl JointSolver for BallJoint {
     }
 
     fn reaction_impulse(&self, frames: &Frames) -> (Vec3, Vec3) {
-        let (rows, _) = point_rows(frames);
-        rows_reaction(&rows, &self.point.impulse.to_array(), frames.r_b)
+        let (point, _) = point_rows(frames);
+        let angles = SwingTwist::of(frames);
+        let cone = self.cone.map_or((JacobianRow::default(), 0.0), |c| (angles.cone_row(c.half_angle).0, c.impulse));
+        let rows = [point[0], point[1], point[2], cone.0, angles.twist_row()];
+        let impulse =
+            [self.point.impulse.x, self.point.impulse.y, self.point.impulse.z, cone.1, self.twist.total_impulse()];
+        rows_reaction(&rows, &impulse, frames.r_b)
     }
 }

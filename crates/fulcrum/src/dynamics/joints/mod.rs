@@ -93,7 +93,9 @@ impl JointModel {
     pub fn new(kind: &JointKind, geometry: &CreationGeometry) -> Result<JointModel> {
         let _ = geometry;
         match *kind {
-            JointKind::Ball { cone_limit: None, twist_limits: None } => Ok(JointModel::Ball(BallJoint::default())),
+            JointKind::Ball { cone_limit, twist_limits } => {
+                Ok(JointModel::Ball(BallJoint::new(cone_limit, twist_limits)))
+            }
             JointKind::Hinge { limits, motor, spring } => Ok(JointModel::Hinge(HingeJoint::new(limits, motor, spring))),
             JointKind::Weld { spring } => Ok(JointModel::Weld(WeldJoint::new(spring))),
             _ => Err(Error::new("kind", format!("{} joints with these options are not supported yet", kind.name()))),
@@ -107,7 +109,7 @@ impl JointModel {
         match (&mut fresh, &*self) {
             (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
             (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
-            (JointModel::Ball(new), JointModel::Ball(old)) => *new = *old,
+            (JointModel::Ball(new), JointModel::Ball(old)) => new.keep_impulses(old),
             _ => {}
         }
         *self = fresh;

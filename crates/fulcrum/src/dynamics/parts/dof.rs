@@ -5,9 +5,9 @@
 //! With x the position along the row (metres or radians), ẋ = J v and m = 1/(J M⁻¹ Jᵀ):
 //!
 //! ```text
-//! spring          C = x − rest, soft at (hertz, ζ) in every pass (it is a force)
+//! spring          C = x − rest, soft at (hertz, ζ) in the solve pass (it is a force)
 //! velocity motor  Δλ = −m (ẋ − target),           |λ| ≤ max_force · h
-//! position motor  C = x − target, soft at (hertz, ζ), |λ| ≤ max_force · h
+//! position motor  C = x − target, soft at (hertz, ζ), |λ| ≤ max_force · h (solve pass)
 //! lower limit     C = x − lower ≥ 0,  λ ≥ 0
 //! upper limit     C = upper − x ≥ 0,  λ ≥ 0       (the row negated)
 //! ```
@@ -17,7 +17,7 @@
 //! pushed back with the joint softness in the solve pass and held rigidly in the relax pass.
 //! Accumulated impulses are clamped (never the increments).
 
-use super::equality::{PassContext, RowScales};
+use super::equality::{FreeRow, PassContext, RowScales};
 use super::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 
@@ -94,7 +94,7 @@ impl Dof {
             return;
         }
         let mass = 1.0 / k;
-        if let Some(spring) = self.spring {
+        if let Some(spring) = self.spring.filter(|_| ctx.springs_act()) {
             let scales = ctx.spring(spring.hertz, spring.damping_ratio);
             let delta = soft_impulse(row, a, b, mass, position - spring.rest, scales, self.spring_impulse);
             self.spring_impulse += delta;
@@ -112,6 +112,27 @@ impl Dof {
         }
     }
 
+    /// [`Dof::solve`] along the free row of `row` within the joint's equality rows
+    /// `equality` (see [`FreeRow`]), so the spring, motor and limits see the inertia the
+    /// degree of freedom really has. Returns the equality impulses that came with it, to be
+    /// added to those rows' accumulated impulses. Warm start with the plain `row`.
+    pub fn solve_within<const N: usize>(
+        &mut self,
+        row: &JacobianRow,
+        equality: &[JacobianRow; N],
+        position: f32,
+        a: &mut SolverBody,
+        b: &mut SolverBody,
+        ctx: &PassContext,
+    ) -> [f32; N] {
+        let free = FreeRow::new(row, equality, a, b);
+        let before = self.total_impulse();
+        self.solve(&free.row, position, a, b, ctx);
+        let mut booked = [0.0; N];
+        free.book(self.total_impulse() - before, &mut booked);
+        booked
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn solve_motor(
         &mut self,
@@ -125,6 +146,7 @@ impl Dof {
     ) {
         let (delta, max_force) = match motor {
             DofMotor::Velocity { target, max_force } => (-mass * (row.velocity(a, b) - target), max_force),
+            DofMotor::Position { .. } if !ctx.springs_act() => return,
             DofMotor::Position { target, hertz, damping_ratio, max_force } => {
                 let scales = ctx.spring(hertz, damping_ratio);
                 (soft_impulse(row, a, b, mass, position - target, scales, self.motor_impulse), max_force)
@@ -151,10 +173,10 @@ fn soft_impulse(
     -scales.mass_scale * mass * (row.velocity(a, b) + scales.bias_rate * error) - scales.impulse_scale * accumulated
 }
 
-/// One side of a limit with C = `gap` ≥ 0; updates the accumulated impulse (kept ≥ 0) and
-/// returns its change.
+/// One side of a limit with C = `gap` ≥ 0 along `row` (effective mass `mass`); updates the
+/// accumulated impulse (kept ≥ 0) and returns its change (not yet applied).
 #[inline]
-fn limit_impulse(
+pub(crate) fn limit_impulse(
     row: &JacobianRow,
     a: &SolverBody,
     b: &SolverBody,

@@ -10,6 +10,7 @@
 //! - [`point`]: anchors coincide (3 rows); [`rotation_lock`]: orientation locked (3 rows);
 //!   [`hinge_rotation`]: axes parallel (2 rows).
 //! - [`dof`]: one degree of freedom with spring, motor and limits.
+//! - [`swing_twist`]: swing and twist of a ball joint, its cone limit.
 
 pub(crate) mod dense;
 pub(crate) mod dof;
@@ -19,3 +20,4 @@ pub(crate) mod hinge_rotation;
 pub(crate) mod point;
 pub(crate) mod rotation_lock;
 pub(crate) mod row;
+pub(crate) mod swing_twist;
