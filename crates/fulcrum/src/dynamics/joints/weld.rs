@@ -60,7 +60,6 @@ impl JointSolver for WeldJoint {
             return;
         }
         let scales = match self.spring {
-            Some(_) if !ctx.springs_act() => return,
             Some(spring) => ctx.spring(spring.frequency_hz, spring.damping_ratio),
             None => ctx.rigid(),
         };

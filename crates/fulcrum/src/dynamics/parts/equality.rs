@@ -81,22 +81,8 @@ impl PassContext {
         }
     }
 
-    /// Does a user spring (or a position motor) act in this pass? Only in the solve pass.
-    ///
-    /// A soft spring solved in a pass takes the implicit (backward Euler) step of that
-    /// substep: its total impulse becomes −mass_scale · m (v₀ + bias_rate · C) whatever was
-    /// applied before in the substep. Solved again in the relax pass it takes a second
-    /// implicit step from the moved position, which doubles the numerical damping: an
-    /// undamped 1.5 Hz hinge spring at 240 Hz substeps then keeps 26% of its amplitude after
-    /// six periods instead of 48% (exp(−π ω h) per period). The spring's impulse from the
-    /// solve pass stays applied; the relax pass only relaxes rigid rows.
-    #[inline]
-    pub fn springs_act(&self) -> bool {
-        self.use_bias
-    }
-
-    /// Scales of a user spring (frequency, damping ratio): a spring is a force, soft at its
-    /// own frequency whatever the joint softness (see [`PassContext::springs_act`]).
+    /// Scales of a user spring (frequency, damping ratio): a spring is a force and acts in
+    /// every pass.
     #[inline]
     pub fn spring(&self, hertz: f32, damping_ratio: f32) -> RowScales {
         RowScales::from_softness(&Softness::new(hertz, damping_ratio, self.h))
