@@ -67,7 +67,7 @@ fn rigid_cantilever_barely_sags() {
     ];
     for (name, solver) in modes {
         let (mut world, boxes, welds) = cantilever(5, None);
-        world.set_settings(WorldSettings { solver, ..world.settings().clone() }).unwrap();
+        world.set_settings(WorldSettings { solver, ..*world.settings() }).unwrap();
         let (largest, last, gap) = watch(&mut world, &boxes, &welds, 3.0);
         eprintln!("rigid cantilever 5 × 1 m ({name}): largest tip sag {largest:.3e} m, final {last:.3e} m, largest weld gap {gap:.3e} m");
         assert!(largest < 0.01, "{name}: tip sagged {largest} m");

@@ -116,6 +116,42 @@ impl JointSolver for BallJoint {
         self.point.impulse += Vec3::new(delta[0], delta[1], delta[2]);
     }
 
+    /// Row 0: the cone; rows 1, 2: the twist's lower and upper sides. A joint without a cone
+    /// gives the cone row with an infinite gap (never engaged).
+    fn limit_rows(&self, frames: &Frames, rows: &mut [JacobianRow; 6], gaps: &mut [f32; 6]) -> usize {
+        if !self.has_limits() {
+            return 0;
+        }
+        let angles = SwingTwist::of(frames);
+        (rows[0], gaps[0]) = match self.cone {
+            Some(cone) => angles.cone_row(cone.half_angle),
+            None => (JacobianRow::default(), f32::INFINITY),
+        };
+        let sides = self.twist.limit_rows(&angles.twist_row(), angles.twist);
+        for (i, (row, gap)) in sides.into_iter().flatten().enumerate() {
+            (rows[1 + i], gaps[1 + i]) = (row, gap);
+        }
+        if sides.is_none() {
+            return 1;
+        }
+        3
+    }
+
+    fn limit_impulse(&self, i: usize) -> f32 {
+        match i {
+            0 => self.cone.map_or(0.0, |c| c.impulse),
+            _ => self.twist.limit_impulse(i - 1),
+        }
+    }
+
+    fn add_limit_impulse(&mut self, i: usize, delta: f32) {
+        match (i, &mut self.cone) {
+            (0, Some(cone)) => cone.impulse += delta,
+            (0, None) => {}
+            _ => self.twist.add_limit_impulse(i - 1, delta),
+        }
+    }
+
     fn correct_positions(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max: f32) {
         self.point.correct(frames, a, b, beta, max);
     }

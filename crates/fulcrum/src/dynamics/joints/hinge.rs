@@ -130,6 +130,22 @@ impl JointSolver for HingeJoint {
         self.rotation.impulse[1] += delta[4];
     }
 
+    fn limit_rows(&self, frames: &Frames, rows: &mut [JacobianRow; 6], gaps: &mut [f32; 6]) -> usize {
+        let Some(sides) = self.angle.limit_rows(&Self::angle_row(frames), frames.twist_angle()) else { return 0 };
+        for (i, (row, gap)) in sides.into_iter().enumerate() {
+            (rows[i], gaps[i]) = (row, gap);
+        }
+        2
+    }
+
+    fn limit_impulse(&self, i: usize) -> f32 {
+        self.angle.limit_impulse(i)
+    }
+
+    fn add_limit_impulse(&mut self, i: usize, delta: f32) {
+        self.angle.add_limit_impulse(i, delta);
+    }
+
     fn correct_positions(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max: f32) {
         // Both from the frames at the start of the pass: the next pass sees the new pose.
         self.rotation.correct(frames, a, b, beta, max);

@@ -140,6 +140,31 @@ impl Dof {
         booked
     }
 
+    /// Both sides of the limits as one-sided rows for the tree solve: the lower side along
+    /// `row` with gap x − lower, the upper side along −`row` with gap upper − x.
+    pub fn limit_rows(&self, row: &JacobianRow, position: f32) -> Option<[(JacobianRow, f32); 2]> {
+        let (lower, upper) = self.limits?;
+        Some([(*row, position - lower), (row.negated(), upper - position)])
+    }
+
+    /// The accumulated impulse of limit side `side` (0: lower, 1: upper).
+    pub fn limit_impulse(&self, side: usize) -> f32 {
+        if side == 0 {
+            self.lower_impulse
+        } else {
+            self.upper_impulse
+        }
+    }
+
+    /// Adds `delta` to the accumulated impulse of limit side `side` (0: lower, 1: upper).
+    pub fn add_limit_impulse(&mut self, side: usize, delta: f32) {
+        if side == 0 {
+            self.lower_impulse += delta;
+        } else {
+            self.upper_impulse += delta;
+        }
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn solve_motor(
         &mut self,
