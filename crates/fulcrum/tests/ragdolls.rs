@@ -152,7 +152,8 @@ fn height_energy(world: &World, dolls: &[Ragdoll]) -> f32 {
     dolls.iter().flat_map(|d| &d.bodies).map(|&b| world.body(b).unwrap().mass() * 9.81 * pos(world, b).y).sum()
 }
 
-/// Ten ragdolls (110 bodies, 100 joints, 780 kg) dropped in a heap (at least three torsos
+/// Ten ragdolls (110 bodies, 100 joints, 780 kg) dropped in a heap, in soft step and in pgs
+/// (ngs) (at least three torsos
 /// end up lying on other dolls). At every step no joint's anchors are more than 1 cm apart,
 /// no swing leaves its cone and no twist or hinge angle its limits by more than 0.01 rad,
 /// and every body stays finite.
@@ -165,7 +166,16 @@ fn height_energy(world: &World, dolls: &[Ragdoll]) -> f32 {
 /// exact tree solve).
 #[test]
 fn ragdoll_pile_holds_together() {
-    let mut world = World::new(WorldSettings::default()).unwrap();
+    for (name, solver) in
+        [("soft step", SolverSettings::default()), ("pgs ngs", SolverSettings::pgs(PositionCorrection::Ngs))]
+    {
+        drop_pile(name, solver);
+    }
+}
+
+/// Drops the pile with `solver` and checks it (see `ragdoll_pile_holds_together`).
+fn drop_pile(name: &str, solver: SolverSettings) {
+    let mut world = World::new(WorldSettings { solver, ..Default::default() }).unwrap();
     add_ground(&mut world, 0.6);
     let dolls = pile(&mut world);
     let start_height = height_energy(&world, &dolls);
@@ -173,10 +183,10 @@ fn ragdoll_pile_holds_together() {
     let mut late_fastest = 0.0f32;
     for step in 1..=360 {
         world.step(DT).unwrap();
-        assert!(world.events().disabled_bodies.is_empty(), "a body went non-finite at step {step}");
+        assert!(world.events().disabled_bodies.is_empty(), "{name}: a body went non-finite at step {step}");
         for &body in dolls.iter().flat_map(|d| &d.bodies) {
             let b = world.body(body).unwrap();
-            assert!(b.pose().is_finite() && b.linear_velocity().is_finite(), "step {step}");
+            assert!(b.pose().is_finite() && b.linear_velocity().is_finite(), "{name}: step {step}");
         }
         worst.observe(&world, &dolls);
         if step > 300 {
@@ -189,17 +199,17 @@ fn ragdoll_pile_holds_together() {
     // Lying on the ground a torso's centre is 0.15 m up: higher ones lie on other dolls.
     let torsos_on_dolls = dolls.iter().filter(|d| pos(&world, d.bodies[0]).y > 0.25).count();
     eprintln!(
-        "ragdoll pile: largest anchor gap {:.5} m; outside limits by at most: cone {:.4}, twist {:.4}, hinge {:.4} rad; \
+        "ragdoll pile ({name}): largest anchor gap {:.5} m; outside limits by at most: cone {:.4}, twist {:.4}, hinge {:.4} rad; \
          at 6 s: kinetic energy {kinetic:.3} J of {released:.0} J released, rms speed {rms:.4} m/s, fastest {fastest:.3} m/s \
          (last second {late_fastest:.3}); lowest body centre {lowest:.3} m; {torsos_on_dolls} torsos lie on other dolls",
         worst.gap, worst.cone, worst.twist, worst.hinge,
     );
-    assert!(worst.gap < 0.01, "a joint opened {} m", worst.gap);
-    assert!(worst.cone < 0.01, "a swing left its cone by {} rad", worst.cone);
-    assert!(worst.twist < 0.01, "a twist left its limits by {} rad", worst.twist);
-    assert!(worst.hinge < 0.01, "a hinge left its limits by {} rad", worst.hinge);
-    assert!(kinetic < 1e-4 * released, "still moving: {kinetic} J of {released} J");
-    assert!(late_fastest < 1.0, "a body moved at {late_fastest} m/s in the last second");
-    assert!(lowest > 0.0, "a body sank through the ground: {lowest}");
-    assert!(torsos_on_dolls >= 3, "not a pile: {torsos_on_dolls} torsos above the ground layer");
+    assert!(worst.gap < 0.01, "{name}: a joint opened {} m", worst.gap);
+    assert!(worst.cone < 0.01, "{name}: a swing left its cone by {} rad", worst.cone);
+    assert!(worst.twist < 0.01, "{name}: a twist left its limits by {} rad", worst.twist);
+    assert!(worst.hinge < 0.01, "{name}: a hinge left its limits by {} rad", worst.hinge);
+    assert!(kinetic < 1e-4 * released, "{name}: still moving: {kinetic} J of {released} J");
+    assert!(late_fastest < 1.0, "{name}: a body moved at {late_fastest} m/s in the last second");
+    assert!(lowest > 0.0, "{name}: a body sank through the ground: {lowest}");
+    assert!(torsos_on_dolls >= 3, "{name}: not a pile: {torsos_on_dolls} torsos above the ground layer");
 }

@@ -7,7 +7,9 @@
 //! twist   lower ≤ τ ≤ upper                 1 row about the twist axis (a Dof with limits)
 //! ```
 //! σ and τ are the swing and twist of q_A⁻¹ q_B (see `parts::swing_twist`). The limits run
-//! first, each along its row within the point rows (`FreeRow`), and the point block last.
+//! first, each along its row within the point rows (`FreeRow`), and the point block last. In
+//! a joint tree the tree solve also holds the limit rows while they push (`limit_rows`:
+//! cone, twist lower, twist upper).
 
 use super::{rows_reaction, JointSolver};
 use crate::dynamics::parts::dof::Dof;

@@ -9,7 +9,9 @@
 //! ```
 //! The angle part runs first and the equality parts last, so the hinge holds its axis and
 //! anchor exactly while the motor and limits act. The angle row is solved within the five
-//! equality rows (`FreeRow`): its effective mass is the inertia about the hinge line.
+//! equality rows (`FreeRow`): its effective mass is the inertia about the hinge line. In a
+//! joint tree the tree solve also holds the limits while they push (`limit_rows`: lower,
+//! upper).
 
 use super::{rows_reaction, JointSolver};
 use crate::dynamics::parts::dof::{Dof, DofMotor, DofSpring};
