@@ -9,7 +9,8 @@
 //!
 //! pgs, once per step of h = dt:
 //!   integrate velocities → warm start → `iterations` × solve (Baumgarte bias, or none) →
-//!   integrate positions → (ngs) `position_iterations` × position pass → store impulses.
+//!   integrate positions → (ngs) `position_iterations` × position pass, then the joint trees'
+//!   projection (last, so the contacts' position pass cannot leave them open) → store impulses.
 //! Restitution is a target velocity inside the solve.
 //!
 //! Every solve pass runs the joints first (springs, motors, limits, and the rigid rows of
@@ -396,7 +397,6 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     integrate_positions(&mut data.bodies, dt);
     turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
-        data.forest.correct_positions(&data.joints, &mut data.bodies);
         for _ in 0..settings.position_iterations {
             for joint in &data.joints {
                 joint.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
@@ -412,5 +412,7 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
                 MAX_LINEAR_CORRECTION,
             );
         }
+        // Last, so that the contacts' position pass does not leave the tree joints open.
+        data.forest.correct_positions(&data.joints, &mut data.bodies);
     }
 }
