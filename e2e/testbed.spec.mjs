@@ -6,7 +6,7 @@
 //   - the canvas is not blank (pixel variance of a screenshot),
 //   - bodies move; pause freezes them; a single step advances exactly one step,
 //   - a sample switch from the gallery loads the new scene,
-//   - dragging a body with the mouse moves it.
+//   - dragging a body with the mouse moves it; shooting adds a ball that flies.
 // Saves the final screenshot as target/e2e/testbed.png (and docs/testbed.png with
 // UPDATE_SCREENSHOT=1). Run by scripts/e2e.sh, which installs and builds what it needs.
 //
@@ -163,7 +163,7 @@ async function main() {
     // WebGL on the CPU (no GPU on CI machines); root in containers needs --no-sandbox.
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
   });
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -263,9 +263,27 @@ async function main() {
   check(dragMove > 0.2 && lift > 0.1, `dragging body ${top.index} moved it ${dragMove.toFixed(3)} m (up ${lift.toFixed(3)} m)`);
   log(`drag: body ${top.index} moved ${dragMove.toFixed(2)} m (up ${lift.toFixed(2)} m), selected ${dragInfo}`);
 
+  // Shooting a ball from the camera adds a body (at the end of the list) that flies off.
+  const middle = await hook(() => window.fulcrumTestbed.bodyScreenPosition(20));
+  await page.mouse.move(middle.x, middle.y);
+  await page.keyboard.press('b');
+  await waitFor(
+    'the shot ball',
+    (count) => {
+      const t = window.fulcrumTestbed;
+      return t.bodyCount === count + 1 && t.bodyPosition(count) !== null && t.bodyKind(count) === 'dynamic';
+    },
+    expectedBodies,
+  );
+  const ballStart = await hook((i) => window.fulcrumTestbed.bodyPosition(i), expectedBodies);
+  await sleep(300);
+  const ballFlew = largestMove([ballStart], [await hook((i) => window.fulcrumTestbed.bodyPosition(i), expectedBodies)]);
+  check(ballFlew > 0.5, `the shot ball moved only ${ballFlew.toFixed(3)} m in 0.3 s`);
+  log(`shoot: ball ${expectedBodies} flew ${ballFlew.toFixed(2)} m in 0.3 s`);
+
   // Overlays on for the picture, then the screenshot.
-  for (const id of ['#o-contacts', '#o-joints']) await page.check(id);
-  await sleep(700);
+  await page.check('#o-contacts');
+  await sleep(500);
   const shot = path.join(outDir, 'testbed.png');
   await page.screenshot({ path: shot });
   log(`screenshot: ${path.relative(root, shot)}`);

@@ -50,7 +50,7 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     // Open the output before simulating, so that an unwritable path fails at once.
     let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
     let mut replay =
-        args.html.as_deref().map(|path| Replay::create(path, &world, &args.scene, args.every)).transpose()?;
+        args.html.as_deref().map(|path| Replay::create(path, &world, &index, &args.scene, args.every)).transpose()?;
     if let Some(out) = &mut trajectory {
         out.write_line(TrajectoryHeader::new(&world, &index).to_json_line())?;
         out.write_frame(&world, &index)?;
@@ -88,9 +88,15 @@ struct Replay {
 }
 
 impl Replay {
-    fn create(path: &Path, world: &World, scene_argument: &str, every: u64) -> Result<Replay, String> {
+    fn create(
+        path: &Path,
+        world: &World,
+        index: &SceneIndex,
+        scene_argument: &str,
+        every: u64,
+    ) -> Result<Replay, String> {
         let file = File::create(path).map_err(|e| format!("{}: cannot write the file: {e}", path.display()))?;
-        let recorder = Recorder::new(world, &display_name(scene_argument), every);
+        let recorder = Recorder::new(world, index, &display_name(scene_argument), every);
         Ok(Replay { path: path.to_path_buf(), file, recorder })
     }
 

@@ -463,7 +463,8 @@ function buildScene(message) {
   }
   for (let i = 0; i < count; i++) refreshBodyColor(i);
   buildOverlayBuffers();
-  needsFraming = true;
+  // A newly loaded scene gets the camera framed on it; a reset or a shot ball keeps the view.
+  needsFraming = message.reason === 'load' ? 'reframe' : true;
   $('scene-name').textContent = message.name;
   for (const button of $('gallery').children) button.classList.toggle('active', button.dataset.sample === message.name);
   requestRender();
@@ -518,9 +519,10 @@ function applyPoses(changedFlags) {
   for (const b of changedFlags) refreshBodyColor(b);
   posesValid = true;
   if (needsFraming) {
+    const reframe = needsFraming === 'reframe';
     needsFraming = false;
     fitGroundAndLights();
-    if (framedScene !== state.sceneName) {
+    if (framedScene !== state.sceneName || reframe) {
       framedScene = state.sceneName;
       frameCamera();
     }
@@ -566,6 +568,7 @@ function fitGroundAndLights() {
     const normal = new THREE.Vector3(0, 0, 1).transformDirection(plane.mesh.matrix);
     if (normal.y > 0.999) groundY = Math.max(groundY ?? -Infinity, plane.mesh.matrix.elements[13]);
   }
+  let groundBox = null; // the grid covers a ground box's top
   if (groundY === null) {
     let bestArea = 4;
     state.scene.bodies.forEach((body, b) => {
@@ -576,6 +579,7 @@ function fitGroundAndLights() {
       if (size.x * size.z > bestArea && size.y < 0.5 * Math.min(size.x, size.z)) {
         bestArea = size.x * size.z;
         groundY = box.max.y;
+        groundBox = box.clone();
       }
     });
   }
@@ -584,15 +588,22 @@ function fitGroundAndLights() {
     scene3d.remove(grid);
     grid.geometry.dispose();
   }
-  const extent = Math.max(20, Math.ceil(radius * 3 / 10) * 10);
-  grid = new THREE.GridHelper(extent * 2, extent * 2, '#5d6875', '#8995a3');
-  grid.material.transparent = true;
-  grid.material.opacity = 0.55;
-  grid.position.set(Math.round(centre.x), groundY + 0.003, Math.round(centre.z));
+  let extent = Math.max(20, Math.ceil((radius * 3) / 10) * 10);
+  const gridCentre = new THREE.Vector3(Math.round(centre.x), groundY + 0.003, Math.round(centre.z));
+  if (groundBox) {
+    const half = Math.floor(Math.min(groundBox.max.x - groundBox.min.x, groundBox.max.z - groundBox.min.z) / 2);
+    if (half >= 2) {
+      extent = Math.min(extent, half);
+      groundBox.getCenter(size);
+      gridCentre.set(size.x, groundY + 0.003, size.z);
+    }
+  }
+  grid = makeGrid(extent, 1);
+  grid.position.copy(gridCentre);
   scene3d.add(grid);
   // The sun's shadow box covers the interesting part of the scene.
   const r = Math.min(radius * 1.3, 80);
-  sun.position.copy(centre).add(new THREE.Vector3(0.45, 1, 0.3).normalize().multiplyScalar(r * 2.5));
+  sun.position.copy(centre).add(new THREE.Vector3(-0.6, 1, 0.35).normalize().multiplyScalar(r * 2.5));
   sun.target.position.copy(centre);
   const cam = sun.shadow.camera;
   cam.left = -r;
@@ -604,6 +615,33 @@ function fitGroundAndLights() {
   cam.updateProjectionMatrix();
   scene3d.fog.near = radius * 8;
   scene3d.fog.far = radius * 30 + 100;
+}
+
+// A square grid in the XZ plane, `half` metres each way, a line every `step` (darker every
+// tenth). Lines are cut into short segments: a software rasteriser (SwiftShader, headless
+// browsers) drops a line whose ends lie far outside the view, and a long grid line near the
+// camera is one.
+function makeGrid(half, step) {
+  const positions = [];
+  const colors = [];
+  const major = new THREE.Color('#39424c');
+  const minor = new THREE.Color('#58636f');
+  const piece = step * 2;
+  const lines = Math.round(half / step);
+  for (let k = -lines; k <= lines; k++) {
+    const at = k * step;
+    const c = k % 10 === 0 ? major : minor;
+    for (let t = -half; t < half - 1e-9; t += piece) {
+      const u = Math.min(half, t + piece);
+      positions.push(at, 0, t, at, 0, u, t, 0, at, u, 0, at);
+      for (let n = 0; n < 4; n++) colors.push(c.r, c.g, c.b);
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.Float32BufferAttribute(positions, 3));
+  geometry.setAttribute('color', new THREE.Float32BufferAttribute(colors, 3));
+  const material = new THREE.LineBasicMaterial({ vertexColors: true, transparent: true, opacity: 0.45 });
+  return new THREE.LineSegments(geometry, material);
 }
 
 function frameCamera() {
@@ -1109,6 +1147,8 @@ for (const control of solverControls) {
     markActiveSolverFields(field === 'mode' ? value : undefined);
   });
 }
+$('w-sleep').addEventListener('change', (event) => send({ type: 'settings', sleep: event.target.checked }));
+
 for (const control of gravityControls) {
   control.addEventListener('change', () => {
     const gravity = gravityControls.map((c) => Number(c.value));
@@ -1130,6 +1170,7 @@ function applySettings(message) {
     else control.value = String(value);
   }
   if (Array.isArray(message.gravity)) gravityControls.forEach((c, i) => (c.value = String(message.gravity[i])));
+  if (typeof message.sleep === 'boolean') $('w-sleep').checked = message.sleep;
   markActiveSolverFields(solver.mode);
 }
 
@@ -1219,7 +1260,7 @@ function loadSceneFile(file) {
   }
   file.text().then(
     (json) => {
-      send({ type: 'load_scene', json });
+      send({ type: 'load_scene', json, name: file.name });
       showMessage(`loading ${file.name}…`, 'note');
     },
     (error) => reportError(`${file.name}: cannot read the file: ${error.message}`),
@@ -1290,6 +1331,14 @@ function onPointerMove(event) {
       canvas.style.cursor = draggable ? 'grab' : hit ? 'pointer' : '';
     });
   }
+}
+
+// Forgets the page's drag (the server's is gone) and gives the mouse back to the camera.
+function endDrag() {
+  drag = null;
+  press = null;
+  controls.enabled = true;
+  canvas.style.cursor = '';
 }
 
 function onPointerUp(event) {
@@ -1426,6 +1475,7 @@ function onTextMessage(text) {
       if (message.speed) setSpeed(message.speed);
       break;
     case 'scene':
+      if (message.reason === 'load' || message.reason === 'reset') endDrag(); // the server ended it
       buildScene(message);
       $('message').classList.add('hidden');
       break;
@@ -1477,7 +1527,7 @@ const replay = {
     this.timestep = data.timestep || 1 / 60;
     buildScene(data.scene);
     if (data.settings) applySettings(data.settings);
-    for (const control of [...solverControls, ...gravityControls]) control.disabled = true;
+    for (const control of [...solverControls, ...gravityControls, $('w-sleep')]) control.disabled = true;
     setConnection('replay', 'ok');
     const last = this.frames[this.frames.length - 1];
     $('replay-note').textContent =

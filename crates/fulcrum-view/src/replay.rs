@@ -13,14 +13,16 @@
 //!  "scene": {scene message}, "settings": {settings message},
 //!  "frames": "<base64 of the binary frames, back to back>"}
 //! ```
-//! Frames use the protocol's binary layout ([`crate::frame`]), contact points included. The
-//! page finds that element and plays the frames without a WebSocket. Every `<` in the inlined
+//! The scene and settings messages and the frames are the live server's ([`crate::messages`],
+//! [`crate::frame`]: the protocol's binary layout, contact points included). The page finds that
+//! element and plays the frames without a WebSocket. Every `<` in the inlined
 //! JSON is written as `\u003c`, so no text inside can close its `<script>` element.
 
-use fulcrum::World;
+use fulcrum::{BodyId, SceneIndex, World};
 
 use crate::assets;
-use crate::frame::{encode_frame, scene_message, settings_message};
+use crate::frame;
+use crate::messages::{self, SceneReason};
 
 /// Frame bytes a recording keeps by default (about 5.6 MB once base64-encoded, on top of
 /// three.js's 2.1 MB): a 10 s run of a few hundred bodies keeps every step.
@@ -37,6 +39,8 @@ const APP_TAG: &str = r#"<script type="module" src="app.js"></script>"#;
 /// doubles, so a long run ends with between half the budget and the budget, evenly spaced.
 pub struct Recorder {
     name: String,
+    /// The bodies in scene-message and frame order.
+    bodies: Vec<BodyId>,
     scene: String,
     settings: String,
     timestep: f32,
@@ -50,13 +54,18 @@ pub struct Recorder {
 }
 
 impl Recorder {
-    /// Starts a recording of `world` as it is now (its scene message, and the current state as
-    /// the first frame), keeping every `stride`-th step (at least 1).
-    pub fn new(world: &World, name: &str, stride: u64) -> Recorder {
+    /// Starts a recording of a world built from a scene file, as it is now (its scene message,
+    /// and the current state as the first frame), keeping every `stride`-th step (at least 1).
+    /// Bodies and joints are listed in the scene's order, as `fulcrum view` lists them.
+    pub fn new(world: &World, index: &SceneIndex, name: &str, stride: u64) -> Recorder {
+        let (body_names, bodies): (Vec<String>, Vec<BodyId>) =
+            index.iter().map(|(name, id)| (name.to_string(), id)).unzip();
+        let joints: Vec<_> = index.joints().map(|(_, id)| id).collect();
         let mut recorder = Recorder {
             name: name.to_string(),
-            scene: scene_message(world, name),
-            settings: settings_message(world),
+            scene: messages::scene_of(world, &bodies, &body_names, &joints, name, SceneReason::Load),
+            bodies,
+            settings: messages::settings(world),
             timestep: world.settings().timestep,
             first: world.step_count(),
             stride: stride.max(1),
@@ -99,8 +108,7 @@ impl Recorder {
     }
 
     fn push(&mut self, world: &World) {
-        let mut bytes = Vec::new();
-        encode_frame(world, world.step_count(), true, &mut bytes);
+        let bytes = frame::encode(world, &self.bodies, true);
         self.bytes += bytes.len();
         self.frames.push((world.step_count(), bytes));
     }
@@ -219,12 +227,19 @@ pub fn base64(bytes: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::decode_frame;
+    use crate::frame::{BODY_BYTES, CONTACT_BYTES, HEADER_BYTES, MAGIC};
     use fulcrum::Scene;
 
-    fn pyramid() -> World {
+    fn pyramid() -> (World, SceneIndex) {
         let text = include_str!("../../../scenes/pyramid.json");
-        Scene::from_json_str(text, "pyramid").unwrap().build().unwrap().0
+        Scene::from_json_str(text, "pyramid").unwrap().build().unwrap()
+    }
+
+    /// The step number and length of the frame at the start of `bytes`.
+    fn frame_step_and_len(bytes: &[u8]) -> (u32, usize) {
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(u32_at(0), MAGIC);
+        (u32_at(4), HEADER_BYTES + u32_at(12) as usize * BODY_BYTES + u32_at(16) as usize * CONTACT_BYTES)
     }
 
     #[test]
@@ -238,8 +253,8 @@ mod tests {
 
     #[test]
     fn recorder_keeps_every_stride_and_thins_to_the_budget() {
-        let mut world = pyramid();
-        let mut recorder = Recorder::new(&world, "pyramid", 2);
+        let (mut world, index) = pyramid();
+        let mut recorder = Recorder::new(&world, &index, "pyramid", 2);
         for _ in 0..20 {
             world.step(world.settings().timestep).unwrap();
             recorder.record(&world);
@@ -263,9 +278,9 @@ mod tests {
         let bytes = decode_base64(json["frames"].as_str().unwrap());
         let (mut at, mut steps) = (0, Vec::new());
         while at < bytes.len() {
-            let (frame, len) = decode_frame(&bytes[at..]).unwrap();
-            assert_eq!(frame.bodies.len(), world.body_count());
-            steps.push(frame.step as u64);
+            let (step, len) = frame_step_and_len(&bytes[at..]);
+            assert_eq!(u32::from_le_bytes(bytes[at + 12..at + 16].try_into().unwrap()) as usize, world.body_count());
+            steps.push(step as u64);
             at += len;
         }
         let stride = recorder.stride();
@@ -274,8 +289,8 @@ mod tests {
 
     #[test]
     fn replay_html_inlines_everything_and_nothing_closes_a_script_early() {
-        let world = pyramid();
-        let html = Recorder::new(&world, "pyramid <x></script>", 1).to_html();
+        let (world, index) = pyramid();
+        let html = Recorder::new(&world, &index, "pyramid <x></script>", 1).to_html();
         assert!(!html.contains(STYLE_TAG) && !html.contains(APP_TAG) && !html.contains(IMPORT_MAP_BEGIN));
         assert!(!html.contains("src=\"./vendor") && !html.contains("href=\"style.css"));
         for id in ["fulcrum-replay", "fulcrum-modules"] {

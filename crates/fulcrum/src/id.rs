@@ -54,6 +54,10 @@ define_id!(
     /// Identifies a joint between two bodies.
     JointId
 );
+define_id!(
+    /// Identifies a user constraint between two bodies.
+    UserConstraintId
+);
 
 struct Slot<T> {
     generation: u32,

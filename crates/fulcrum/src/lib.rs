@@ -36,7 +36,7 @@ pub use body::{Body, BodyDef, BodyKind};
 pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
-pub use id::{BodyId, ColliderId, JointId};
+pub use id::{BodyId, ColliderId, JointId, UserConstraintId};
 pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};

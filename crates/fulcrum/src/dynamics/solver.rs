@@ -9,12 +9,13 @@
 //!
 //! pgs, once per step of h = dt:
 //!   integrate velocities → warm start → `iterations` × solve (Baumgarte bias, or none) →
-//!   integrate positions → (ngs) `position_iterations` × position pass → store impulses.
+//!   integrate positions → (ngs) `position_iterations` × position pass, then the joint trees'
+//!   projection (last, so the contacts' position pass cannot leave them open) → store impulses.
 //! Restitution is a target velocity inside the solve.
 //!
 //! Every solve pass runs the joints first (springs, motors, limits, and the rigid rows of
-//! joints outside a tree), then the exact tree solve of the tree-shaped joint graphs, then the
-//! contacts.
+//! joints outside a tree), then the user constraints, then the exact tree solve of the
+//! tree-shaped joint graphs, then the contacts.
 
 use super::coloring::Coloring;
 use super::contact_prepare_wide::{PairInput, PrepareSettings};
@@ -23,6 +24,7 @@ use super::contact_wide::{self as wide_contacts, WideContact};
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::point_wide::WidePointJoints;
 use super::joints::tree::JointForest;
+use super::joints::user::ActiveUserConstraint;
 use super::joints::JointConstraint;
 use super::parts::equality::PassContext;
 use super::softness::Softness;
@@ -56,6 +58,8 @@ pub(crate) struct SolverData {
     /// Plain ball joints outside the tree solve, four per lane group, and their colouring.
     pub wide_joints: Vec<WidePointJoints>,
     pub joint_coloring: Coloring,
+    /// Active user constraints (their boxed constraints are moved in for the step).
+    pub user_constraints: Vec<ActiveUserConstraint>,
     /// Counts solver steps (never 0) so that joint parts know when to refresh what they
     /// compute once per step.
     pub step: u32,
@@ -166,6 +170,9 @@ impl SolverData {
         for w in &self.wide_joints {
             w.warm_start(&mut self.bodies);
         }
+        for user in &mut self.user_constraints {
+            user.warm_start(&mut self.bodies);
+        }
         for w in &self.wide {
             wide_contacts::warm_start(w, &mut self.bodies);
         }
@@ -181,6 +188,9 @@ impl SolverData {
         let scales = joint_pass.rigid();
         for w in &mut self.wide_joints {
             w.solve(&mut self.bodies, scales);
+        }
+        for user in &mut self.user_constraints {
+            user.solve(&mut self.bodies, joint_pass);
         }
         self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
         for w in &mut self.wide {
@@ -387,10 +397,12 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     integrate_positions(&mut data.bodies, dt);
     turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
-        data.forest.correct_positions(&data.joints, &mut data.bodies);
         for _ in 0..settings.position_iterations {
             for joint in &data.joints {
                 joint.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
+            }
+            for user in &mut data.user_constraints {
+                user.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
             }
             contacts::solve_positions(
                 &data.contacts,
@@ -400,5 +412,7 @@ fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
                 MAX_LINEAR_CORRECTION,
             );
         }
+        // Last, so that the contacts' position pass does not leave the tree joints open.
+        data.forest.correct_positions(&data.joints, &mut data.bodies);
     }
 }

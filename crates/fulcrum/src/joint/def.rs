@@ -579,6 +579,19 @@ fn check_axis(field: &str, axis: Vec3) -> Result<()> {
     Ok(())
 }
 
+/// Angle limits must lie within [−π, π]: the angle is measured in (−π, π], so a limit
+/// beyond a half turn would be met at the wrong end.
+fn check_half_turn(field: &str, limits: &Limits) -> Result<()> {
+    use std::f32::consts::PI;
+    if limits.lower < -PI || limits.upper > PI {
+        return Err(Error::new(
+            field,
+            format!("angles must lie within [-π, π] ({}, {} rad)", limits.lower, limits.upper),
+        ));
+    }
+    Ok(())
+}
+
 fn validate_dof(limits: &Option<Limits>, motor: &Option<Motor>, spring: &Option<Spring>) -> Result<()> {
     if let Some(limits) = limits {
         limits.validate("limits")?;
@@ -597,15 +610,25 @@ fn validate_kind(kind: &JointKind) -> Result<()> {
         JointKind::Ball { cone_limit, twist_limits } => {
             if let Some(angle) = cone_limit {
                 check_non_negative("cone_limit", *angle)?;
+                if *angle > std::f32::consts::PI {
+                    return Err(Error::new("cone_limit", format!("must not exceed π ({angle} rad)")));
+                }
             }
             if let Some(limits) = twist_limits {
                 limits.validate("twist_limits")?;
+                check_half_turn("twist_limits", limits)?;
             }
             Ok(())
         }
-        JointKind::Hinge { limits, motor, spring }
-        | JointKind::Prismatic { limits, motor, spring }
-        | JointKind::Line { limits, motor, spring } => validate_dof(limits, motor, spring),
+        JointKind::Hinge { limits, motor, spring } => {
+            if let Some(limits) = limits {
+                check_half_turn("limits", limits)?;
+            }
+            validate_dof(limits, motor, spring)
+        }
+        JointKind::Prismatic { limits, motor, spring } | JointKind::Line { limits, motor, spring } => {
+            validate_dof(limits, motor, spring)
+        }
         JointKind::Distance { rest_length, min_length, max_length, spring } => {
             validate_distance(*rest_length, *min_length, *max_length, spring)
         }
@@ -687,6 +710,10 @@ mod tests {
             (JointDef::distance(None, body(0), Vec3::ZERO, Vec3::X).with_length_range(2.0, 1.0), "min_length"),
             (JointDef::ball(Some(body(0)), body(0), Vec3::ZERO), "body_b"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_break_force(-1.0), "break_force"),
+            (JointDef::ball(None, body(0), Vec3::ZERO).with_cone_limit(-0.1), "cone_limit"),
+            (JointDef::ball(None, body(0), Vec3::ZERO).with_cone_limit(4.0), "cone_limit"),
+            (JointDef::ball(None, body(0), Vec3::ZERO).with_limits(Limits::new(-4.0, 1.0)), "twist_limits"),
+            (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(0.0, 4.0)), "limits"),
         ];
         for (def, field) in cases {
             let error = def.validate().unwrap_err();

@@ -20,9 +20,18 @@
 //! Every joint has a frame on each body: an anchor point and an orientation whose X axis is
 //! the joint axis. The frames are fixed at creation so that they coincide then: angles and
 //! slides are measured from the pose the bodies had when the joint was made.
+//!
+//! Constraints of your own (a bead on a curved wire, a custom contact or coupling) are
+//! described row by row through the [`UserConstraint`] trait ([`user`]) and solved by the
+//! same parts.
 
 mod def;
 mod stored;
+pub mod user;
 
 pub use def::{Anchors, AxisMotion, JointAxes, JointDef, JointKind, Limits, Motor, Spring};
 pub use stored::{Joint, JointBreak};
+pub use user::{
+    RowBounds, UserBody, UserConstraint, UserConstraintEntry, UserConstraintFailure, UserConstraintReaction, UserRow,
+    UserRows, MAX_USER_ROWS,
+};

@@ -47,6 +47,7 @@ impl World {
                 self.destroy_joint(joint)?;
             }
         }
+        self.destroy_user_constraints_of(id);
         for collider in colliders {
             self.remove_collider_storage(collider);
         }

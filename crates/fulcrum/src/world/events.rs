@@ -1,5 +1,5 @@
 //! What happened during the last step: contacts that began or ended touching, sensor
-//! overlaps, and bodies taken out of the simulation.
+//! overlaps, bodies taken out of the simulation, broken joints and failed user constraints.
 
 use crate::collision::contact::Contact;
 use crate::id::{BodyId, ColliderId};
@@ -55,6 +55,9 @@ pub struct Events {
     pub disabled_bodies: Vec<DisabledBody>,
     /// Joints that broke under overload.
     pub joint_breaks: Vec<crate::joint::JointBreak>,
+    /// User constraints skipped for (the rest of) the step: invalid rows or an error from
+    /// their code.
+    pub user_constraint_failures: Vec<crate::joint::UserConstraintFailure>,
 }
 
 impl Events {
@@ -65,6 +68,7 @@ impl Events {
         self.sensor_end.clear();
         self.disabled_bodies.clear();
         self.joint_breaks.clear();
+        self.user_constraint_failures.clear();
     }
 }
 

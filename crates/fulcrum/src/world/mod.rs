@@ -11,6 +11,7 @@ pub mod settings;
 mod sleep;
 mod solve;
 mod step;
+mod user_constraints;
 
 use std::collections::HashMap;
 
@@ -21,8 +22,8 @@ use crate::collision::contact::Contact;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::solver::SolverData;
 use crate::error::Result;
-use crate::id::{Arena, BodyId, ColliderId, JointId};
-use crate::joint::Joint;
+use crate::id::{Arena, BodyId, ColliderId, JointId, UserConstraintId};
+use crate::joint::{Joint, UserConstraintEntry};
 
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
@@ -49,6 +50,7 @@ pub struct World {
     pub(crate) bodies: Arena<Body, BodyId>,
     pub(crate) colliders: Arena<Collider, ColliderId>,
     pub(crate) joints: Arena<Joint, JointId>,
+    pub(crate) user_constraints: Arena<UserConstraintEntry, UserConstraintId>,
     pub(crate) broad_phase: BroadPhase,
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
@@ -95,6 +97,7 @@ impl World {
             bodies: Arena::new(),
             colliders: Arena::new(),
             joints: Arena::new(),
+            user_constraints: Arena::new(),
             broad_phase: BroadPhase::new(),
             contacts: Vec::new(),
             pair_map: HashMap::new(),
@@ -201,6 +204,12 @@ impl World {
     /// Number of points in touching contact pairs.
     pub fn contact_point_count(&self) -> usize {
         self.contacts.iter().filter(|c| c.touching && !c.sensor).map(|c| c.manifold.count).sum()
+    }
+
+    /// Number of touching contact pairs (non-sensor, at least one point); what
+    /// `contacts().count()` gives, without building the point lists.
+    pub fn touching_pair_count(&self) -> usize {
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).count()
     }
 
     /// Number of live pairs (touching or not).

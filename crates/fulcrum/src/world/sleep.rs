@@ -62,6 +62,7 @@ impl World {
                 self.union_find.union(a, b);
             }
         }
+        self.link_user_constraint_islands();
     }
 
     fn sleep_resting_islands(&mut self) {

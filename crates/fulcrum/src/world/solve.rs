@@ -15,11 +15,15 @@ impl World {
     /// Solves one step of `dt` seconds for every awake body.
     pub(crate) fn solve_step(&mut self, dt: f32) {
         self.wake_jointed_bodies();
+        self.wake_user_constrained_bodies();
         self.gather_bodies();
         self.gather_joints();
+        let h = solver_step_length(&self.settings.solver, dt);
+        self.gather_user_constraints(h);
         self.gather_contacts(dt);
         solver::solve(&mut self.solver, &mut self.contacts, &self.settings.solver, dt);
-        self.store_joints(solver_step_length(&self.settings.solver, dt));
+        self.store_joints(h);
+        self.store_user_constraints();
         self.finalize_bodies();
     }
 

@@ -70,3 +70,5 @@ pub fn pos(world: &World, id: BodyId) -> Vec3 {
 pub fn vel(world: &World, id: BodyId) -> Vec3 {
     world.body(id).unwrap().linear_velocity()
 }
+
+pub mod joints;

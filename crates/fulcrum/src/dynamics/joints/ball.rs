@@ -1,41 +1,104 @@
-//! Ball-and-socket joint: the anchors coincide, rotation is free.
+//! Ball-and-socket joint: the anchors coincide, rotation is free, optionally within a swing
+//! cone about the joint axis and a twist range about it.
 //!
 //! ```text
-//! C = p_B − p_A = 0                    (3 rows: the point part)
+//! point   C = p_B − p_A = 0                 3 rows (equality: the tree solve may take them)
+//! cone    C = α − σ ≥ 0                     1 row about the swing axis (cone_twist part)
+//! twist   lower ≤ τ ≤ upper                 1 row about the twist axis (a Dof with limits)
 //! ```
-//! Parts: point.
+//! σ and τ are the swing and twist of q_A⁻¹ q_B (see `parts::cone_twist`). The limits run
+//! first, each along its row within the point rows (`FreeRow`), and the point block last. In
+//! a joint tree the tree solve also holds the limit rows while they push (`limit_rows`:
+//! cone, twist lower, twist upper).
 
 use super::{rows_reaction, JointSolver};
+use crate::dynamics::parts::cone_twist::{ConePart, SwingTwist};
+use crate::dynamics::parts::dof::Dof;
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::point::{point_rows, PointPart};
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
+use crate::joint::Limits;
 use crate::math::Vec3;
 
 /// Solver state of a ball joint.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub(crate) struct BallJoint {
     pub point: PointPart,
+    pub cone: Option<ConePart>,
+    /// Twist limits only (no spring or motor).
+    pub twist: Dof,
 }
 
 impl BallJoint {
     /// True when the joint is only its point part (no cone or twist limit).
     pub fn is_point_only(&self) -> bool {
-        true
+        !self.has_limits()
+    }
+
+    /// A ball joint with an optional cone half-angle and twist limits (radians).
+    pub fn new(cone_limit: Option<f32>, twist_limits: Option<Limits>) -> Self {
+        Self {
+            point: PointPart::default(),
+            cone: cone_limit.map(ConePart::new),
+            twist: Dof { limits: twist_limits.map(|l| (l.lower, l.upper)), ..Dof::default() },
+        }
+    }
+
+    /// Takes the accumulated impulses of `old` where its limits stay.
+    pub fn keep_impulses(&mut self, old: &BallJoint) {
+        self.point = old.point;
+        if let (Some(cone), Some(old_cone)) = (&mut self.cone, old.cone) {
+            cone.impulse = old_cone.impulse;
+        }
+        if self.twist.limits.is_some() {
+            (self.twist.lower_impulse, self.twist.upper_impulse) = (old.twist.lower_impulse, old.twist.upper_impulse);
+        }
+    }
+
+    fn has_limits(&self) -> bool {
+        self.cone.is_some() || self.twist.is_active()
+    }
+
+    /// Cone, then twist, each within the point rows.
+    fn solve_limits(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
+        let angles = SwingTwist::of(frames);
+        let (point, _) = point_rows(frames);
+        if let Some(cone) = &mut self.cone {
+            self.point.impulse += Vec3::from_array(cone.solve(&angles, &point, a, b, ctx));
+        }
+        if self.twist.is_active() {
+            let booked = self.twist.solve_within(&angles.twist_row(), &point, angles.twist, a, b, ctx);
+            self.point.impulse += Vec3::from_array(booked);
+        }
     }
 }
 
 impl JointSolver for BallJoint {
     fn reset(&mut self) {
         self.point = PointPart::default();
+        if let Some(cone) = &mut self.cone {
+            cone.impulse = 0.0;
+        }
+        self.twist.reset();
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
+        if self.has_limits() {
+            let angles = SwingTwist::of(frames);
+            if let Some(cone) = &self.cone {
+                cone.warm_start(&angles, a, b);
+            }
+            self.twist.warm_start(&angles.twist_row(), a, b);
+        }
         self.point.warm_start(frames, a, b);
     }
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
+        if self.has_limits() {
+            self.solve_limits(frames, a, b, ctx);
+        }
         if !in_tree {
             self.point.solve_in_step(frames, a, b, ctx.rigid(), ctx.step);
         }
@@ -60,12 +123,53 @@ impl JointSolver for BallJoint {
         self.point.impulse += Vec3::new(delta[0], delta[1], delta[2]);
     }
 
+    /// Row 0: the cone; rows 1, 2: the twist's lower and upper sides. A joint without a cone
+    /// gives the cone row with an infinite gap (never engaged).
+    fn limit_rows(&self, frames: &Frames, rows: &mut [JacobianRow; 6], gaps: &mut [f32; 6]) -> usize {
+        if !self.has_limits() {
+            return 0;
+        }
+        let angles = SwingTwist::of(frames);
+        (rows[0], gaps[0]) = match self.cone {
+            Some(cone) => angles.cone_row(cone.half_angle),
+            None => (JacobianRow::default(), f32::INFINITY),
+        };
+        let sides = self.twist.limit_rows(&angles.twist_row(), angles.twist);
+        for (i, (row, gap)) in sides.into_iter().flatten().enumerate() {
+            (rows[1 + i], gaps[1 + i]) = (row, gap);
+        }
+        if sides.is_none() {
+            return 1;
+        }
+        3
+    }
+
+    fn limit_impulse(&self, i: usize) -> f32 {
+        match i {
+            0 => self.cone.map_or(0.0, |c| c.impulse),
+            _ => self.twist.limit_impulse(i - 1),
+        }
+    }
+
+    fn add_limit_impulse(&mut self, i: usize, delta: f32) {
+        match (i, &mut self.cone) {
+            (0, Some(cone)) => cone.impulse += delta,
+            (0, None) => {}
+            _ => self.twist.add_limit_impulse(i - 1, delta),
+        }
+    }
+
     fn correct_positions(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max: f32) {
         self.point.correct(frames, a, b, beta, max);
     }
 
     fn reaction_impulse(&self, frames: &Frames) -> (Vec3, Vec3) {
-        let (rows, _) = point_rows(frames);
-        rows_reaction(&rows, &self.point.impulse.to_array(), frames.r_b)
+        let (point, _) = point_rows(frames);
+        let angles = SwingTwist::of(frames);
+        let cone = self.cone.map_or((JacobianRow::default(), 0.0), |c| (angles.cone_row(c.half_angle).0, c.impulse));
+        let rows = [point[0], point[1], point[2], cone.0, angles.twist_row()];
+        let impulse =
+            [self.point.impulse.x, self.point.impulse.y, self.point.impulse.z, cone.1, self.twist.total_impulse()];
+        rows_reaction(&rows, &impulse, frames.r_b)
     }
 }

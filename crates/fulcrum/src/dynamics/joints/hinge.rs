@@ -8,7 +8,10 @@
 //!                 with spring (rest 0), motor and limits on θ
 //! ```
 //! The angle part runs first and the equality parts last, so the hinge holds its axis and
-//! anchor exactly while the motor and limits act.
+//! anchor exactly while the motor and limits act. The angle row is solved within the five
+//! equality rows (`FreeRow`): its effective mass is the inertia about the hinge line. In a
+//! joint tree the tree solve also holds the limits while they push (`limit_rows`: lower,
+//! upper).
 
 use super::{rows_reaction, JointSolver};
 use crate::dynamics::parts::dof::{Dof, DofMotor, DofSpring};
@@ -67,6 +70,18 @@ impl HingeJoint {
     fn angle_row(frames: &Frames) -> JacobianRow {
         JacobianRow::angular(frames.axis_a())
     }
+
+    /// Spring, motor and limits on the angle, along its row within the point and
+    /// hinge-rotation rows (so they see the inertia about the hinge line, not about the
+    /// centre of mass).
+    fn solve_angle(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
+        let mut rows = [JacobianRow::default(); 6];
+        let mut error = [0.0; 6];
+        self.equality_rows(frames, &mut rows, &mut error);
+        let equality: [JacobianRow; 5] = std::array::from_fn(|i| rows[i]);
+        let booked = self.angle.solve_within(&Self::angle_row(frames), &equality, frames.twist_angle(), a, b, ctx);
+        self.add_equality_impulse(&booked);
+    }
 }
 
 impl JointSolver for HingeJoint {
@@ -84,7 +99,7 @@ impl JointSolver for HingeJoint {
 
     fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext, in_tree: bool) {
         if self.angle.is_active() {
-            self.angle.solve(&Self::angle_row(frames), frames.twist_angle(), a, b, ctx);
+            self.solve_angle(frames, a, b, ctx);
         }
         if !in_tree {
             self.rotation.solve(frames, a, b, ctx.rigid());
@@ -115,6 +130,22 @@ impl JointSolver for HingeJoint {
         self.point.impulse += Vec3::new(delta[0], delta[1], delta[2]);
         self.rotation.impulse[0] += delta[3];
         self.rotation.impulse[1] += delta[4];
+    }
+
+    fn limit_rows(&self, frames: &Frames, rows: &mut [JacobianRow; 6], gaps: &mut [f32; 6]) -> usize {
+        let Some(sides) = self.angle.limit_rows(&Self::angle_row(frames), frames.twist_angle()) else { return 0 };
+        for (i, (row, gap)) in sides.into_iter().enumerate() {
+            (rows[i], gaps[i]) = (row, gap);
+        }
+        2
+    }
+
+    fn limit_impulse(&self, i: usize) -> f32 {
+        self.angle.limit_impulse(i)
+    }
+
+    fn add_limit_impulse(&mut self, i: usize, delta: f32) {
+        self.angle.add_limit_impulse(i, delta);
     }
 
     fn correct_positions(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max: f32) {

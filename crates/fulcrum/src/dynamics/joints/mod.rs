@@ -20,6 +20,7 @@ pub(crate) mod pulley;
 pub(crate) mod six_dof;
 pub(crate) mod target;
 pub(crate) mod tree;
+pub(crate) mod user;
 pub(crate) mod weld;
 
 use super::parts::equality::PassContext;
@@ -87,6 +88,19 @@ pub(crate) trait JointSolver {
     fn equality_impulse(&self, _out: &mut [f32; 6]) {}
     /// Adds `delta` to the accumulated impulses of the equality rows.
     fn add_equality_impulse(&mut self, _delta: &[f32]) {}
+    /// One-sided limit rows (C = gap ≥ 0, λ ≥ 0) the tree solve may hold exactly together with
+    /// the equality rows while they push; returns their number. Row i's accumulated impulse
+    /// is [`JointSolver::limit_impulse`]`(i)`. The joint's `solve` keeps solving them too:
+    /// it detects the contact (and runs them outside a tree).
+    fn limit_rows(&self, _frames: &Frames, _rows: &mut [JacobianRow; 6], _gaps: &mut [f32; 6]) -> usize {
+        0
+    }
+    /// The accumulated impulse of limit row `i`.
+    fn limit_impulse(&self, _i: usize) -> f32 {
+        0.0
+    }
+    /// Adds `delta` to the accumulated impulse of limit row `i`.
+    fn add_limit_impulse(&mut self, _i: usize, _delta: f32) {}
     /// Non-linear Gauss-Seidel position correction (pgs + ngs).
     fn correct_positions(&self, _frames: &Frames, _a: &mut SolverBody, _b: &mut SolverBody, _beta: f32, _max: f32) {}
     /// Accumulated impulse on B: linear (N·s, world) and angular about B's anchor (N·m·s).
@@ -133,7 +147,9 @@ impl JointModel {
     pub fn new(kind: &JointKind, geometry: &CreationGeometry) -> Result<JointModel> {
         let (anchor_a, anchor_b) = (geometry.anchor_a, geometry.anchor_b);
         match *kind {
-            JointKind::Ball { cone_limit: None, twist_limits: None } => Ok(JointModel::Ball(BallJoint::default())),
+            JointKind::Ball { cone_limit, twist_limits } => {
+                Ok(JointModel::Ball(BallJoint::new(cone_limit, twist_limits)))
+            }
             JointKind::Hinge { limits, motor, spring } => Ok(JointModel::Hinge(HingeJoint::new(limits, motor, spring))),
             JointKind::Weld { spring } => Ok(JointModel::Weld(WeldJoint::new(spring))),
             JointKind::Distance { rest_length, min_length, max_length, spring } => {
@@ -176,7 +192,7 @@ impl JointModel {
             (JointModel::Target(new), JointModel::Target(old)) => new.keep_impulses(old),
             (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
             (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
-            (JointModel::Ball(new), JointModel::Ball(old)) => *new = *old,
+            (JointModel::Ball(new), JointModel::Ball(old)) => new.keep_impulses(old),
             (JointModel::Prismatic(new), JointModel::Prismatic(old)) => new.keep_impulses(old),
             (JointModel::Line(new), JointModel::Line(old)) => new.keep_impulses(old),
             (JointModel::Angle(new), JointModel::Angle(old)) => new.keep_impulses(old),
@@ -212,6 +228,15 @@ impl JointSolver for JointModel {
     }
     fn add_equality_impulse(&mut self, delta: &[f32]) {
         dispatch!(self, j => j.add_equality_impulse(delta))
+    }
+    fn limit_rows(&self, frames: &Frames, rows: &mut [JacobianRow; 6], gaps: &mut [f32; 6]) -> usize {
+        dispatch!(self, j => j.limit_rows(frames, rows, gaps))
+    }
+    fn limit_impulse(&self, i: usize) -> f32 {
+        dispatch!(self, j => j.limit_impulse(i))
+    }
+    fn add_limit_impulse(&mut self, i: usize, delta: f32) {
+        dispatch!(self, j => j.add_limit_impulse(i, delta))
     }
     fn correct_positions(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, beta: f32, max: f32) {
         dispatch!(self, j => j.correct_positions(frames, a, b, beta, max))
@@ -277,7 +302,7 @@ impl JointConstraint {
 /// passed as a copy and never written, so nothing a joint does can reach the other joints
 /// and contacts that read it. A joint whose two bodies are both static does nothing.
 #[inline]
-fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
+pub(crate) fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnOnce(&mut SolverBody, &mut SolverBody)) {
     let mut fixed = SolverBody::STATIC;
     match (a as usize, b as usize) {
         (0, 0) => {}

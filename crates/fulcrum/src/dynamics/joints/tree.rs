@@ -30,6 +30,24 @@
 //! of each pass the tree's joints hold exactly. A connected group of joints with a loop keeps
 //! the iterative solver: its joints are not taken.
 //!
+//! Limits (one-sided rows, C = gap ≥ 0, λ ≥ 0). A limit solved on its own row sees the
+//! wrong inertia when the joint's bodies hang on other joints: an elbow limit that takes the
+//! upper arm for free, while the shoulder holds it, stops a quarter to a half of the forearm
+//! per pass, piles up impulse over the passes, and the warm start of that impulse throws the
+//! forearm back off the limit (a 10 rad/s hit bounced off at 4.5 rad/s; elbows in a ragdoll
+//! pile bent 0.33 rad past their limits). So the tree also holds a joint's limit rows as
+//! equality rows while they push, an active set per pass:
+//! - engaged: rows touched or passed (gap ≤ 0), rows the joint's own limit solve pushed on
+//!   in this pass or earlier (accumulated impulse > 0: it detects the contact), and rows the
+//!   current velocity would pass within the step;
+//! - an engaged row not yet reached has the speculative target J v = −gap / h (reach the
+//!   limit, not pass it), a passed one J v = −bias_rate · C like the equality rows;
+//! - after each elimination every engaged row whose accumulated impulse would become
+//!   negative (it would pull) is released: its impulse is taken back and the tree is solved
+//!   again without it (at most [`MAX_ACTIVE_SET_ROUNDS`] eliminations, usually one or two).
+//!
+//! The projection holds the limit rows passed by more than the slop, pushing them back.
+//!
 //! Positions (post-stabilisation). Velocities with J v = 0 still let a fast-turning chain
 //! drift apart within a substep (the rows are linear, the motion is not). So the velocity
 //! solve carries no position bias (except in pgs mode with Baumgarte correction, which has
@@ -50,7 +68,8 @@
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
-use crate::dynamics::parts::equality::PassContext;
+use crate::dynamics::parts::equality::{PassContext, RowScales};
+use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
@@ -58,8 +77,9 @@ use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
 /// What the right-hand side of an elimination is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Target {
-    /// r = −(J v + bias_rate · C): a velocity pass.
-    Velocity { bias_rate: f32 },
+    /// r = −(J v + bias_rate · C): a velocity pass; an engaged limit row that is not yet
+    /// reached (gap > 0) has r = −(J v + gap / h) instead.
+    Velocity { bias_rate: f32, inv_h: f32 },
     /// r = −C: a position projection.
     Position,
 }
@@ -75,10 +95,20 @@ struct TreeJoint {
     child: u32,
     /// Body A of the joint is the parent side.
     parent_is_a: bool,
+    /// Number of equality rows.
     dim: usize,
+    /// Rows in the current elimination: the equality rows, then the limit rows held
+    /// (`rows[dim..used]`).
+    used: usize,
+    /// The joint's index of each limit row held (`limit_of[dim..used]`).
+    limit_of: [u8; MAX_ROWS],
+    /// The joint's limit rows engaged in this velocity pass (bit i: limit row i).
+    engaged: u8,
     rows: [JacobianRow; MAX_ROWS],
     g: Mat6,
     t: Vec6,
+    /// λ of the last back-substitution.
+    lambda: Vec6,
 }
 
 const NONE: u32 = u32::MAX;
@@ -96,6 +126,10 @@ const PROJECTION_TRIGGER: f32 = 2.0 * PROJECTION_SLOP;
 /// second-order error would be larger than the error it removes.
 const MAX_PROJECTION_SHIFT: f32 = 0.02;
 const MAX_PROJECTION_TURN: f32 = 0.05;
+
+/// Most eliminations of one velocity pass: each round after the first releases the engaged
+/// limits the previous one made pull.
+const MAX_ACTIVE_SET_ROUNDS: usize = 4;
 
 /// Most projections per call. One is a Newton step on the non-linear constraints; a chain
 /// pulled nearly straight needs a few (the step that closes a sideways gap opens a small
@@ -324,7 +358,7 @@ impl JointForest {
             let lambda = self.back_substitute(k);
             let joint = &self.order[k];
             let c = &constraints[joint.constraint as usize];
-            for (row, &l) in joint.rows[..joint.dim].iter().zip(&lambda) {
+            for (row, &l) in joint.rows[..joint.used].iter().zip(&lambda) {
                 for (index, linear, angular) in
                     [(c.body_a, row.linear_a, row.angular_a), (c.body_b, row.linear_b, row.angular_b)]
                 {
@@ -350,34 +384,119 @@ impl JointForest {
         }
     }
 
-    /// One exact solve of every tree's equality rows with the pass's rigid softness.
+    /// One exact solve of every tree's equality rows, and its engaged limit rows, with the
+    /// pass's rigid softness (see the module comment on limits).
     pub fn solve(&mut self, constraints: &mut [JointConstraint], bodies: &mut [SolverBody], ctx: &PassContext) {
         if self.order.is_empty() {
             return;
         }
         let scales = ctx.tree_rows();
-        self.eliminate_all(constraints, bodies, Target::Velocity { bias_rate: scales.bias_rate });
-        for k in (0..self.order.len()).rev() {
-            let lambda = self.back_substitute(k);
-            let joint = &self.order[k];
+        let target = Target::Velocity { bias_rate: scales.bias_rate, inv_h: ctx.inv_h };
+        self.engage_limits(constraints, bodies, ctx.h);
+        for round in 1..=MAX_ACTIVE_SET_ROUNDS {
+            self.eliminate_all(constraints, bodies, target);
+            for k in (0..self.order.len()).rev() {
+                self.order[k].lambda = self.back_substitute(k);
+            }
+            if round == MAX_ACTIVE_SET_ROUNDS || !self.release_pulling_limits(constraints, bodies, scales) {
+                break;
+            }
+        }
+        for joint in self.order.iter().rev() {
             let c = &mut constraints[joint.constraint as usize];
             let mut accumulated = [0.0; MAX_ROWS];
             c.model.equality_impulse(&mut accumulated);
+            let limits = joint.dim..joint.used;
+            for (held, &limit) in accumulated[limits.clone()].iter_mut().zip(&joint.limit_of[limits.clone()]) {
+                *held = c.model.limit_impulse(limit as usize);
+            }
             let delta: Vec6 =
-                std::array::from_fn(|i| scales.mass_scale * lambda[i] - scales.impulse_scale * accumulated[i]);
+                std::array::from_fn(|i| scales.mass_scale * joint.lambda[i] - scales.impulse_scale * accumulated[i]);
             c.model.add_equality_impulse(&delta[..joint.dim]);
-            let (ia, ib) = (c.body_a as usize, c.body_b as usize);
-            let (mut a, mut b) = (bodies[ia], bodies[ib]);
-            for (row, &d) in joint.rows[..joint.dim].iter().zip(&delta) {
-                row.apply(&mut a, &mut b, d);
+            for (&d, &limit) in delta[limits.clone()].iter().zip(&joint.limit_of[limits]) {
+                c.model.add_limit_impulse(limit as usize, d);
             }
-            if ia != 0 {
-                bodies[ia] = a;
-            }
-            if ib != 0 {
-                bodies[ib] = b;
+            apply_rows(c, bodies, &joint.rows[..joint.used], &delta);
+        }
+    }
+
+    /// Marks the limit rows each tree joint holds in this pass: those touched or passed
+    /// (gap ≤ 0), those the joint's own limit solve has pushed on (accumulated impulse > 0),
+    /// and those the current velocity would pass within the step.
+    fn engage_limits(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], h: f32) {
+        let mut rows = [JacobianRow::default(); MAX_ROWS];
+        let mut gaps = [0.0; MAX_ROWS];
+        for joint in &mut self.order {
+            let c = &constraints[joint.constraint as usize];
+            let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+            let count = c.model.limit_rows(&c.frames.current(a, b), &mut rows, &mut gaps).min(MAX_ROWS);
+            joint.engaged = 0;
+            for i in 0..count {
+                let passing = gaps[i] + h * rows[i].velocity(a, b) < 0.0;
+                if gaps[i] <= 0.0 || passing || c.model.limit_impulse(i) > 0.0 {
+                    joint.engaged |= 1 << i;
+                }
             }
         }
+    }
+
+    /// Releases every engaged limit row that the last solution makes pull (accumulated
+    /// impulse below zero): its accumulated impulse is taken back from the bodies and it
+    /// leaves the engaged set. Returns whether any was released.
+    fn release_pulling_limits(
+        &mut self,
+        constraints: &mut [JointConstraint],
+        bodies: &mut [SolverBody],
+        scales: RowScales,
+    ) -> bool {
+        let mut released = false;
+        for joint in &mut self.order {
+            let c = &mut constraints[joint.constraint as usize];
+            for slot in joint.dim..joint.used {
+                let i = joint.limit_of[slot] as usize;
+                let accumulated = c.model.limit_impulse(i);
+                let delta = scales.mass_scale * joint.lambda[slot] - scales.impulse_scale * accumulated;
+                if accumulated + delta < 0.0 {
+                    joint.engaged &= !(1 << i);
+                    c.model.add_limit_impulse(i, -accumulated);
+                    apply_rows(c, bodies, &joint.rows[slot..=slot], &[-accumulated]);
+                    released = true;
+                }
+            }
+        }
+        released
+    }
+
+    /// Appends after the `dim` equality rows the limit rows this elimination holds: the
+    /// engaged ones in a velocity pass, the ones passed by more than the slop in a
+    /// projection (never two opposite sides of one limit). Their gaps go into `error`.
+    /// Returns the number of rows in all.
+    fn append_limit_rows(
+        joint: &mut TreeJoint,
+        c: &JointConstraint,
+        frames: &Frames,
+        error: &mut Vec6,
+        target: Target,
+    ) -> usize {
+        let mut rows = [JacobianRow::default(); MAX_ROWS];
+        let mut gaps = [0.0; MAX_ROWS];
+        let count = c.model.limit_rows(frames, &mut rows, &mut gaps).min(MAX_ROWS);
+        let mut used = joint.dim;
+        for i in 0..count {
+            let held = match target {
+                Target::Velocity { .. } => joint.engaged & (1 << i) != 0,
+                Target::Position => gaps[i] < -PROJECTION_SLOP,
+            };
+            let row = rows[i];
+            let opposite = joint.rows[joint.dim..used].iter().any(|r| is_zero(&r.add_scaled(&row, 1.0)));
+            if held && used < MAX_ROWS && !is_zero(&row) && !opposite {
+                joint.rows[used] = row;
+                joint.limit_of[used] = i as u8;
+                error[used] = gaps[i];
+                used += 1;
+            }
+        }
+        used
     }
 
     /// Eliminates tree joint `k` (see the module comment); returns its largest row error.
@@ -387,7 +506,10 @@ impl JointForest {
         let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
         let frames = c.frames.current(a, b);
         let mut error = [0.0; MAX_ROWS];
-        let dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
+        joint.dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
+        let equality = joint.dim;
+        joint.used = Self::append_limit_rows(joint, c, &frames, &mut error, target);
+        let dim = joint.used;
         let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
         let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
         let (u, child) = (joint.parent as usize, joint.child);
@@ -399,7 +521,10 @@ impl JointForest {
                 return 0.0;
             }
             let r = match target {
-                Target::Velocity { bias_rate } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
+                Target::Velocity { inv_h, .. } if i >= equality && error[i] > 0.0 => {
+                    -(joint.rows[i].velocity(a, b) + error[i] * inv_h)
+                }
+                Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
                 Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
             };
             r - dot6(&parent_rows[i], &self.s[u])
@@ -438,7 +563,7 @@ impl JointForest {
     /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
     fn back_substitute(&mut self, k: usize) -> Vec6 {
         let joint = &self.order[k];
-        let dim = joint.dim;
+        let dim = joint.used;
         let u = joint.parent as usize;
         let lambda: Vec6 =
             std::array::from_fn(|i| if i < dim { joint.t[i] - dot6(&joint.g[i], &self.p[u]) } else { 0.0 });
@@ -460,11 +585,40 @@ impl TreeJoint {
             child,
             parent_is_a,
             dim: c.model.equality_dim().min(MAX_ROWS),
+            used: c.model.equality_dim().min(MAX_ROWS),
+            limit_of: [0; MAX_ROWS],
+            engaged: 0,
             rows: [JacobianRow::default(); MAX_ROWS],
             g: [[0.0; MAX_ROWS]; MAX_ROWS],
             t: [0.0; MAX_ROWS],
+            lambda: [0.0; MAX_ROWS],
         }
     }
+}
+
+/// Applies `delta[i]` along `rows[i]` to the joint's bodies (the static body is never
+/// written).
+fn apply_rows(c: &JointConstraint, bodies: &mut [SolverBody], rows: &[JacobianRow], delta: &[f32]) {
+    let (ia, ib) = (c.body_a as usize, c.body_b as usize);
+    let (mut a, mut b) = (bodies[ia], bodies[ib]);
+    for (row, &d) in rows.iter().zip(delta) {
+        row.apply(&mut a, &mut b, d);
+    }
+    if ia != 0 {
+        bodies[ia] = a;
+    }
+    if ib != 0 {
+        bodies[ib] = b;
+    }
+}
+
+/// True when every part of the row is (nearly) zero.
+fn is_zero(row: &JacobianRow) -> bool {
+    let size = row.linear_a.length_squared()
+        + row.angular_a.length_squared()
+        + row.linear_b.length_squared()
+        + row.angular_b.length_squared();
+    size < 1e-12
 }
 
 /// Moves a body by `shift` metres and turns it by the rotation vector `turn` (radians),

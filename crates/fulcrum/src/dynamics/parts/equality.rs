@@ -276,3 +276,104 @@ fn displace(w: &JacobianRow, a: &mut SolverBody, b: &mut SolverBody, lambda: f32
         b.delta_rotation = integrate_rotation(b.delta_rotation, w.angular_b * lambda, 1.0);
     }
 }
+
+/// The row of a joint's free degree of freedom (a hinge angle, a ball's swing or twist) as
+/// the joint's own equality rows let it move.
+///
+/// An impulse along the plain row J_d (a pure torque about the axis) turns each body about
+/// its centre of mass; the equality rows (the anchors held together) then take most of that
+/// motion back. A door hinged at its edge has I_com = I_hinge / 4, so a limit, motor or
+/// spring solved on J_d alone would see a quarter of the door's inertia: a spring would ring
+/// at half its frequency and each limit pass would stop only a quarter of the swing. The
+/// free row carries with it the equality impulses that keep J_e v unchanged:
+///
+/// ```text
+/// K_ee = J_e M⁻¹ J_eᵀ,   k_ed = J_e M⁻¹ J_dᵀ,   y = K_ee⁻¹ k_ed
+/// J_c  = J_d − yᵀ J_e                so that  J_e M⁻¹ J_cᵀ = 0
+/// 1 / (J_c M⁻¹ J_cᵀ) = 1 / (k_dd − k_edᵀ y)     the inertia the degree of freedom has
+/// ```
+///
+/// An impulse λ along J_c is λ along J_d plus −y λ along the equality rows; [`FreeRow::book`]
+/// adds the latter to the equality rows' accumulated impulses, so warm starting (J_d with
+/// the part's impulse, J_e with theirs) and the reaction readout stay exact.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FreeRow<const N: usize> {
+    /// J_c.
+    pub row: JacobianRow,
+    /// y: equality impulse per unit impulse along the row (negated).
+    coupling: [f32; N],
+}
+
+impl<const N: usize> FreeRow<N> {
+    /// J_c for the plain row `row` and the joint's equality rows `equality`; the plain row
+    /// when the block cannot be factored.
+    pub fn new(row: &JacobianRow, equality: &[JacobianRow; N], a: &SolverBody, b: &SolverBody) -> Self {
+        let plain = Self { row: *row, coupling: [0.0; N] };
+        let weighted: [JacobianRow; N] = std::array::from_fn(|i| equality[i].weighted(a, b));
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        let mut k_ed = [0.0; MAX_ROWS];
+        for i in 0..N {
+            for j in 0..N {
+                k[i][j] = equality[i].dot(&weighted[j]);
+            }
+            k_ed[i] = row.dot(&weighted[i]);
+        }
+        let Some(y) = solve_spd(&k, &k_ed, N) else { return plain };
+        let mut free = plain;
+        for i in 0..N {
+            free.row = free.row.add_scaled(&equality[i], -y[i]);
+            free.coupling[i] = y[i];
+        }
+        free
+    }
+
+    /// Books an impulse `delta` along J_c on the equality rows: adds −y Δλ to `impulse`.
+    pub fn book(&self, delta: f32, impulse: &mut [f32; N]) {
+        for (accumulated, y) in impulse.iter_mut().zip(self.coupling) {
+            *accumulated -= y * delta;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::parts::frames::Frames;
+    use crate::dynamics::parts::hinge_rotation::hinge_rotation_rows;
+    use crate::dynamics::parts::point::point_rows;
+    use crate::math::{Mat3, Quat, Vec3};
+
+    /// A 1 m × 2 m × 0.1 m door of 200 kg hinged along its edge to the static world: the free
+    /// row of the hinge angle leaves the five hinge rows alone and has the inertia about the
+    /// hinge line, m (w² + t²)/12 + m (w/2)², as its effective mass.
+    #[test]
+    fn free_row_of_a_door_has_the_inertia_about_the_hinge() {
+        let (mass, w, t) = (200.0f32, 1.0f32, 0.1f32);
+        let inertia =
+            Vec3::new(mass * (4.0 + t * t) / 12.0, mass * (w * w + t * t) / 12.0, mass * (w * w + 4.0) / 12.0);
+        let door = SolverBody {
+            inv_mass: 1.0 / mass,
+            inv_inertia: Mat3::from_diagonal(inertia.recip()),
+            ..SolverBody::STATIC
+        };
+        let axis_frame = Quat::from_rotation_arc(Vec3::X, Vec3::Y);
+        let frames = Frames {
+            r_a: Vec3::ZERO,
+            r_b: Vec3::new(-w / 2.0, 0.0, 0.0),
+            separation: Vec3::ZERO,
+            rotation_a: axis_frame,
+            rotation_b: axis_frame,
+        };
+        let (point, _) = point_rows(&frames);
+        let (rotation, _) = hinge_rotation_rows(&frames);
+        let equality = [point[0], point[1], point[2], rotation[0], rotation[1]];
+        let free = FreeRow::new(&JacobianRow::angular(Vec3::Y), &equality, &SolverBody::STATIC, &door);
+        let weighted = free.row.weighted(&SolverBody::STATIC, &door);
+        for row in &equality {
+            assert!(row.dot(&weighted).abs() < 1e-6, "{}", row.dot(&weighted));
+        }
+        let about_hinge = inertia.y + mass * (w / 2.0) * (w / 2.0);
+        let effective = 1.0 / free.row.dot(&weighted);
+        assert!((effective / about_hinge - 1.0).abs() < 1e-3, "{effective} vs {about_hinge}");
+    }
+}

@@ -13,7 +13,9 @@
 //! - [`swing_twist`]: the relative rotation as three angles about A's axes, with exact rows.
 //! - [`dof`]: one degree of freedom with spring, motor and limits.
 //! - [`length`]: the distance between two points and its row (distance joint, pulley).
+//! - [`cone_twist`]: swing and twist of a ball joint, its cone limit.
 
+pub(crate) mod cone_twist;
 pub(crate) mod dense;
 pub(crate) mod dof;
 pub(crate) mod equality;

@@ -85,6 +85,17 @@ impl JacobianRow {
             + self.angular_b.dot(w.angular_b)
     }
 
+    /// self + scale · other, part by part.
+    #[inline]
+    pub fn add_scaled(&self, other: &JacobianRow, scale: f32) -> JacobianRow {
+        JacobianRow {
+            linear_a: self.linear_a + other.linear_a * scale,
+            angular_a: self.angular_a + other.angular_a * scale,
+            linear_b: self.linear_b + other.linear_b * scale,
+            angular_b: self.angular_b + other.angular_b * scale,
+        }
+    }
+
     /// The row with both bodies' parts negated.
     #[inline]
     pub fn negated(&self) -> JacobianRow {
