@@ -5,20 +5,22 @@
 //   - the page loads and connects with no console errors (checked again at the end),
 //   - the canvas is not blank (pixel variance of a screenshot),
 //   - bodies move; pause freezes them; a single step advances exactly one step,
-//   - a sample switch from the gallery loads the new scene,
-//   - dragging a body with the mouse moves it; shooting adds a ball that flies.
-// Saves the final screenshot as target/e2e/testbed.png (and docs/testbed.png with
-// UPDATE_SCREENSHOT=1). Run by scripts/e2e.sh, which installs and builds what it needs.
+//   - a sample switch from the gallery loads the new scene; solver switches reach the server,
+//   - dragging a body with the mouse moves it; shooting adds a ball that flies,
+//   - a scene file opened from disk loads; a bad one is refused in the page's message area,
+//   - a replay page written by `fulcrum run --html` plays from file:// with no server.
+// Saves a screenshot as target/e2e/testbed.png (and, with UPDATE_SCREENSHOT=1, the README's
+// docs/testbed.png). Run by scripts/e2e.sh, which installs and builds what it needs.
 //
 // Environment: FULCRUM_BIN (the binary; default target/debug/fulcrum under CARGO_TARGET_DIR or
 // ./target), CHROMIUM (default: chromium on PATH), E2E_OUT (artefact folder, default
 // <target>/e2e), UPDATE_SCREENSHOT=1.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -237,6 +239,22 @@ async function main() {
   );
   log(`sample switch: ${SECOND_SAMPLE} loaded with ${expectedBodies} bodies`);
 
+  // The solver switches go to the server, and the panel shows what the server answers.
+  await page.selectOption('#s-mode', 'pgs');
+  await waitFor('pgs mode', () => window.fulcrumTestbed.settings.solver.mode === 'pgs');
+  await page.uncheck('#s-warm_start');
+  await waitFor('warm start off', () => window.fulcrumTestbed.settings.solver.warm_start === false);
+  await page.fill('#s-iterations', '12');
+  await page.press('#s-iterations', 'Enter');
+  await waitFor('12 iterations', () => window.fulcrumTestbed.settings.solver.iterations === 12);
+  await page.selectOption('#s-mode', 'soft_step');
+  await page.check('#s-warm_start');
+  await waitFor(
+    'soft step with warm start',
+    () => window.fulcrumTestbed.settings.solver.mode === 'soft_step' && window.fulcrumTestbed.settings.solver.warm_start,
+  );
+  log('solver switches: pgs, warm start off, 12 iterations, then back, all echoed by the server');
+
   // Dragging a body moves it: grab the top box of the pyramid and pull it up and sideways.
   await sleep(800); // let the camera frame the new scene and the pyramid settle
   const top = await hook(() => {
@@ -287,14 +305,84 @@ async function main() {
   const shot = path.join(outDir, 'testbed.png');
   await page.screenshot({ path: shot });
   log(`screenshot: ${path.relative(root, shot)}`);
-  if (process.env.UPDATE_SCREENSHOT === '1') {
-    fs.copyFileSync(shot, path.join(root, 'docs', 'testbed.png'));
-    log('updated docs/testbed.png');
-  }
 
   const serverErrors = await hook(() => window.fulcrumTestbed.errors);
   check(serverErrors.length === 0, `the page showed errors: ${serverErrors.join(' | ')}`);
+
+  // A scene file opened from disk loads under its file name; a bad one is refused with the
+  // loader's message in the page's message area, and the scene stays.
+  const dropped = {
+    format: 1,
+    bodies: [
+      { name: 'floor', kind: 'static', colliders: [{ shape: { type: 'plane', normal: [0, 1, 0], offset: 0 } }] },
+      { name: 'rock', position: [0, 2, 0], colliders: [{ shape: { type: 'convex_hull', points: [[0, 0, 0], [1, 0, 0], [0, 1, 0], [0, 0, 1], [0.6, 0.6, 0.6]] } }] },
+      { name: 'pill', position: [2, 2, 0], colliders: [{ shape: { type: 'capsule', half_height: 0.4, radius: 0.2 } }] },
+      { name: 'can', position: [-2, 2, 0], colliders: [{ shape: { type: 'cylinder', half_height: 0.3, radius: 0.3 } }] },
+    ],
+  };
+  const upload = (name, json) =>
+    page.setInputFiles('#file-input', { name, mimeType: 'application/json', buffer: Buffer.from(json) });
+  await upload('dropped.json', JSON.stringify(dropped));
+  await waitFor(
+    'the uploaded scene',
+    () => /dropped/.test(window.fulcrumTestbed.sceneName) && window.fulcrumTestbed.bodyCount === 4,
+  );
+  const bad = JSON.stringify({ format: 1, bodies: [{ name: 'x', colliders: [{ shape: { type: 'sphere', radius: -1 } }] }] });
+  await upload('bad.json', bad);
+  await waitFor('the refusal of bad.json', () => window.fulcrumTestbed.errors.length === 1);
+  const refusal = await hook(() => window.fulcrumTestbed.lastError);
+  check(/radius/.test(refusal), `the refusal does not name the field: ${refusal}`);
+  check(await page.isVisible('#message'), 'the refusal is not shown on the page');
+  check((await page.textContent('#message-text')).includes('radius'), 'the message area does not show the refusal');
+  check(/dropped/.test(await hook(() => window.fulcrumTestbed.sceneName)), 'a refused scene replaced the loaded one');
+  log(`scene files: dropped.json loaded; bad.json refused with "${refusal}"`);
+
+  if (process.env.UPDATE_SCREENSHOT === '1') {
+    // The README's picture: the default scene of `fulcrum view`, a pile of ragdolls, mid-fall.
+    await page.click('#message-close');
+    await page.uncheck('#o-contacts');
+    await page.click('#gallery button[data-sample="ragdoll_pile"]');
+    await waitFor('ragdoll_pile', () => window.fulcrumTestbed.sceneName === 'ragdoll_pile');
+    await sleep(2500);
+    await page.keyboard.press('f'); // frame the pile where it landed
+    await sleep(400);
+    await page.screenshot({ path: path.join(root, 'docs', 'testbed.png') });
+    log('updated docs/testbed.png');
+  }
   check(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+
+  // Replay: `fulcrum run --html` writes one page that plays the run from file:// with no server
+  // (the live page and server are closed first: software WebGL needs the CPU).
+  await page.close();
+  server.kill('SIGTERM');
+  const replayPath = path.join(outDir, 'replay.html');
+  const run = spawnSync(binary, ['run', SECOND_SAMPLE, '--steps', '180', '--html', replayPath], { encoding: 'utf8' });
+  check(run.status === 0, `fulcrum run --html failed: ${run.stderr}`);
+  const replayPage = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  replayPage.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(`replay: ${message.text()}`);
+  });
+  replayPage.on('pageerror', (error) => consoleErrors.push(`replay uncaught: ${error.message}`));
+  page = replayPage;
+  await page.goto(pathToFileURL(replayPath).href);
+  await waitFor(
+    'the replay to play',
+    (count) => {
+      const t = window.fulcrumTestbed;
+      return t && t.mode === 'replay' && t.bodyCount === count && t.step > 10;
+    },
+    expectedBodies,
+  );
+  const replayPixels = await canvasVariance();
+  check(replayPixels.stddev > 8, `the replay's canvas looks blank: ${JSON.stringify(replayPixels)}`);
+  await page.click('#play');
+  await waitFor('the replay paused', () => window.fulcrumTestbed.paused);
+  const replayStep = await hook(() => window.fulcrumTestbed.step);
+  await page.click('#step');
+  const nextStep = await hook(() => window.fulcrumTestbed.step);
+  check(nextStep === replayStep + 1, `replay step went from ${replayStep} to ${nextStep}`);
+  check(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
+  log(`replay: ${path.relative(root, replayPath)} (${(fs.statSync(replayPath).size / 1e6).toFixed(1)} MB) plays from file://`);
 }
 
 let failed = false;

@@ -651,7 +651,7 @@ function frameCamera() {
   const box = moving.isEmpty() ? all : moving;
   if (box.isEmpty()) return;
   const centre = box.getCenter(new THREE.Vector3());
-  const radius = Math.max(1.5, box.getSize(new THREE.Vector3()).length() * 0.5) * 1.25;
+  const radius = Math.max(1.5, box.getSize(new THREE.Vector3()).length() * 0.5) * 1.15;
   const distance = radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2));
   const direction = new THREE.Vector3(0.55, 0.42, 1).normalize();
   camera.position.copy(centre).addScaledVector(direction, distance);
@@ -1055,9 +1055,10 @@ function drawStats() {
   const { width, height } = plot;
   ctx.clearRect(0, 0, width, height);
   const now = performance.now();
-  let max = 0.1;
-  for (const s of samples) max = Math.max(max, s.ms[4]);
-  const scale = niceCeiling(max);
+  // The scale follows the usual totals; a rare spike (a scene load) is clipped at the top.
+  const totals = samples.map((s) => s.ms[4]).sort((a, b) => a - b);
+  const usual = totals.length ? totals[Math.floor((totals.length - 1) * 0.97)] : 0;
+  const scale = niceCeiling(Math.max(0.1, usual * 1.15));
   ctx.strokeStyle = '#2b3139';
   ctx.lineWidth = 1;
   for (let k = 1; k < 4; k++) {
@@ -1073,7 +1074,7 @@ function drawStats() {
     ctx.beginPath();
     samples.forEach((s, k) => {
       const x = width - ((now - s.t) / (PLOT_SECONDS * 1000)) * width;
-      const y = height - (s.ms[i] / scale) * (height - 12);
+      const y = Math.max(1, height - (s.ms[i] / scale) * (height - 12));
       if (k === 0) ctx.moveTo(x, y);
       else ctx.lineTo(x, y);
     });
