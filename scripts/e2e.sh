@@ -7,8 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-e2e.sh
-# `cargo test` builds the binary for fulcrum-cli's integration tests with the test profile into
-# <target>/debug; asking for the same keeps the e2e from compiling the engine a second time.
-cargo test -p fulcrum-cli --locked --no-run --quiet
+# `cargo test --workspace` builds the binary for fulcrum-cli's integration tests with the test
+# profile into <target>/debug; the same command (same profile, same unified features) is free
+# after it, where a plain `cargo build` would compile the engine a second time.
+cargo test --workspace --locked --no-run --quiet
 target="${CARGO_TARGET_DIR:-target}"
 FULCRUM_BIN="${FULCRUM_BIN:-$target/debug/fulcrum}" exec node e2e/testbed.spec.mjs

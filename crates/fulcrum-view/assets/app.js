@@ -405,7 +405,13 @@ function buildScene(message) {
   state.scene = message;
   state.sceneName = message.name;
   const count = message.bodies.length;
-  if (state.selected >= count) select(-1);
+  // A body index means another body in another scene: the inspector closes on a load.
+  if (state.selected >= count || message.reason === 'load') {
+    state.selected = -1;
+    state.info = null;
+    clearInterval(inspectTimer);
+    refreshInfo();
+  }
   poses = new Float32Array(count * 7);
   flags = new Uint32Array(count);
   posesValid = false;
@@ -488,6 +494,7 @@ function addPlane(shape, bodyIndex, local) {
 }
 
 function refreshBodyColor(index) {
+  if (!bodyInstances[index] || !state.scene.bodies[index]) return;
   const color = bodyColor(index, new THREE.Color());
   for (const { batch, index: i } of bodyInstances[index]) {
     batch.mesh.setColorAt(i, color);
@@ -1201,8 +1208,10 @@ function togglePlay() {
 }
 
 function stepOnce() {
-  if (mode === 'live') send({ type: 'step' });
-  else replay.stepFrame(1);
+  if (mode === 'live') {
+    send({ type: 'step' });
+    if (state.selected >= 0) send({ type: 'inspect', body: state.selected });
+  } else replay.stepFrame(1);
 }
 
 function resetScene() {
@@ -1471,6 +1480,7 @@ function onTextMessage(text) {
   }
   switch (message.type) {
     case 'hello':
+      if (message.version !== 1) showMessage(`the server speaks protocol version ${message.version}; this page, 1`);
       fillGallery(message.samples || []);
       setPaused(!!message.paused);
       if (message.speed) setSpeed(message.speed);
