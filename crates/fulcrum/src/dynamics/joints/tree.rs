@@ -65,6 +65,9 @@
 //!   above 1 mm, and removes only the error beyond a 0.5 mm slop, so joints that hold well (a
 //!   slow pendulum) are never moved by it.
 
+// Small fixed-size matrices read best with explicit row/column indices.
+#![allow(clippy::needless_range_loop)]
+
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
