@@ -2,31 +2,11 @@
 //! chain of light links that must not stretch.
 
 mod common;
+use common::joints::*;
 use common::*;
 use fulcrum::joint::JointDef;
 use fulcrum::prelude::*;
 use fulcrum::CollisionGroups;
-
-/// Gap between a joint's two anchors in world space, metres.
-fn joint_gap(world: &World, id: JointId) -> f32 {
-    let joint = world.joint(id).unwrap();
-    let anchor = |body: Option<BodyId>, local: Vec3| match body {
-        Some(b) => world.body(b).unwrap().pose().transform_point(local),
-        None => local,
-    };
-    let a = anchor(joint.body_a(), joint.local_frame_a().position);
-    let b = anchor(Some(joint.body_b()), joint.local_frame_b().position);
-    (b - a).length()
-}
-
-/// Upward zero crossings of x(t), interpolated, seconds.
-fn crossings(samples: &[(f32, f32)]) -> Vec<f32> {
-    samples
-        .windows(2)
-        .filter(|w| w[0].1 < 0.0 && w[1].1 >= 0.0)
-        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
-        .collect()
-}
 
 /// A 1 m pendulum released at 10° swings with the period of the physical pendulum,
 /// 2π·sqrt(I/(m g L))·(1 + θ₀²/16), within 0.5%, and keeps its amplitude within 5% over 10
