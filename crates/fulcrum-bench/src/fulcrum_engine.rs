@@ -48,27 +48,34 @@ fn add_body(world: &mut World, body: &BodyDesc, rule: CollisionRule) -> Result<B
     Ok(id)
 }
 
+/// Builds a bench scene as a fulcrum world (as described at the top of this file; the
+/// world's `timestep` setting is the scene's `dt`). Returns the world and the body ids in
+/// description order. `fulcrum view` uses it to show the bench scenes.
+pub fn build_world(scene: &SceneDesc) -> Result<(World, Vec<BodyId>), String> {
+    let settings =
+        WorldSettings { gravity: Vec3::from(scene.gravity), timestep: scene.dt, sleep: false, ..Default::default() };
+    let mut world = World::new(settings).map_err(|e| e.to_string())?;
+    let bodies = scene
+        .bodies
+        .iter()
+        .map(|body| add_body(&mut world, body, scene.collision_rule))
+        .collect::<Result<Vec<_>, _>>()?;
+    for joint in scene.joints.iter().filter(|j| !(scene.bodies[j.body_a].is_static && scene.bodies[j.body_b].is_static))
+    {
+        let (a, b) = (Vec3::from(joint.local_anchor_a), Vec3::from(joint.local_anchor_b));
+        let def = JointDef::ball(Some(bodies[joint.body_a]), bodies[joint.body_b], Vec3::ZERO).with_local_anchors(a, b);
+        world.create_joint(&def).map_err(|e| e.to_string())?;
+    }
+    Ok((world, bodies))
+}
+
 impl BenchEngine for FulcrumEngine {
     fn name() -> &'static str {
         "fulcrum"
     }
 
     fn build(scene: &SceneDesc, _threads: usize) -> Result<Self, String> {
-        let settings = WorldSettings { gravity: Vec3::from(scene.gravity), sleep: false, ..Default::default() };
-        let mut world = World::new(settings).map_err(|e| e.to_string())?;
-        let bodies = scene
-            .bodies
-            .iter()
-            .map(|body| add_body(&mut world, body, scene.collision_rule))
-            .collect::<Result<Vec<_>, _>>()?;
-        for joint in
-            scene.joints.iter().filter(|j| !(scene.bodies[j.body_a].is_static && scene.bodies[j.body_b].is_static))
-        {
-            let (a, b) = (Vec3::from(joint.local_anchor_a), Vec3::from(joint.local_anchor_b));
-            let def =
-                JointDef::ball(Some(bodies[joint.body_a]), bodies[joint.body_b], Vec3::ZERO).with_local_anchors(a, b);
-            world.create_joint(&def).map_err(|e| e.to_string())?;
-        }
+        let (world, bodies) = build_world(scene)?;
         Ok(Self { world, bodies, dt: scene.dt })
     }
 

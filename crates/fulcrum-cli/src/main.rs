@@ -6,6 +6,7 @@
 //! fulcrum export SAMPLE [--out FILE]                             write a built-in sample
 //! fulcrum list                                                   list the built-in samples
 //! fulcrum bench [--scene NAME] [--steps N] [--repeats R] [--json] time the standard scenes
+//! fulcrum view [SCENE] [--port P] [--host H]                      live testbed in the browser
 //! ```
 //! SCENE is a scene file (shared/docs/scene-format.md) or the name of a built-in sample.
 //! Every failure exits non-zero with one line on stderr: 2 for bad command lines, 1 otherwise.
@@ -16,6 +17,7 @@ mod export;
 mod list;
 mod run;
 mod samples;
+mod view;
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -43,6 +45,8 @@ enum Command {
     List,
     /// Time the standard benchmark scenes (shared/bench/SCENES.md).
     Bench(bench::BenchArgs),
+    /// Open the live testbed: serve the page, run the scene at real time until Ctrl-C.
+    View(view::ViewArgs),
 }
 
 fn main() -> ExitCode {
@@ -60,6 +64,7 @@ fn main() -> ExitCode {
         Command::Export(args) => export::export(args),
         Command::List => list::list(),
         Command::Bench(args) => bench::bench(args),
+        Command::View(args) => view::view(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -79,7 +84,7 @@ fn command_line_error(error: &clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            eprintln!("error: no command given: use run, check, export, list or bench (see `fulcrum --help`)");
+            eprintln!("error: no command given: use run, check, export, list, bench or view (see `fulcrum --help`)");
             ExitCode::from(2)
         }
         _ => {

@@ -287,3 +287,44 @@ fn unwritable_outputs_exit_1_before_simulating() {
     assert_fails(&export, 1, &["cannot write the file"]);
     assert_fails(&fulcrum(&["export", "nonesuch"]), 1, &["nonesuch", "no built-in sample"]);
 }
+
+/// Ends the child process when dropped (also when an assertion fails).
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[test]
+fn view_prints_its_address_and_serves_the_page() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    use std::process::Stdio;
+
+    let child = Command::new(env!("CARGO_BIN_EXE_fulcrum"))
+        .args(["view", "pyramid", "--port", "0"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let mut running = Running(child);
+    let mut line = String::new();
+    BufReader::new(running.0.stdout.take().unwrap()).read_line(&mut line).unwrap();
+    let url = line.split_whitespace().find(|word| word.starts_with("http://")).unwrap_or_else(|| panic!("{line}"));
+    let address = url.trim_start_matches("http://").trim_end_matches('/');
+    assert!(address.starts_with("127.0.0.1:"), "loopback by default: {line}");
+    let mut stream = std::net::TcpStream::connect(address).unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n").unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    assert!(response.starts_with("HTTP/1.1 200"), "{response}");
+    assert!(response.to_ascii_lowercase().contains("content-type: text/html"), "{response}");
+}
+
+#[test]
+fn view_refuses_an_unknown_scene_with_one_line() {
+    let output = fulcrum(&["view", "no_such_scene", "--port", "0"]);
+    assert_fails(&output, 1, &["no_such_scene", "pyramid", "large_pyramid"]);
+}

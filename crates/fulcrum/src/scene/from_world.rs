@@ -12,7 +12,6 @@ use crate::body::Body;
 use crate::collider::Collider;
 use crate::id::{BodyId, JointId};
 use crate::joint::{Joint, JointDef, JointKind};
-use crate::shape::Shape;
 use crate::world::{World, WorldSettings};
 
 /// The scene describing `world` now: its settings, its enabled bodies in creation-slot order
@@ -186,18 +185,6 @@ fn collider_spec(collider: &Collider) -> ColliderSpec {
             memberships: Some(collider.groups().memberships),
             filter: Some(collider.groups().filter),
         }),
-        ..ColliderSpec::new(shape_spec(collider.shape()))
-    }
-}
-
-/// The file form of an engine shape (a hull is written as its vertices).
-fn shape_spec(shape: &Shape) -> ShapeSpec {
-    match shape {
-        Shape::Sphere(s) => ShapeSpec::sphere(s.radius),
-        Shape::Cuboid(s) => ShapeSpec::cuboid(s.half_extents.to_array()),
-        Shape::Capsule(s) => ShapeSpec::capsule(s.half_height, s.radius),
-        Shape::Cylinder(s) => ShapeSpec::cylinder(s.half_height, s.radius),
-        Shape::ConvexHull(hull) => ShapeSpec::convex_hull(hull.vertices.iter().map(|v| v.to_array()).collect()),
-        Shape::Plane(p) => ShapeSpec::plane(p.normal.to_array(), p.offset),
+        ..ColliderSpec::new(ShapeSpec::from(collider.shape()))
     }
 }

@@ -14,6 +14,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::body::BodyKind;
 use crate::math::{Quat, Vec3};
+use crate::shape::Shape;
 use crate::world::{PositionCorrection, SolverMode};
 
 /// `settings`: world and solver settings; omitted fields take `WorldSettings::default()`.
@@ -315,6 +316,20 @@ pub struct ShapeSpec {
     /// Height field: cell size along X and Z and height scale along Y.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scale: Option<[f32; 3]>,
+}
+
+/// The file form of an engine shape (a hull is written as its vertices).
+impl From<&Shape> for ShapeSpec {
+    fn from(shape: &Shape) -> Self {
+        match shape {
+            Shape::Sphere(s) => ShapeSpec::sphere(s.radius),
+            Shape::Cuboid(s) => ShapeSpec::cuboid(s.half_extents.to_array()),
+            Shape::Capsule(s) => ShapeSpec::capsule(s.half_height, s.radius),
+            Shape::Cylinder(s) => ShapeSpec::cylinder(s.half_height, s.radius),
+            Shape::ConvexHull(hull) => ShapeSpec::convex_hull(hull.vertices.iter().map(|v| v.to_array()).collect()),
+            Shape::Plane(p) => ShapeSpec::plane(p.normal.to_array(), p.offset),
+        }
+    }
 }
 
 impl ShapeSpec {

@@ -206,6 +206,12 @@ impl World {
         self.contacts.iter().filter(|c| c.touching && !c.sensor).map(|c| c.manifold.count).sum()
     }
 
+    /// Number of touching contact pairs (non-sensor, at least one point); what
+    /// `contacts().count()` gives, without building the point lists.
+    pub fn touching_pair_count(&self) -> usize {
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).count()
+    }
+
     /// Number of live pairs (touching or not).
     pub fn pair_count(&self) -> usize {
         self.contacts.len()

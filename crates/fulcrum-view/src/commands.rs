@@ -1,0 +1,318 @@
+//! Commands from the page (testbed-protocol.md, "Page → server"): size limits, parsing and
+//! the checks that need no world. A refused message becomes the text of an `error` reply that
+//! names the field (`drag_start.point[1]: ...`) and the reason; it changes nothing.
+
+use fulcrum::{PositionCorrection, SolverMode, Vec3};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Largest text message accepted: a `load_scene` with a scene file of up to this size.
+pub const MAX_TEXT_BYTES: usize = 8 << 20;
+/// Largest message of any other type.
+pub const MAX_COMMAND_BYTES: usize = 64 << 10;
+/// Slowest and fastest simulation speed, times real time.
+pub const SPEED_RANGE: (f32, f32) = (0.05, 4.0);
+
+/// A command from the page, checked as far as possible without the world.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Run at real time × speed.
+    Play,
+    /// Stop stepping.
+    Pause,
+    /// Pause, then advance exactly one step.
+    Step,
+    /// Rebuild the current scene from its source.
+    Reset,
+    /// Simulation speed, times real time.
+    Speed(f32),
+    /// Load a gallery scene by name (known to exist).
+    LoadSample(String),
+    /// Load a scene file's text.
+    LoadScene {
+        /// The file's text.
+        json: String,
+        /// The dropped file's name, if the page sent it.
+        name: Option<String>,
+    },
+    /// Change some settings.
+    Settings(SettingsPatch),
+    /// Attach this tab's drag joint to body `body` at world point `point`.
+    DragStart {
+        /// Index into the scene message's bodies.
+        body: usize,
+        /// World point on the body, metres.
+        point: Vec3,
+    },
+    /// Move this tab's drag target.
+    DragMove(Vec3),
+    /// Remove this tab's drag joint.
+    DragEnd,
+    /// Launch a ball from `origin` along the unit `direction`.
+    Shoot {
+        /// Start point, metres.
+        origin: Vec3,
+        /// Unit direction of flight.
+        direction: Vec3,
+    },
+    /// Ask for a `body_info` reply about body `body`.
+    Inspect(usize),
+    /// Include contact points in this tab's frames, or not.
+    Overlay(bool),
+}
+
+/// The solver fields of a `settings` message: scene-format.md's `solver` names plus
+/// `substeps`, `block_solver` and `exact_joint_trees`. Every field is optional in a command;
+/// the server's `settings` message fills them all.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct SolverPatch {
+    pub mode: Option<SolverMode>,
+    pub substeps: Option<u32>,
+    pub iterations: Option<u32>,
+    pub position_iterations: Option<u32>,
+    pub warm_start: Option<bool>,
+    pub relax: Option<bool>,
+    pub block_solver: Option<bool>,
+    pub exact_joint_trees: Option<bool>,
+    pub position_correction: Option<PositionCorrection>,
+    pub baumgarte: Option<f32>,
+    pub contact_hertz: Option<f32>,
+    pub contact_damping_ratio: Option<f32>,
+    pub joint_hertz: Option<f32>,
+    pub joint_damping_ratio: Option<f32>,
+    pub max_push_velocity: Option<f32>,
+    pub restitution_threshold: Option<f32>,
+    pub linear_slop: Option<f32>,
+    pub speculative_distance: Option<f32>,
+}
+
+/// A `settings` command: any subset.
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SettingsPatch {
+    /// Solver fields to change.
+    #[serde(default)]
+    pub solver: SolverPatch,
+    /// New gravity, m/s².
+    pub gravity: Option<[f32; 3]>,
+    /// Allow bodies to sleep.
+    pub sleep: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SpeedFields {
+    value: f32,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NameFields {
+    name: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SceneFields {
+    json: String,
+    name: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DragStartFields {
+    body: usize,
+    point: [f32; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct TargetFields {
+    target: [f32; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ShootFields {
+    origin: [f32; 3],
+    direction: [f32; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BodyFields {
+    body: usize,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct OverlayFields {
+    contacts: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NoFields {}
+
+/// Parses one text message. `is_sample` tells whether a `load_sample` name exists.
+pub fn parse(text: &str, is_sample: impl Fn(&str) -> bool) -> Result<Command, String> {
+    if text.len() > MAX_TEXT_BYTES {
+        return Err(format!("message too large: {} bytes (at most {MAX_TEXT_BYTES})", text.len()));
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| format!("malformed JSON: {e}"))?;
+    let Value::Object(mut fields) = value else {
+        return Err("malformed message: expected a JSON object with a \"type\" field".to_string());
+    };
+    let kind = match fields.remove("type") {
+        Some(Value::String(kind)) => kind,
+        Some(other) => return Err(format!("type: expected a string, got {other}")),
+        None => return Err("type: missing field".to_string()),
+    };
+    if kind != "load_scene" && text.len() > MAX_COMMAND_BYTES {
+        return Err(format!("{kind}: message too large: {} bytes (at most {MAX_COMMAND_BYTES})", text.len()));
+    }
+    command(&kind, fields, is_sample)
+}
+
+fn command(kind: &str, fields: Map<String, Value>, is_sample: impl Fn(&str) -> bool) -> Result<Command, String> {
+    let command = match kind {
+        "play" => no_fields(kind, fields, Command::Play)?,
+        "pause" => no_fields(kind, fields, Command::Pause)?,
+        "step" => no_fields(kind, fields, Command::Step)?,
+        "reset" => no_fields(kind, fields, Command::Reset)?,
+        "drag_end" => no_fields(kind, fields, Command::DragEnd)?,
+        "speed" => Command::Speed(speed(read::<SpeedFields>(kind, fields)?.value)?),
+        "load_sample" => {
+            let name = read::<NameFields>(kind, fields)?.name;
+            if !is_sample(&name) {
+                return Err(format!("load_sample.name: no sample is called {name:?} (hello.samples lists them)"));
+            }
+            Command::LoadSample(name)
+        }
+        "load_scene" => {
+            let SceneFields { json, name } = read(kind, fields)?;
+            Command::LoadScene { json, name }
+        }
+        "settings" => Command::Settings(read(kind, fields)?),
+        "drag_start" => {
+            let DragStartFields { body, point } = read(kind, fields)?;
+            Command::DragStart { body, point: finite("drag_start.point", point)? }
+        }
+        "drag_move" => Command::DragMove(finite("drag_move.target", read::<TargetFields>(kind, fields)?.target)?),
+        "shoot" => {
+            let ShootFields { origin, direction } = read(kind, fields)?;
+            let origin = finite("shoot.origin", origin)?;
+            let direction = finite("shoot.direction", direction)?
+                .try_normalize()
+                .ok_or("shoot.direction: must not be zero".to_string())?;
+            Command::Shoot { origin, direction }
+        }
+        "inspect" => Command::Inspect(read::<BodyFields>(kind, fields)?.body),
+        "overlay" => Command::Overlay(read::<OverlayFields>(kind, fields)?.contacts),
+        other => return Err(format!("type: unknown message type {other:?}")),
+    };
+    Ok(command)
+}
+
+/// Deserialises a message's fields (without `type`), naming the path of a bad one.
+fn read<T: DeserializeOwned>(kind: &str, fields: Map<String, Value>) -> Result<T, String> {
+    serde_path_to_error::deserialize(Value::Object(fields)).map_err(|e| {
+        let path = e.path().to_string();
+        if path == "." {
+            format!("{kind}: {}", e.inner())
+        } else {
+            format!("{kind}.{path}: {}", e.inner())
+        }
+    })
+}
+
+fn no_fields(kind: &str, fields: Map<String, Value>, command: Command) -> Result<Command, String> {
+    read::<NoFields>(kind, fields).map(|_| command)
+}
+
+fn speed(value: f32) -> Result<f32, String> {
+    let (low, high) = SPEED_RANGE;
+    if (low..=high).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!("speed.value: must be between {low} and {high}, got {value}"))
+    }
+}
+
+fn finite(field: &str, value: [f32; 3]) -> Result<Vec3, String> {
+    let vector = Vec3::from(value);
+    if vector.is_finite() {
+        Ok(vector)
+    } else {
+        Err(format!("{field}: must be finite, got {value:?}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_any(text: &str) -> Result<Command, String> {
+        parse(text, |name| name == "pyramid")
+    }
+
+    #[test]
+    fn simple_commands_parse() {
+        assert_eq!(parse_any(r#"{"type":"play"}"#), Ok(Command::Play));
+        assert_eq!(parse_any(r#"{"type":"speed","value":0.5}"#), Ok(Command::Speed(0.5)));
+        assert_eq!(parse_any(r#"{"type":"load_sample","name":"pyramid"}"#), Ok(Command::LoadSample("pyramid".into())));
+        let shoot = parse_any(r#"{"type":"shoot","origin":[0,1,2],"direction":[0,0,-2]}"#);
+        assert_eq!(
+            shoot,
+            Ok(Command::Shoot { origin: Vec3::new(0.0, 1.0, 2.0), direction: Vec3::new(0.0, 0.0, -1.0) })
+        );
+    }
+
+    #[test]
+    fn settings_take_any_subset() {
+        let command = parse_any(r#"{"type":"settings","solver":{"mode":"pgs","warm_start":false}}"#).unwrap();
+        let Command::Settings(patch) = command else { panic!("not settings: {command:?}") };
+        assert_eq!(patch.solver.mode, Some(SolverMode::Pgs));
+        assert_eq!(patch.solver.warm_start, Some(false));
+        assert_eq!(patch.gravity, None);
+    }
+
+    #[test]
+    fn errors_name_the_field() {
+        let error = |text: &str| parse_any(text).unwrap_err();
+        assert!(error("{").starts_with("malformed JSON"), "{}", error("{"));
+        assert!(error("[1]").starts_with("malformed message"));
+        assert!(error(r#"{"kind":"play"}"#).starts_with("type: missing"));
+        assert!(error(r#"{"type":"fly"}"#).starts_with("type: unknown message type \"fly\""));
+        assert!(error(r#"{"type":"play","now":true}"#).starts_with("play.now: unknown field `now`"));
+        assert!(error(r#"{"type":"speed","value":9}"#).starts_with("speed.value: must be between"));
+        assert!(error(r#"{"type":"speed"}"#).starts_with("speed: missing field `value`"));
+        assert!(error(r#"{"type":"drag_start","body":1,"point":[0,"a",0]}"#)
+            .starts_with("drag_start.point[1]: invalid type"));
+        assert!(error(r#"{"type":"drag_move","target":[0,1e300,0]}"#).starts_with("drag_move.target: must be finite"));
+        assert!(error(r#"{"type":"shoot","origin":[0,0,0],"direction":[0,0,0]}"#).starts_with("shoot.direction"));
+        assert!(error(r#"{"type":"load_sample","name":"nope"}"#).starts_with("load_sample.name: no sample"));
+        let bad_mode = error(r#"{"type":"settings","solver":{"mode":"fast"}}"#);
+        assert!(bad_mode.starts_with("settings.solver.mode: unknown variant `fast`"), "{bad_mode}");
+        let unknown = error(r#"{"type":"settings","solver":{"speed":1}}"#);
+        assert!(
+            unknown.starts_with("settings.solver.speed: unknown field")
+                || unknown.starts_with("settings.solver: unknown field `speed`"),
+            "{unknown}"
+        );
+    }
+
+    #[test]
+    fn sizes_are_limited() {
+        let padding = " ".repeat(MAX_COMMAND_BYTES);
+        let big_play = format!(r#"{{"type":"play"{padding}}}"#);
+        assert!(parse_any(&big_play).unwrap_err().starts_with("play: message too large"));
+        let scene = format!(r#"{{"type":"load_scene","json":"{{}}"{padding}}}"#);
+        assert!(matches!(parse_any(&scene), Ok(Command::LoadScene { .. })));
+        let huge = format!(r#"{{"type":"load_scene","json":"{}"}}"#, "x".repeat(MAX_TEXT_BYTES));
+        assert!(parse_any(&huge).unwrap_err().starts_with("message too large"));
+    }
+}

@@ -1,0 +1,108 @@
+//! Binary frames (testbed-protocol.md, "Server → page, binary frames"): a 52-byte header,
+//! 32 bytes per body and, with the contacts overlay, 24 bytes per contact point; all
+//! little-endian.
+
+use fulcrum::{BodyId, World};
+
+/// "FMR1" read as a little-endian u32.
+pub const MAGIC: u32 = 0x3152_4D46;
+/// Bytes before the first body.
+pub const HEADER_BYTES: usize = 52;
+/// Bytes per body: position f32×3, rotation f32×4, flags u32.
+pub const BODY_BYTES: usize = 32;
+/// Bytes per contact point: position f32×3, normal f32×3.
+pub const CONTACT_BYTES: usize = 24;
+/// Body flag: asleep.
+pub const FLAG_SLEEPING: u32 = 1;
+/// Body flag: taken out of the simulation (its state became non-finite), or removed.
+pub const FLAG_DISABLED: u32 = 2;
+
+/// Encodes the world's state now. `bodies` is the order of the `scene` message; contact
+/// points are included when `contacts` is set.
+pub fn encode(world: &World, bodies: &[BodyId], contacts: bool) -> Vec<u8> {
+    let points: Vec<[f32; 6]> = if contacts { contact_points(world) } else { Vec::new() };
+    let mut out = Vec::with_capacity(HEADER_BYTES + bodies.len() * BODY_BYTES + points.len() * CONTACT_BYTES);
+    let timings = world.timings();
+    extend_u32(&mut out, &[MAGIC, world.step_count() as u32]);
+    out.extend((world.time() as f32).to_le_bytes());
+    let counts =
+        [bodies.len(), points.len(), world.touching_pair_count(), world.awake_body_count(), world.joint_count()];
+    extend_u32(&mut out, &counts.map(|n| n as u32));
+    let stages =
+        [timings.broad_phase_ms, timings.narrow_phase_ms, timings.solve_ms, timings.sleep_ms, timings.total_ms];
+    extend_f32(&mut out, &stages.map(|ms| ms as f32));
+    for &id in bodies {
+        let (pose, flags) = match world.body(id) {
+            Some(body) => {
+                let flags = if body.is_sleeping() { FLAG_SLEEPING } else { 0 }
+                    | if body.is_enabled() { 0 } else { FLAG_DISABLED };
+                (body.pose(), flags)
+            }
+            None => (fulcrum::Pose::IDENTITY, FLAG_DISABLED),
+        };
+        extend_f32(&mut out, &pose.position.to_array());
+        extend_f32(&mut out, &pose.rotation.to_array());
+        extend_u32(&mut out, &[flags]);
+    }
+    for point in &points {
+        extend_f32(&mut out, point);
+    }
+    out
+}
+
+fn extend_u32(out: &mut Vec<u8>, values: &[u32]) {
+    for value in values {
+        out.extend(value.to_le_bytes());
+    }
+}
+
+fn extend_f32(out: &mut Vec<u8>, values: &[f32]) {
+    for value in values {
+        out.extend(value.to_le_bytes());
+    }
+}
+
+/// Every point of every touching contact: its position and the pair's normal (from the first
+/// body to the second).
+fn contact_points(world: &World) -> Vec<[f32; 6]> {
+    let mut points = Vec::with_capacity(world.contact_point_count());
+    for contact in world.contacts() {
+        let n = contact.normal;
+        points.extend(contact.points.iter().map(|p| [p.position.x, p.position.y, p.position.z, n.x, n.y, n.z]));
+    }
+    points
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fulcrum::prelude::*;
+
+    #[test]
+    fn layout_matches_the_protocol() {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -1.0, 0.0))).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(5.0, 1.0, 5.0)).unwrap())).unwrap();
+        let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 0.49, 0.0))).unwrap();
+        world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        let bytes = encode(&world, &[ground, ball], true);
+        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let f32_at = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        assert_eq!(u32_at(0), MAGIC);
+        assert_eq!(&bytes[0..4], b"FMR1");
+        assert_eq!(u32_at(4), 1);
+        assert!((f32_at(8) - 1.0 / 60.0).abs() < 1e-7);
+        assert_eq!(u32_at(12), 2);
+        let contacts = u32_at(16) as usize;
+        assert!(contacts >= 1);
+        assert_eq!(u32_at(20), 1);
+        assert_eq!(bytes.len(), HEADER_BYTES + 2 * BODY_BYTES + contacts * CONTACT_BYTES);
+        let ball_at = HEADER_BYTES + BODY_BYTES;
+        assert_eq!(f32_at(ball_at + 4), world.body(ball).unwrap().position().y);
+        assert_eq!(f32_at(ball_at + 24), 1.0, "identity rotation w");
+        let normal_y = f32_at(HEADER_BYTES + 2 * BODY_BYTES + 16);
+        assert!(normal_y.abs() > 0.99, "normal along y, got {normal_y}");
+        assert_eq!(encode(&world, &[ground, ball], false).len(), HEADER_BYTES + 2 * BODY_BYTES);
+    }
+}

@@ -1,0 +1,219 @@
+//! What each command does to the simulation (testbed-protocol.md, "Page → server"). A handler
+//! returns `Err(field: reason)` to refuse a command; the caller sends it back as an `error`
+//! and nothing has changed.
+
+use std::sync::Arc;
+
+use fulcrum::prelude::*;
+use fulcrum::Scene;
+
+use crate::commands::{Command, SettingsPatch, SolverPatch};
+use crate::messages::{self, SceneReason};
+use crate::sim::{ClientId, Simulation};
+use crate::source::SceneSource;
+
+/// Radius of a shot ball, metres.
+pub const BALL_RADIUS: f32 = 0.25;
+/// Launch speed of a shot ball, m/s.
+pub const BALL_SPEED: f32 = 20.0;
+/// Shot balls kept in the world; shooting one more removes the oldest.
+pub const MAX_SHOT_BALLS: usize = 64;
+/// Stiffness of the drag joint, Hz.
+const DRAG_HERTZ: f32 = 5.0;
+/// Damping ratio of the drag joint.
+const DRAG_DAMPING_RATIO: f32 = 0.7;
+/// The drag joint's force cap is this many times the body's weight.
+const DRAG_FORCE_PER_WEIGHT: f32 = 1000.0;
+
+impl Simulation {
+    /// Carries out one command of `client`.
+    pub(crate) fn command(&mut self, client: ClientId, command: Command) -> Result<(), String> {
+        match command {
+            Command::Play | Command::Pause => {
+                let paused = command == Command::Pause;
+                if self.paused && !paused {
+                    self.next_step = std::time::Instant::now();
+                }
+                self.paused = paused;
+                self.broadcast(&messages::state(self.paused, self.speed));
+            }
+            Command::Step => {
+                if !self.paused {
+                    self.paused = true;
+                    self.broadcast(&messages::state(self.paused, self.speed));
+                }
+                self.step_once();
+            }
+            Command::Speed(speed) => {
+                self.speed = speed;
+                self.broadcast(&messages::state(self.paused, self.speed));
+            }
+            Command::Reset => self.load(self.source.clone(), SceneReason::Reset)?,
+            Command::LoadSample(name) => {
+                let source =
+                    SceneSource::named(&name).ok_or(format!("load_sample.name: no sample is called {name:?}"))?;
+                self.load(source, SceneReason::Load)?;
+            }
+            Command::LoadScene { json, name } => {
+                let name = name.unwrap_or_else(|| "uploaded scene".to_string());
+                let scene = Scene::from_json_str(&json, &name).map_err(|e| e.to_string())?;
+                self.load(SceneSource::Uploaded { name, scene: Arc::new(scene) }, SceneReason::Load)?;
+            }
+            Command::Settings(patch) => self.change_settings(&patch)?,
+            Command::DragStart { body, point } => self.start_drag(client, body, point)?,
+            Command::DragMove(target) => self.move_drag(client, target)?,
+            Command::DragEnd => self.end_drag(client),
+            Command::Shoot { origin, direction } => self.shoot(origin, direction)?,
+            Command::Inspect(index) => {
+                let id = self.body_at("inspect.body", index)?;
+                let info = messages::body_info(&self.scene.world, index, id, &self.scene.body_names[index]);
+                self.reply(client, info);
+            }
+            Command::Overlay(contacts) => {
+                if let Some(client) = self.client_mut(client) {
+                    client.contacts = contacts;
+                }
+                self.dirty = true;
+            }
+        }
+        Ok(())
+    }
+
+    /// Replaces the scene with a fresh build of `source`. A reset keeps the settings the
+    /// tabs changed (gravity, solver, sleep); a load takes the new scene's own.
+    fn load(&mut self, source: SceneSource, reason: SceneReason) -> Result<(), String> {
+        let mut scene = source.build()?;
+        if reason == SceneReason::Reset {
+            let settings = WorldSettings { timestep: scene.world.settings().timestep, ..*self.scene.world.settings() };
+            scene.world.set_settings(settings).map_err(|e| e.to_string())?;
+        }
+        self.source = source;
+        self.scene = scene;
+        self.shot_balls.clear();
+        self.shots = 0;
+        for client in &mut self.clients {
+            client.drag = None;
+        }
+        self.broadcast_scene(reason);
+        self.broadcast(&messages::settings(&self.scene.world));
+        self.restart_clocks();
+        Ok(())
+    }
+
+    fn change_settings(&mut self, patch: &SettingsPatch) -> Result<(), String> {
+        let world = &mut self.scene.world;
+        let mut settings = *world.settings();
+        apply_solver(&mut settings.solver, &patch.solver);
+        if let Some(gravity) = patch.gravity {
+            settings.gravity = Vec3::from(gravity);
+        }
+        if let Some(sleep) = patch.sleep {
+            settings.sleep = sleep;
+        }
+        let gravity_changed = settings.gravity != world.settings().gravity;
+        world.set_settings(settings).map_err(|e| format!("settings.{e}"))?;
+        if gravity_changed {
+            // Resting bodies must feel the new gravity.
+            world.set_gravity(settings.gravity).map_err(|e| format!("settings.{e}"))?;
+        }
+        self.broadcast(&messages::settings(&self.scene.world));
+        Ok(())
+    }
+
+    /// The body at `index` of the scene message.
+    fn body_at(&self, field: &str, index: usize) -> Result<BodyId, String> {
+        let count = self.scene.bodies.len();
+        self.scene.bodies.get(index).copied().ok_or_else(|| format!("{field}: no body {index} (the scene has {count})"))
+    }
+
+    fn start_drag(&mut self, client: ClientId, index: usize, point: Vec3) -> Result<(), String> {
+        let id = self.body_at("drag_start.body", index)?;
+        let world = &self.scene.world;
+        let body = world.body(id).ok_or(format!("drag_start.body: body {index} no longer exists"))?;
+        if body.kind() != BodyKind::Dynamic || !body.is_enabled() {
+            let name = &self.scene.body_names[index];
+            return Err(format!(
+                "drag_start.body: body {index} ({name}) is not a dynamic body; only those can be dragged"
+            ));
+        }
+        let weight = body.mass() * world.settings().gravity.length().max(9.81);
+        let def = JointDef::target(id, point, point, DRAG_HERTZ, DRAG_DAMPING_RATIO, DRAG_FORCE_PER_WEIGHT * weight)
+            .with_name("drag");
+        self.end_drag(client);
+        let joint = self.scene.world.create_joint(&def).map_err(|e| format!("drag_start.{e}"))?;
+        if let Some(client) = self.client_mut(client) {
+            client.drag = Some((joint, id));
+        }
+        self.dirty = true;
+        Ok(())
+    }
+
+    fn move_drag(&mut self, client: ClientId, target: Vec3) -> Result<(), String> {
+        let drag = self.client_mut(client).and_then(|c| c.drag);
+        let (joint, _) = drag.ok_or("drag_move: no drag in progress (send drag_start first)")?;
+        self.scene.world.set_joint_target(joint, target).map_err(|e| format!("drag_move.{e}"))
+    }
+
+    /// Removes the tab's drag joint, if it has one.
+    pub(crate) fn end_drag(&mut self, client: ClientId) {
+        if let Some((joint, _)) = self.client_mut(client).and_then(|c| c.drag.take()) {
+            // Gone already when its body was removed.
+            let _ = self.scene.world.destroy_joint(joint);
+            self.dirty = true;
+        }
+    }
+
+    /// Adds a ball flying from `origin` along `direction`, as the last body of the scene; the
+    /// oldest shot ball goes when there are too many.
+    fn shoot(&mut self, origin: Vec3, direction: Vec3) -> Result<(), String> {
+        let shape = Shape::sphere(BALL_RADIUS).map_err(|e| e.to_string())?;
+        let name = format!("ball{}", self.shots + 1);
+        let def = BodyDef {
+            linear_velocity: direction * BALL_SPEED,
+            bullet: true,
+            ..BodyDef::dynamic(origin).with_name(name.clone())
+        };
+        let world = &mut self.scene.world;
+        let id = world.create_body(&def).map_err(|e| format!("shoot.{e}"))?;
+        world.create_collider(id, &ColliderDef::new(shape)).map_err(|e| format!("shoot.{e}"))?;
+        self.shots += 1;
+        self.scene.bodies.push(id);
+        self.scene.body_names.push(name);
+        self.shot_balls.push(id);
+        if self.shot_balls.len() > MAX_SHOT_BALLS {
+            self.remove_body(self.shot_balls[0]);
+            self.shot_balls.remove(0);
+        }
+        self.broadcast_scene(SceneReason::Shoot);
+        self.dirty = true;
+        Ok(())
+    }
+
+    /// Destroys a body and takes it out of the scene's list; drags on it end.
+    fn remove_body(&mut self, id: BodyId) {
+        for client in &mut self.clients {
+            if client.drag.is_some_and(|(_, body)| body == id) {
+                client.drag = None;
+            }
+        }
+        let _ = self.scene.world.destroy_body(id);
+        if let Some(index) = self.scene.bodies.iter().position(|&b| b == id) {
+            self.scene.bodies.remove(index);
+            self.scene.body_names.remove(index);
+        }
+    }
+}
+
+/// Copies the fields the patch sets.
+fn apply_solver(solver: &mut SolverSettings, patch: &SolverPatch) {
+    macro_rules! set {
+        ($($field:ident),*) => {$(
+            if let Some(value) = patch.$field {
+                solver.$field = value;
+            }
+        )*};
+    }
+    set!(mode, substeps, iterations, position_iterations, warm_start, relax, block_solver, exact_joint_trees);
+    set!(position_correction, baumgarte, contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio);
+    set!(max_push_velocity, restitution_threshold, linear_slop, speculative_distance);
+}

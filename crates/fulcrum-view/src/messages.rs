@@ -1,0 +1,160 @@
+//! Text messages from the server (testbed-protocol.md, "Server → page, text"): hello, scene,
+//! settings, state, body_info and error, each built as one JSON string.
+
+use std::collections::HashMap;
+
+use fulcrum::scene::ShapeSpec;
+use fulcrum::{BodyId, Pose, World};
+use serde_json::{json, Value};
+
+use crate::commands::SolverPatch;
+use crate::source::LoadedScene;
+
+/// Protocol version announced in `hello`.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+/// `hello`: sent first on connect.
+pub fn hello(samples: &[&str], paused: bool, speed: f32) -> String {
+    json!({"type": "hello", "version": PROTOCOL_VERSION, "samples": samples, "paused": paused, "speed": speed})
+        .to_string()
+}
+
+/// Why a `scene` message is sent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SceneReason {
+    /// The tab just connected.
+    Connect,
+    /// A sample or an uploaded scene was loaded.
+    Load,
+    /// The scene was reset.
+    Reset,
+    /// A shot ball was added (or the oldest one removed).
+    Shoot,
+}
+
+impl SceneReason {
+    fn name(self) -> &'static str {
+        match self {
+            SceneReason::Connect => "connect",
+            SceneReason::Load => "load",
+            SceneReason::Reset => "reset",
+            SceneReason::Shoot => "shoot",
+        }
+    }
+}
+
+/// `scene`: every listed body with its colliders in the body frame, and the scene's joints.
+pub fn scene(name: &str, scene: &LoadedScene, reason: SceneReason) -> String {
+    let world = &scene.world;
+    let index: HashMap<BodyId, usize> = scene.bodies.iter().enumerate().map(|(i, &id)| (id, i)).collect();
+    let bodies: Vec<Value> =
+        scene.bodies.iter().zip(&scene.body_names).map(|(&id, name)| body_json(world, id, name)).collect();
+    let joints: Vec<Value> = scene
+        .joints
+        .iter()
+        .filter_map(|&id| world.joint(id))
+        .map(|joint| {
+            json!({
+                "kind": joint.kind().name(),
+                "body_a": joint.body_a().and_then(|id| index.get(&id)),
+                "body_b": index.get(&joint.body_b()),
+                "frame_a": pose_json(joint.local_frame_a()),
+                "frame_b": pose_json(joint.local_frame_b()),
+            })
+        })
+        .collect();
+    json!({"type": "scene", "name": name, "reason": reason.name(), "bodies": bodies, "joints": joints}).to_string()
+}
+
+fn body_json(world: &World, id: BodyId, name: &str) -> Value {
+    let Some(body) = world.body(id) else { return json!({"name": name, "kind": "static", "colliders": []}) };
+    let colliders: Vec<Value> = body
+        .colliders()
+        .iter()
+        .filter_map(|&c| world.collider(c))
+        .map(|collider| {
+            let pose = collider.local_pose();
+            json!({
+                "shape": ShapeSpec::from(collider.shape()),
+                "position": pose.position.to_array(),
+                "rotation": pose.rotation.to_array(),
+                "sensor": collider.is_sensor(),
+            })
+        })
+        .collect();
+    json!({
+        "name": name,
+        "kind": body.kind(),
+        "colliders": colliders,
+        "center_of_mass": body.local_center_of_mass().to_array(),
+        "mass": body.mass(),
+    })
+}
+
+fn pose_json(pose: Pose) -> Value {
+    json!({"position": pose.position.to_array(), "rotation": pose.rotation.to_array()})
+}
+
+/// `settings`: every solver setting, gravity, sleep and the (read-only) timestep.
+pub fn settings(world: &World) -> String {
+    let settings = world.settings();
+    let s = &settings.solver;
+    let solver = SolverPatch {
+        mode: Some(s.mode),
+        substeps: Some(s.substeps),
+        iterations: Some(s.iterations),
+        position_iterations: Some(s.position_iterations),
+        warm_start: Some(s.warm_start),
+        relax: Some(s.relax),
+        block_solver: Some(s.block_solver),
+        exact_joint_trees: Some(s.exact_joint_trees),
+        position_correction: Some(s.position_correction),
+        baumgarte: Some(s.baumgarte),
+        contact_hertz: Some(s.contact_hertz),
+        contact_damping_ratio: Some(s.contact_damping_ratio),
+        joint_hertz: Some(s.joint_hertz),
+        joint_damping_ratio: Some(s.joint_damping_ratio),
+        max_push_velocity: Some(s.max_push_velocity),
+        restitution_threshold: Some(s.restitution_threshold),
+        linear_slop: Some(s.linear_slop),
+        speculative_distance: Some(s.speculative_distance),
+    };
+    json!({
+        "type": "settings",
+        "solver": solver,
+        "gravity": settings.gravity.to_array(),
+        "sleep": settings.sleep,
+        "timestep": settings.timestep,
+    })
+    .to_string()
+}
+
+/// `state`: after play, pause, step and speed.
+pub fn state(paused: bool, speed: f32) -> String {
+    json!({"type": "state", "paused": paused, "speed": speed}).to_string()
+}
+
+/// `body_info`: the reply to `inspect`. `contacts` counts the touching contact pairs the body
+/// is in.
+pub fn body_info(world: &World, index: usize, id: BodyId, name: &str) -> String {
+    let Some(body) = world.body(id) else { return error(&format!("inspect.body: body {index} no longer exists")) };
+    let contacts = world.contacts().filter(|c| c.body_a == id || c.body_b == id).count();
+    json!({
+        "type": "body_info",
+        "body": index,
+        "name": name,
+        "kind": body.kind(),
+        "mass": body.mass(),
+        "position": body.position().to_array(),
+        "velocity": body.linear_velocity().to_array(),
+        "angular_velocity": body.angular_velocity().to_array(),
+        "contacts": contacts,
+        "sleeping": body.is_sleeping(),
+    })
+    .to_string()
+}
+
+/// `error`: a refused command (`field: reason`).
+pub fn error(message: &str) -> String {
+    json!({"type": "error", "message": message}).to_string()
+}
