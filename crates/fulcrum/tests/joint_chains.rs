@@ -112,13 +112,16 @@ fn iterative_chain_stretches_more() {
 }
 
 /// A harder case than the acceptance figure: 30 links with a 1000:1 end mass, swinging out
-/// of the plane (gravity tilted towards z), keeps every joint within 1% of a link's length.
-/// The whip near the end turns light links fast while the chain is nearly straight, where
-/// the projection's linear step is least reliable.
+/// of the plane (gravity tilted towards z by several amounts: the motion is chaotic, so one
+/// tilt alone proves little), keeps every joint within 1% of a link's length. The whip near
+/// the end turns light links fast while the chain is nearly straight, where the projection's
+/// linear step is least reliable.
 #[test]
 fn thousand_to_one_chain_swinging_in_3d() {
-    let gravity = Vec3::new(0.0, -9.81, 2.0);
-    let worst = chain_stretch_with(SolverSettings::default(), 30, 1000.0, gravity, 10.0);
-    eprintln!("chain 30 links, 1000:1, 3D: largest joint gap {worst:.5} m");
-    assert!(worst < 0.005, "a joint opened {worst} m");
+    for tilt in [0.5, 2.001, 3.0] {
+        let gravity = Vec3::new(0.0, -9.81, tilt);
+        let worst = chain_stretch_with(SolverSettings::default(), 30, 1000.0, gravity, 10.0);
+        eprintln!("chain 30 links, 1000:1, gravity z {tilt}: largest joint gap {worst:.5} m");
+        assert!(worst < 0.005, "a joint opened {worst} m (gravity z {tilt})");
+    }
 }
