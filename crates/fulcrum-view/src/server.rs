@@ -46,7 +46,7 @@ pub(crate) fn router(state: AppState) -> Router {
 
 async fn asset(State(state): State<AppState>, method: Method, headers: HeaderMap, uri: Uri) -> Response {
     if let Err(refused) = check_host(&headers, state.loopback) {
-        return refused;
+        return forbidden(refused);
     }
     if method != Method::GET && method != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")], "only GET\n").into_response();
@@ -66,13 +66,17 @@ async fn asset(State(state): State<AppState>, method: Method, headers: HeaderMap
 
 /// When the server listens on loopback only, a request must name a loopback host: a page
 /// from another site whose name was made to resolve to 127.0.0.1 (DNS rebinding) is refused.
-fn check_host(headers: &HeaderMap, loopback: bool) -> Result<(), Response> {
+fn check_host(headers: &HeaderMap, loopback: bool) -> Result<(), &'static str> {
     let Some(host) = headers.get(header::HOST).and_then(|h| h.to_str().ok()) else { return Ok(()) };
     if !loopback || is_loopback_host(host) {
         Ok(())
     } else {
-        Err((StatusCode::FORBIDDEN, "forbidden: this server answers to localhost / 127.0.0.1 only\n").into_response())
+        Err("this server answers to localhost / 127.0.0.1 only")
     }
+}
+
+fn forbidden(reason: &str) -> Response {
+    (StatusCode::FORBIDDEN, format!("forbidden: {reason}\n")).into_response()
 }
 
 /// `localhost`, `127.x.y.z` or `[::1]`, with or without a port.
@@ -87,7 +91,7 @@ fn is_loopback_host(host: &str) -> bool {
 /// A browser sends `Origin`; it must be the page's own (`http://` + the `Host` it asked), so
 /// that another site open in the browser cannot drive the simulation. Clients that send no
 /// `Origin` (tests, tools) are let in.
-fn check_origin(headers: &HeaderMap) -> Result<(), Response> {
+fn check_origin(headers: &HeaderMap) -> Result<(), &'static str> {
     let Some(origin) = headers.get(header::ORIGIN) else { return Ok(()) };
     let origin = origin.to_str().unwrap_or("");
     let host = headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or("");
@@ -95,13 +99,13 @@ fn check_origin(headers: &HeaderMap) -> Result<(), Response> {
     if authority.is_some_and(|a| !host.is_empty() && a.eq_ignore_ascii_case(host)) {
         Ok(())
     } else {
-        Err((StatusCode::FORBIDDEN, "forbidden: WebSocket from another origin\n").into_response())
+        Err("WebSocket from another origin")
     }
 }
 
 async fn upgrade(State(state): State<AppState>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
     if let Err(refused) = check_host(&headers, state.loopback).and_then(|()| check_origin(&headers)) {
-        return refused;
+        return forbidden(refused);
     }
     upgrade
         .max_message_size(MAX_READ_BYTES)

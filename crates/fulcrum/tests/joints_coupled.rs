@@ -3,6 +3,7 @@
 //! velocity and angle, a force-capped drag, and the rope bridge of the constraints seed.
 
 mod common;
+use common::joints::*;
 use common::*;
 use fulcrum::joint::{JointDef, JointKind, Motor, Spring};
 use fulcrum::prelude::*;
@@ -44,15 +45,6 @@ fn anchors(world: &World, id: JointId) -> (Vec3, Vec3) {
 fn joint_length(world: &World, id: JointId) -> f32 {
     let (a, b) = anchors(world, id);
     (b - a).length()
-}
-
-/// Upward zero crossings of x(t), interpolated, seconds.
-fn crossings(samples: &[(f32, f32)]) -> Vec<f32> {
-    samples
-        .windows(2)
-        .filter(|w| w[0].1 < 0.0 && w[1].1 >= 0.0)
-        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
-        .collect()
 }
 
 /// The mean period of the upward crossings.

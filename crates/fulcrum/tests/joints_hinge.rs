@@ -126,15 +126,6 @@ fn position_motor_settles_at_its_angle() {
     assert!(speed.abs() < 0.01, "still turning at {speed}");
 }
 
-/// Upward zero crossings of x(t), interpolated, seconds.
-fn crossings(samples: &[(f32, f32)]) -> Vec<f32> {
-    samples
-        .windows(2)
-        .filter(|w| w[0].1 < 0.0 && w[1].1 >= 0.0)
-        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
-        .collect()
-}
-
 /// An undamped 1.5 Hz hinge spring makes the door swing at 1.5 Hz within 3% (period from
 /// the zero crossings over 4 s). Its amplitude starts at v₀/ω and decays as the implicit
 /// spring predicts: the spring is solved in the solve and the relax pass of each substep,

@@ -4,6 +4,7 @@
 //! joint set up as a hinge or with limits. Each runs in soft_step and in pgs.
 
 mod common;
+use common::joints::*;
 use common::*;
 use fulcrum::joint::{AxisMotion, JointDef, Limits, Motor, Spring};
 use fulcrum::prelude::*;
@@ -31,15 +32,6 @@ fn mass_box(world: &mut World, position: Vec3, half: Vec3, mass: f32) -> BodyId 
     world.create_collider(body, &ColliderDef::new(Shape::cuboid(half).unwrap())).unwrap();
     world.set_mass(body, Some(mass)).unwrap();
     body
-}
-
-/// Upward zero crossings of x(t), interpolated, seconds.
-fn crossings(samples: &[(f32, f32)]) -> Vec<f32> {
-    samples
-        .windows(2)
-        .filter(|w| w[0].1 < 0.0 && w[1].1 >= 0.0)
-        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
-        .collect()
 }
 
 /// Angle of a rotation, radians in [0, π] (from the vector part, exact for small angles).

@@ -81,14 +81,14 @@ pub(crate) struct WideContact {
 
 /// Velocity state of the four A (or B) bodies.
 #[derive(Clone, Copy)]
-struct WideBodies {
-    v: V3,
-    w: V3,
+pub(crate) struct WideBodies {
+    pub v: V3,
+    pub w: V3,
 }
 
 impl WideBodies {
     #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> WideBodies {
+    pub(crate) fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> WideBodies {
         let b = index.map(|i| &bodies[i as usize]);
         WideBodies {
             v: V3::from_aligned(b.map(|b| b.linear_velocity)),
@@ -98,7 +98,7 @@ impl WideBodies {
 
     /// Writes velocities back; lanes on the shared static body are skipped.
     #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
+    pub(crate) fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
         let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
         for (lane, &i) in index.iter().enumerate() {
             if i != 0 {
@@ -110,14 +110,14 @@ impl WideBodies {
     }
 
     #[inline(always)]
-    fn velocity_at(&self, r: &V3) -> V3 {
+    pub(crate) fn velocity_at(&self, r: &V3) -> V3 {
         self.v.add(&self.w.cross(r))
     }
 }
 
 /// Displacement of the bodies since the start of the step (for current separations).
 #[inline(always)]
-fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4) {
+pub(crate) fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4) {
     let b = index.map(|i| &bodies[i as usize]);
     (V3::from_aligned(b.map(|b| b.delta_position)), Q4::from_aligned(b.map(|b| b.delta_rotation)))
 }

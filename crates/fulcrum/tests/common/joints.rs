@@ -56,3 +56,13 @@ pub fn wrap(angle: f32) -> f32 {
         wrapped
     }
 }
+
+/// Upward zero crossings of a sampled signal x(t) given as (t, x) pairs, linearly
+/// interpolated, seconds.
+pub fn crossings(samples: &[(f32, f32)]) -> Vec<f32> {
+    samples
+        .windows(2)
+        .filter(|w| w[0].1 < 0.0 && w[1].1 >= 0.0)
+        .map(|w| w[0].0 + (w[1].0 - w[0].0) * (-w[0].1) / (w[1].1 - w[0].1))
+        .collect()
+}

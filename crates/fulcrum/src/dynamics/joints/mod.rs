@@ -27,7 +27,7 @@ use super::parts::equality::PassContext;
 use super::parts::frames::{Frames, StartFrames};
 use super::parts::row::JacobianRow;
 use super::solver_body::SolverBody;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::joint::JointKind;
 use crate::math::{Quat, Vec3};
 
@@ -171,7 +171,6 @@ impl JointModel {
             JointKind::Line { limits, motor, spring } => Ok(JointModel::Line(LineJoint::new(limits, motor, spring))),
             JointKind::Angle { spring } => Ok(JointModel::Angle(AngleJoint::new(spring))),
             JointKind::SixDof { axes } => Ok(JointModel::SixDof(SixDofJoint::new(axes))),
-            _ => Err(Error::new("kind", format!("{} joints with these options are not supported yet", kind.name()))),
         }
     }
 

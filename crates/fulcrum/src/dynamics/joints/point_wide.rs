@@ -16,10 +16,10 @@
 //! with (β, s_m, s_i) the pass's rigid-row softness.
 
 use super::{JointConstraint, JointModel};
-use crate::dynamics::contact_wide::{put, put3, put_sym};
+use crate::dynamics::contact_wide::{gather_motion, put, put3, put_sym, WideBodies};
 use crate::dynamics::parts::equality::RowScales;
 use crate::dynamics::parts::point::point_mass;
-use crate::dynamics::simd::{Sym3, F4, Q4, V3};
+use crate::dynamics::simd::{Sym3, F4, V3};
 use crate::dynamics::solver_body::SolverBody;
 
 /// Four ball joints in lanes.
@@ -42,40 +42,6 @@ pub(crate) struct WidePointJoints {
     mass: Sym3,
     /// Accumulated impulse on B (world axes).
     impulse: V3,
-}
-
-/// The velocities and motion of the four A (or B) bodies.
-struct Lanes {
-    v: V3,
-    w: V3,
-    delta_position: V3,
-    delta_rotation: Q4,
-}
-
-impl Lanes {
-    #[inline(always)]
-    fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> Lanes {
-        let b = index.map(|i| &bodies[i as usize]);
-        Lanes {
-            v: V3::from_aligned(b.map(|b| b.linear_velocity)),
-            w: V3::from_aligned(b.map(|b| b.angular_velocity)),
-            delta_position: V3::from_aligned(b.map(|b| b.delta_position)),
-            delta_rotation: Q4::from_aligned(b.map(|b| b.delta_rotation)),
-        }
-    }
-
-    /// Writes the velocities back; lanes on the shared static body are skipped.
-    #[inline(always)]
-    fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
-        let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
-        for (lane, &i) in index.iter().enumerate() {
-            if i != 0 {
-                let body = &mut bodies[i as usize];
-                body.linear_velocity = v[lane];
-                body.angular_velocity = w[lane];
-            }
-        }
-    }
 }
 
 impl WidePointJoints {
@@ -120,15 +86,9 @@ impl WidePointJoints {
         }
     }
 
-    /// The current anchor offsets.
-    #[inline(always)]
-    fn arms(&self, a: &Lanes, b: &Lanes) -> (V3, V3) {
-        (a.delta_rotation.rotate(&self.r_a), b.delta_rotation.rotate(&self.r_b))
-    }
-
     /// Applies impulse `p` at `r_a` to A (negative) and at `r_b` to B (positive).
     #[inline(always)]
-    fn apply(&self, a: &mut Lanes, b: &mut Lanes, r_a: &V3, r_b: &V3, p: &V3) {
+    fn apply(&self, a: &mut WideBodies, b: &mut WideBodies, r_a: &V3, r_b: &V3, p: &V3) {
         a.v = a.v.add_scaled(p, -self.inv_mass_a);
         a.w = a.w.sub(&self.inv_inertia_a.mul(&r_a.cross(p)));
         b.v = b.v.add_scaled(p, self.inv_mass_b);
@@ -137,8 +97,9 @@ impl WidePointJoints {
 
     /// Applies the accumulated impulses.
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
-        let (mut a, mut b) = (Lanes::gather(bodies, &self.body_a), Lanes::gather(bodies, &self.body_b));
-        let (r_a, r_b) = self.arms(&a, &b);
+        let (mut a, mut b) = (WideBodies::gather(bodies, &self.body_a), WideBodies::gather(bodies, &self.body_b));
+        let ((_, turn_a), (_, turn_b)) = (gather_motion(bodies, &self.body_a), gather_motion(bodies, &self.body_b));
+        let (r_a, r_b) = (turn_a.rotate(&self.r_a), turn_b.rotate(&self.r_b));
         self.apply(&mut a, &mut b, &r_a, &r_b, &self.impulse);
         a.scatter(bodies, &self.body_a);
         b.scatter(bodies, &self.body_b);
@@ -146,10 +107,12 @@ impl WidePointJoints {
 
     /// One block solve of the four point parts with `scales`.
     pub fn solve(&mut self, bodies: &mut [SolverBody], scales: RowScales) {
-        let (mut a, mut b) = (Lanes::gather(bodies, &self.body_a), Lanes::gather(bodies, &self.body_b));
-        let (r_a, r_b) = self.arms(&a, &b);
-        let separation = self.centers.add(&b.delta_position).sub(&a.delta_position).add(&r_b).sub(&r_a);
-        let velocity = b.v.add(&b.w.cross(&r_b)).sub(&a.v.add(&a.w.cross(&r_a)));
+        let (mut a, mut b) = (WideBodies::gather(bodies, &self.body_a), WideBodies::gather(bodies, &self.body_b));
+        let ((shift_a, turn_a), (shift_b, turn_b)) =
+            (gather_motion(bodies, &self.body_a), gather_motion(bodies, &self.body_b));
+        let (r_a, r_b) = (turn_a.rotate(&self.r_a), turn_b.rotate(&self.r_b));
+        let separation = self.centers.add(&shift_b).sub(&shift_a).add(&r_b).sub(&r_a);
+        let velocity = b.velocity_at(&r_b).sub(&a.velocity_at(&r_a));
         let target = velocity.add_scaled(&separation, F4::splat(scales.bias_rate));
         let delta = self
             .mass

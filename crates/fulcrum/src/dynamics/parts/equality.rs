@@ -196,21 +196,34 @@ fn equality_delta_rows(
 /// along the slide (its rotation is locked), not the smaller mass of a free body pushed off
 /// its centre, so a spring on it oscillates at its set frequency.
 pub(crate) fn constrained_mass(row: &JacobianRow, rows: &[JacobianRow], a: &SolverBody, b: &SolverBody) -> Option<f32> {
+    let (_, schur) = equality_coupling(row, rows, a, b)?;
+    let floor = 1e-4 * row.dot(&row.weighted(a, b));
+    (schur > floor && schur.is_finite()).then(|| 1.0 / schur)
+}
+
+/// How a row couples to a joint's equality rows: y = K_ee⁻¹ k_ed and the Schur complement
+/// S = k_dd − k_edᵀ y (see [`constrained_mass`] and [`FreeRow`]); `None` when K_ee cannot be
+/// factored.
+fn equality_coupling(
+    row: &JacobianRow,
+    rows: &[JacobianRow],
+    a: &SolverBody,
+    b: &SolverBody,
+) -> Option<([f32; MAX_ROWS], f32)> {
     let n = rows.len().min(MAX_ROWS);
     let weighted = row.weighted(a, b);
     let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
-    let mut coupling = [0.0; MAX_ROWS];
+    let mut k_ed = [0.0; MAX_ROWS];
     for i in 0..n {
         let w = rows[i].weighted(a, b);
         for j in 0..n {
             k[j][i] = rows[j].dot(&w);
         }
-        coupling[i] = rows[i].dot(&weighted);
+        k_ed[i] = rows[i].dot(&weighted);
     }
-    let y = solve_spd(&k, &coupling, n)?;
-    let schur = row.dot(&weighted) - (0..n).map(|i| coupling[i] * y[i]).sum::<f32>();
-    let floor = 1e-4 * row.dot(&weighted);
-    (schur > floor && schur.is_finite()).then(|| 1.0 / schur)
+    let y = solve_spd(&k, &k_ed, n)?;
+    let schur = row.dot(&weighted) - (0..n).map(|i| k_ed[i] * y[i]).sum::<f32>();
+    Some((y, schur))
 }
 
 /// v += w λ for a weighted row w = M⁻¹ Jᵀ.
@@ -309,16 +322,7 @@ impl<const N: usize> FreeRow<N> {
     /// when the block cannot be factored.
     pub fn new(row: &JacobianRow, equality: &[JacobianRow; N], a: &SolverBody, b: &SolverBody) -> Self {
         let plain = Self { row: *row, coupling: [0.0; N] };
-        let weighted: [JacobianRow; N] = std::array::from_fn(|i| equality[i].weighted(a, b));
-        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
-        let mut k_ed = [0.0; MAX_ROWS];
-        for i in 0..N {
-            for j in 0..N {
-                k[i][j] = equality[i].dot(&weighted[j]);
-            }
-            k_ed[i] = row.dot(&weighted[i]);
-        }
-        let Some(y) = solve_spd(&k, &k_ed, N) else { return plain };
+        let Some((y, _)) = equality_coupling(row, equality, a, b) else { return plain };
         let mut free = plain;
         for i in 0..N {
             free.row = free.row.add_scaled(&equality[i], -y[i]);

@@ -56,12 +56,6 @@ impl PointPart {
         b.apply_impulse(frames.r_b, self.impulse);
     }
 
-    /// One block solve with `scales`, K computed now.
-    pub fn solve(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, scales: RowScales) {
-        self.prepared_step = 0;
-        self.solve_in_step(frames, a, b, scales, 0);
-    }
-
     /// One block solve with `scales` in step `step` (0: compute K now): the general block
     /// solve of `equality::solve_equality` written out for the three point rows. Does nothing
     /// when K cannot be inverted (non-finite state).
