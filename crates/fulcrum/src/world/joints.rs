@@ -303,7 +303,11 @@ impl World {
     /// Wakes both bodies of a joint.
     fn wake_joint_bodies(&mut self, id: JointId) {
         let Some(joint) = self.joints.get(id) else { return };
-        let (a, b) = (joint.body_a, joint.body_b);
+        self.wake_pair(joint.body_a, joint.body_b);
+    }
+
+    /// Wakes the islands of `a` (none: the static world) and `b`.
+    pub(crate) fn wake_pair(&mut self, a: Option<BodyId>, b: BodyId) {
         if let Some(a) = a {
             self.wake_body_island(a);
         }

@@ -124,11 +124,7 @@ impl World {
 
     fn wake_constrained_bodies(&mut self, id: UserConstraintId) {
         let Some(entry) = self.user_constraints.get(id) else { return };
-        let (a, b) = (entry.body_a, entry.body_b);
-        if let Some(a) = a {
-            self.wake_body_island(a);
-        }
-        self.wake_body_island(b);
+        self.wake_pair(entry.body_a, entry.body_b);
     }
 
     /// A sleeping body constrained to an awake one wakes up (before the solver gathers

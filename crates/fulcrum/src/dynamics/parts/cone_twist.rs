@@ -31,10 +31,12 @@
 
 use super::dof::limit_impulse;
 use super::equality::{FreeRow, PassContext};
-use super::frames::{wrap_angle, Frames};
+use super::frames::Frames;
 use super::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
-use crate::math::{orthonormal_basis, Quat, Vec3};
+#[cfg(test)]
+use crate::math::Quat;
+use crate::math::{orthonormal_basis, Vec3};
 
 /// 1 + a·b below which the twist (and its row) is not defined: the swing is within about
 /// 2.6° of a half turn.
@@ -42,7 +44,9 @@ const MAX_TWIST_SWING_COS: f32 = 1e-3;
 
 /// Splits `q` into (swing, twist) with q = swing · twist, the twist about X and the swing
 /// about an axis in the YZ plane. A half-turn swing (q.w = q.x = 0) has no defined twist:
-/// the twist is then the identity.
+/// the twist is then the identity. (The twist angle of [`Frames::twist_angle`] is this
+/// twist's angle; the tests compose and split rotations with it.)
+#[cfg(test)]
 pub(crate) fn decompose(q: Quat) -> (Quat, Quat) {
     let norm = (q.w * q.w + q.x * q.x).sqrt();
     if norm < 1e-9 {
@@ -73,9 +77,7 @@ impl SwingTwist {
         let (sin, cos) = (cross.length(), a.dot(b));
         let swing_axis = if sin > 1e-6 { cross / sin } else { orthonormal_basis(a).0 };
         let twist_axis = if 1.0 + cos > MAX_TWIST_SWING_COS { (a + b) / (1.0 + cos) } else { Vec3::ZERO };
-        let (_, twist) = decompose(frames.relative_rotation());
-        let twist_angle = wrap_angle(2.0 * twist.x.atan2(twist.w));
-        Self { swing: sin.atan2(cos), swing_axis, twist: twist_angle, twist_axis }
+        Self { swing: sin.atan2(cos), swing_axis, twist: frames.twist_angle(), twist_axis }
     }
 
     /// The row of the cone limit (J = [0, n, 0, −n]: positive when the swing closes) and its
