@@ -165,3 +165,48 @@ fn a_body_that_blows_up_is_removed_and_reported() {
     assert!((y - (3.0 - 0.5 * 9.81)).abs() < 0.1 || y > 0.4, "faller at {y}");
     assert!(world.body(faller).unwrap().is_enabled());
 }
+
+/// Joints: bad definitions and setters are refused with the field named, and extreme but
+/// valid parameters (stiff springs, huge forces, tiny ratios, limits at ±π) never panic; a
+/// body they drive non-finite would be disabled and reported while the world carries on.
+#[test]
+fn joints_refuse_bad_input_and_survive_extremes() {
+    use fulcrum::joint::{AxisMotion, JointDef, JointKind, Limits, Motor, Spring};
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let a = add_box(&mut world, Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::splat(0.2), 0.5);
+    let b = add_box(&mut world, Vec3::new(1.0, 2.0, 0.0), Quat::IDENTITY, Vec3::splat(0.2), 0.5);
+    let anchor = Vec3::new(0.5, 2.0, 0.0);
+    assert_err(world.create_joint(&JointDef::ball(Some(a), a, anchor)), "body_b", "two different bodies");
+    assert_err(world.create_joint(&JointDef::ball(Some(a), b, Vec3::new(f32::NAN, 0.0, 0.0))), "anchors.x", "finite");
+    assert_err(world.create_joint(&JointDef::hinge(Some(a), b, anchor, Vec3::ZERO)), "axes", "zero vector");
+    let backwards = JointDef::hinge(Some(a), b, anchor, Vec3::Z).with_limits(Limits::new(1.0, -1.0));
+    assert!(world.create_joint(&backwards).is_err(), "lower above upper is refused");
+    let gone = add_box(&mut world, Vec3::new(3.0, 2.0, 0.0), Quat::IDENTITY, Vec3::splat(0.2), 0.5);
+    world.destroy_body(gone).unwrap();
+    assert!(world.create_joint(&JointDef::ball(Some(a), gone, anchor)).is_err(), "a destroyed body is refused");
+
+    // Extreme but valid: every setter on live joints, then steps.
+    let hinge = world.create_joint(&JointDef::hinge(None, a, Vec3::new(0.0, 2.5, 0.0), Vec3::Z)).unwrap();
+    let slider = world.create_joint(&JointDef::prismatic(Some(a), b, anchor, Vec3::X)).unwrap();
+    world.set_joint_spring(hinge, Some(Spring::new(1e6, 0.0))).unwrap();
+    world.set_joint_motor(hinge, Some(Motor::Velocity { target_velocity: 1e4, max_force: 1e30 })).unwrap();
+    world.set_joint_limits(slider, Some(Limits::new(-1e-6, 1e-6))).unwrap();
+    world.set_joint_break_limits(slider, Some(f32::MAX), None).unwrap();
+    assert_err(world.set_joint_spring(hinge, Some(Spring::new(-1.0, 0.0))), "spring.frequency_hz", "greater than zero");
+    let six = JointKind::SixDof { axes: [AxisMotion::Free; 6] };
+    world.create_joint(&JointDef::new(six, Some(a), b, anchor)).unwrap();
+    for _ in 0..120 {
+        world.step(DT).unwrap();
+        for disabled in &world.events().disabled_bodies {
+            assert!(disabled.body == a || disabled.body == b, "only the driven bodies may be disabled");
+        }
+    }
+    for body in [a, b] {
+        let body = world.body(body).unwrap();
+        assert!(!body.is_enabled() || body.pose().is_finite(), "a body left enabled stays finite");
+    }
+    world.destroy_joint(hinge).unwrap();
+    assert!(world.destroy_joint(hinge).is_err(), "a destroyed joint is refused");
+    assert!(world.set_joint_enabled(hinge, true).is_err(), "setters refuse a destroyed joint");
+    world.step(DT).unwrap();
+}
