@@ -1,5 +1,5 @@
 //! Rigid bodies: their definition ([`BodyDef`]), their stored state ([`Body`]) and how mass
-//! properties come from colliders ([`mass`]).
+//! properties come from colliders (`body::mass`).
 
 pub(crate) mod mass;
 
