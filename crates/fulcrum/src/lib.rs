@@ -42,8 +42,8 @@ pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{MassProperties, Shape};
 pub use world::{
-    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, SolverMode, SolverSettings,
-    World, WorldSettings,
+    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, ShapeCastHit, SolverMode,
+    SolverSettings, World, WorldSettings,
 };
 
 /// The types most programs need.

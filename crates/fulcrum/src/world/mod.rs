@@ -8,6 +8,7 @@ mod hot;
 mod joints;
 mod query;
 pub mod settings;
+mod shape_query;
 mod sleep;
 mod solve;
 mod step;
@@ -28,6 +29,7 @@ use crate::joint::{Joint, UserConstraintEntry};
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
 pub use settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
+pub use shape_query::ShapeCastHit;
 pub use step::StepTimings;
 
 /// A physics world: bodies with colliders, stepped in time.
