@@ -2,6 +2,7 @@
 //! get / set API, and the step (in `step.rs`).
 
 mod api;
+mod ccd;
 mod contacts;
 pub mod events;
 mod hot;
