@@ -18,8 +18,10 @@
 //!
 //! Non-bullet bodies get no sweep: their proxies are swept over the next step (their boxes
 //! reach ahead by `v·dt`) and speculative contacts start at 2 cm plus the pair's closing speed
-//! times `dt`, which stops straight-moving fast bodies; a fast spinning thin body can still
-//! pass through thin walls (see `tests/ccd.rs`). Bullets are not swept against each other.
+//! times `dt`, which stops straight-moving fast bodies; a fast spinning thin body, or one
+//! whose velocity an impulse changed just before the step (its proxy was swept with the old
+//! one), can still pass through thin walls (see `tests/ccd.rs`). Bullets are not swept
+//! against each other.
 
 use super::World;
 use crate::body::BodyKind;
