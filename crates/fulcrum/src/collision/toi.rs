@@ -76,12 +76,12 @@ impl Sweep {
     }
 
     /// The frame's displacement over the interval, `Δp`.
-    fn linear(&self) -> Vec3 {
+    pub fn linear(&self) -> Vec3 {
         self.end.position - self.start.position
     }
 
     /// The angle `θ ∈ [0, π]` the frame turns through: `θ = 2·acos(|w|)` of `R₁R₀⁻¹`.
-    fn angle(&self) -> f32 {
+    pub fn angle(&self) -> f32 {
         let delta = self.end.rotation * self.start.rotation.inverse();
         2.0 * delta.w.abs().clamp(0.0, 1.0).acos()
     }

@@ -73,8 +73,8 @@ impl World {
         let body = self.bodies.get(start.body)?;
         let start_frame = Pose::new(start.center, start.rotation);
         let end_frame = Pose::new(body.center, body.pose.rotation);
-        let angle = 2.0 * (end_frame.rotation * start_frame.rotation.inverse()).w.abs().clamp(0.0, 1.0).acos();
-        let motion = (end_frame.position - start_frame.position).length() + angle * body.max_extent;
+        let frames = Sweep { start: start_frame, end: end_frame, local: Pose::IDENTITY };
+        let motion = frames.linear().length() + frames.angle() * body.max_extent;
         if motion <= MOTION_FRACTION * self.smallest_half_extent(start.body) {
             return None;
         }
@@ -89,7 +89,7 @@ impl World {
                 continue;
             }
             let local = Pose::new(collider.local_pose.position - body.local_center, collider.local_pose.rotation);
-            let sweep = Sweep { start: start_frame, end: end_frame, local };
+            let sweep = Sweep { local, ..frames };
             for &other in &candidates {
                 if let Some(t) = self.pair_impact_time(own, &sweep, other) {
                     earliest = Some(earliest.map_or(t, |e: f32| e.min(t)));
