@@ -10,7 +10,8 @@
 //!   narrow phase  manifolds (≤ 4 points, feature ids), begin/end events, wake on touch
 //!   solve         soft_step: substeps of integrate → warm start → solve → integrate → relax,
 //!                 then restitution; or pgs: iterations + position correction
-//!   finalize      poses, bounds, non-finite bodies disabled
+//!   finalize      poses, bounds, non-finite bodies disabled; bullets swept back to
+//!                 their first time of impact (continuous collision)
 //!   sleep         resting islands fall asleep
 //! ```
 //! Units are SI throughout: metres, kilograms, seconds, radians.
@@ -42,8 +43,8 @@ pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{MassProperties, Shape};
 pub use world::{
-    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, SolverMode, SolverSettings,
-    World, WorldSettings,
+    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, ShapeCastHit, SolverMode,
+    SolverSettings, World, WorldSettings,
 };
 
 /// The types most programs need.

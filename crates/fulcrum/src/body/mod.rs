@@ -47,7 +47,9 @@ pub struct BodyDef {
     pub mass: Option<f32>,
     /// May this body fall asleep when it rests?
     pub can_sleep: bool,
-    /// Continuous collision against dynamic bodies too (fast projectiles).
+    /// Continuous collision (fast projectiles): after each step the body is swept from its
+    /// start to its end pose against static, kinematic and non-bullet dynamic colliders and
+    /// moved back to its first time of impact (see `world/ccd.rs`).
     pub bullet: bool,
     /// Created awake (true) or asleep.
     pub awake: bool,
@@ -109,6 +111,12 @@ impl BodyDef {
     /// Sets the angular velocity.
     pub fn with_angular_velocity(mut self, w: Vec3) -> Self {
         self.angular_velocity = w;
+        self
+    }
+
+    /// Sets continuous collision (see [`BodyDef::bullet`]).
+    pub fn with_bullet(mut self, bullet: bool) -> Self {
+        self.bullet = bullet;
         self
     }
 

@@ -153,7 +153,8 @@ pub struct BodySpec {
     /// May the body fall asleep?
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub can_sleep: Option<bool>,
-    /// Continuous collision against dynamic bodies too.
+    /// Continuous collision: swept each step against static, kinematic and non-bullet
+    /// dynamic colliders (see [`crate::BodyDef::bullet`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bullet: Option<bool>,
     /// Created awake (default) or asleep (an engine extension: a saved sleeping body stays

@@ -2,12 +2,14 @@
 //! get / set API, and the step (in `step.rs`).
 
 mod api;
+mod ccd;
 mod contacts;
 pub mod events;
 mod hot;
 mod joints;
 mod query;
 pub mod settings;
+mod shape_query;
 mod sleep;
 mod solve;
 mod step;
@@ -28,6 +30,7 @@ use crate::joint::{Joint, UserConstraintEntry};
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
 pub use settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
+pub use shape_query::ShapeCastHit;
 pub use step::StepTimings;
 
 /// A physics world: bodies with colliders, stepped in time.

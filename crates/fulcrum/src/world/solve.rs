@@ -2,6 +2,7 @@
 //! contacts into contiguous solver data, run the solver, and write poses and velocities back.
 
 use super::api::NO_PROXY;
+use super::ccd::BulletStart;
 use super::events::DisabledBody;
 use super::World;
 use crate::body::BodyKind;
@@ -112,8 +113,10 @@ impl World {
 
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
     /// displacement, velocities, collider poses and proxies. A body whose state is no longer
-    /// finite is taken out of the simulation and reported.
+    /// finite is taken out of the simulation and reported. Then bullets are swept from their
+    /// start to their end poses against the others' end poses (`ccd.rs`).
     fn finalize_bodies(&mut self) {
+        let mut bullets = Vec::new();
         for index in 0..self.awake_ids.len() {
             let id = self.awake_ids[index];
             let solved = self.solver.bodies[index + 1];
@@ -130,6 +133,9 @@ impl World {
                 self.disable_body(id, "its position or velocity became non-finite");
                 continue;
             }
+            if body.bullet && body.kind == BodyKind::Dynamic {
+                bullets.push(BulletStart { body: id, center: body.center, rotation: body.pose.rotation });
+            }
             body.center = center;
             body.pose.rotation = rotation;
             body.sync_origin_from_center();
@@ -137,6 +143,7 @@ impl World {
             body.angular_velocity = solved.angular_velocity.into();
             self.refresh_collider_poses(id);
         }
+        self.solve_continuous(&bullets);
     }
 
     /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies

@@ -5,7 +5,7 @@
 //! narrow phase: manifolds for pairs with an awake body; begin/end events; wake on touch
 //! solve:        gather awake bodies and touching contacts; substeps (or pgs iterations);
 //!               restitution; store impulses; write poses back; disable non-finite bodies;
-//!               refresh collider bounds and proxies
+//!               refresh collider bounds and proxies; sweep bullets (continuous collision)
 //! sleep:        islands of resting bodies fall asleep
 //! ```
 
