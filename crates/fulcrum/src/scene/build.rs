@@ -51,6 +51,7 @@ pub(crate) fn world_settings(spec: &SettingsSpec) -> WorldSettings {
         set(&mut s.linear_slop, solver.linear_slop);
         set(&mut s.speculative_distance, solver.speculative_distance);
         set(&mut s.exact_joint_trees, solver.exact_joint_trees);
+        set(&mut s.block_solver, solver.block_solver);
     }
     set(&mut s.substeps, spec.substeps);
     settings

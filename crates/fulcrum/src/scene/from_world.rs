@@ -149,6 +149,7 @@ fn settings_spec(settings: &WorldSettings) -> SettingsSpec {
             linear_slop: Some(s.linear_slop),
             speculative_distance: Some(s.speculative_distance),
             exact_joint_trees: Some(s.exact_joint_trees),
+            block_solver: Some(s.block_solver),
         }),
     }
 }

@@ -90,7 +90,8 @@ const EVERYTHING: &str = r#"{
       "position_correction": "baumgarte", "baumgarte": 0.3, "contact_hertz": 25,
       "contact_damping_ratio": 5, "joint_hertz": 50, "joint_damping_ratio": 1.5,
       "max_push_velocity": 2, "position_iterations": 4, "restitution_threshold": 0.5,
-      "linear_slop": 0.004, "speculative_distance": 0.03, "exact_joint_trees": false}},
+      "linear_slop": 0.004, "speculative_distance": 0.03, "exact_joint_trees": false,
+      "block_solver": false}},
   "materials": {"wood": {"friction": 0.5, "restitution": 0.1, "density": 600}, "ice": {"friction": 0.02}},
   "bodies": [
     {"name": "frame", "kind": "static", "colliders": [
@@ -188,6 +189,7 @@ fn settings_fields_reach_the_world() {
     assert_eq!((s.joint_hertz, s.joint_damping_ratio, s.max_push_velocity), (50.0, 1.5, 2.0));
     assert_eq!((s.restitution_threshold, s.linear_slop, s.speculative_distance), (0.5, 0.004, 0.03));
     assert!(!s.exact_joint_trees);
+    assert!(!s.block_solver);
 }
 
 #[test]

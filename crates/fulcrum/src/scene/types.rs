@@ -47,7 +47,7 @@ impl SettingsSpec {
 /// `settings.solver`: see [`SolverSettings`](crate::SolverSettings) for meanings and defaults.
 /// Besides the contract's fields it accepts the engine's other solver settings
 /// (`position_iterations`, `restitution_threshold`, `linear_slop`, `speculative_distance`,
-/// `exact_joint_trees`)
+/// `exact_joint_trees`, `block_solver`)
 /// and `substeps` (the same as `settings.substeps`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolverSpec {
@@ -102,6 +102,9 @@ pub struct SolverSpec {
     /// Solve the rigid rows of tree-shaped joint graphs exactly (an engine extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exact_joint_trees: Option<bool>,
+    /// Solve each manifold's normal rows as one block (an engine extension).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub block_solver: Option<bool>,
 }
 
 /// An entry of `materials`: defaults for the colliders that name it.
