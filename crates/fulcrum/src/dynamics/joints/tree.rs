@@ -318,9 +318,8 @@ impl JointForest {
         }
     }
 
-    /// Resets the working arrays and eliminates every tree joint for `target`; returns the
-    /// largest equality error seen.
-    fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) -> f32 {
+    /// Resets the working arrays and eliminates every tree joint for `target`.
+    fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
         for (local, &body) in self.bodies.iter().enumerate() {
             let body = &bodies[body as usize];
             self.w[local] = match target {
@@ -330,11 +329,9 @@ impl JointForest {
             self.s[local] = [0.0; MAX_ROWS];
             self.p[local] = [0.0; MAX_ROWS];
         }
-        let mut largest_error = 0.0f32;
         for k in 0..self.order.len() {
-            largest_error = largest_error.max(self.eliminate(k, constraints, bodies, target));
+            self.eliminate(k, constraints, bodies, target);
         }
-        largest_error
     }
 
     /// Projects the positions of every tree's bodies so its equality rows hold (see the
@@ -345,11 +342,32 @@ impl JointForest {
             return;
         }
         for _ in 0..MAX_PROJECTIONS {
-            if self.eliminate_all(constraints, bodies, Target::Position) <= PROJECTION_TRIGGER {
+            if self.largest_position_error(constraints, bodies) <= PROJECTION_TRIGGER {
                 return;
             }
+            self.eliminate_all(constraints, bodies, Target::Position);
             self.displace_all(constraints, bodies);
         }
+    }
+
+    /// The largest error a position projection would remove: equality rows, and limits
+    /// passed by more than the slop (only as many as a joint's block has room for, like
+    /// [`Self::append_limit_rows`]). Much cheaper than an elimination, which mostly is not
+    /// needed: joints that hold are never projected.
+    fn largest_position_error(&self, constraints: &[JointConstraint], bodies: &[SolverBody]) -> f32 {
+        let mut rows = [JacobianRow::default(); MAX_ROWS];
+        let mut errors = [0.0; MAX_ROWS];
+        let mut largest = 0.0f32;
+        for joint in &self.order {
+            let c = &constraints[joint.constraint as usize];
+            let frames = c.current_frames(bodies);
+            let dim = c.model.equality_rows(&frames, &mut rows, &mut errors).min(joint.dim);
+            largest = errors[..dim].iter().fold(largest, |m, e| m.max(e.abs()));
+            let count = c.model.limit_rows(&frames, &mut rows, &mut errors).min(MAX_ROWS - dim);
+            let passed = errors[..count].iter().filter(|&&gap| gap < -PROJECTION_SLOP);
+            largest = passed.fold(largest, |m, gap| m.max(-gap));
+        }
+        largest
     }
 
     /// Back-substitution of a position elimination: gathers each body's displacement
@@ -503,8 +521,8 @@ impl JointForest {
         used
     }
 
-    /// Eliminates tree joint `k` (see the module comment); returns its largest row error.
-    fn eliminate(&mut self, k: usize, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) -> f32 {
+    /// Eliminates tree joint `k` (see the module comment).
+    fn eliminate(&mut self, k: usize, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
         let joint = &mut self.order[k];
         let c = &constraints[joint.constraint as usize];
         let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
@@ -544,11 +562,10 @@ impl JointForest {
                 rhs[i] -= dot6(&child_rows[i], &self.s[child]);
             }
         }
-        let largest_error = error[..dim].iter().fold(0.0f32, |m, e| m.max(e.abs()));
         let Some(inverse) = inverse_spd(&system, dim) else {
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.t = [0.0; MAX_ROWS];
-            return largest_error;
+            return;
         };
         joint.t = std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * rhs[j]).sum());
         joint.g =
@@ -561,7 +578,6 @@ impl JointForest {
                 w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
             }
         }
-        largest_error
     }
 
     /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
