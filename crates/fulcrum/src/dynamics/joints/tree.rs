@@ -587,11 +587,9 @@ impl JointForest {
         let u = joint.parent as usize;
         let lambda: Vec6 =
             std::array::from_fn(|i| if i < dim { joint.t[i] - dot6(&joint.g[i], &self.p[u]) } else { 0.0 });
-        let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
-        add_transposed(&mut self.p[u], &parent_rows, &lambda, dim);
+        add_side_transposed(&mut self.p[u], &joint.rows[..dim], &lambda, joint.parent_is_a);
         if joint.child != NONE {
-            let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
-            add_transposed(&mut self.p[joint.child as usize], &child_rows, &lambda, dim);
+            add_side_transposed(&mut self.p[joint.child as usize], &joint.rows[..dim], &lambda, !joint.parent_is_a);
         }
         lambda
     }
@@ -701,11 +699,13 @@ fn dot6(a: &Vec6, b: &Vec6) -> f32 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
-/// target += Jᵀ λ.
-fn add_transposed(target: &mut Vec6, j: &[Vec6; MAX_ROWS], lambda: &Vec6, dim: usize) {
-    for i in 0..dim {
-        for k in 0..MAX_ROWS {
-            target[k] += j[i][k] * lambda[i];
+/// target += Jᵀ λ for one side (body A or B) of `rows`, read straight from the rows.
+fn add_side_transposed(target: &mut Vec6, rows: &[JacobianRow], lambda: &Vec6, body_a: bool) {
+    for (row, &l) in rows.iter().zip(lambda) {
+        let (linear, angular) = if body_a { (row.linear_a, row.angular_a) } else { (row.linear_b, row.angular_b) };
+        for axis in 0..3 {
+            target[axis] += linear[axis] * l;
+            target[3 + axis] += angular[axis] * l;
         }
     }
 }
