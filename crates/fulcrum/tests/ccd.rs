@@ -73,8 +73,14 @@ fn fast_sphere(bullet: bool) -> Outcome {
         .with_bullet(bullet);
     let ball = world.create_body(&def).unwrap();
     world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.02).unwrap())).unwrap();
+    track_ball(&mut world, ball, wall_x, 60)
+}
+
+/// Steps `world` `steps` times and records where the 2 cm ball ends each step relative to
+/// the 1 cm wall whose centre is at `wall_x`.
+fn track_ball(world: &mut World, ball: BodyId, wall_x: f32, steps: usize) -> Outcome {
     let mut outcome = Outcome::default();
-    for _ in 0..60 {
+    for _ in 0..steps {
         world.step(DT).unwrap();
         let x = world.body(ball).unwrap().position().x;
         if x > wall_x {
@@ -181,17 +187,7 @@ fn sphere_launched_by_an_impulse_at_a_thin_wall() {
         world.step(DT).unwrap();
         let mass = world.body(ball).unwrap().mass();
         world.apply_impulse(ball, Vec3::new(500.0 * mass, 0.0, 0.0)).unwrap();
-        let mut outcome = Outcome::default();
-        for _ in 0..30 {
-            world.step(DT).unwrap();
-            let x = world.body(ball).unwrap().position().x;
-            if x > wall_x {
-                outcome.steps_on_far_side += 1;
-            } else {
-                outcome.deepest = outcome.deepest.max(x + 0.02 - (wall_x - 0.005));
-            }
-        }
-        outcome
+        track_ball(&mut world, ball, wall_x, 30)
     };
     let (with, without) = (run(true), run(false));
     eprintln!("sphere launched by an impulse: bullet {with:?}; not bullet {without:?}");
