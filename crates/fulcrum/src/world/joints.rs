@@ -211,7 +211,9 @@ impl World {
         Ok(())
     }
 
-    fn check_joint_body(&self, id: BodyId, field: &str) -> Result<Pose> {
+    /// The pose of a body a joint or user constraint may attach to: it exists and is in the
+    /// simulation; otherwise an error on `field`.
+    pub(crate) fn check_joint_body(&self, id: BodyId, field: &str) -> Result<Pose> {
         let body = self
             .bodies
             .get(id)

@@ -57,14 +57,7 @@ impl World {
     }
 
     fn check_constrained_body(&self, id: BodyId, field: &str) -> Result<()> {
-        let body = self
-            .bodies
-            .get(id)
-            .ok_or_else(|| Error::new(field, format!("no body with id {}:{} exists", id.0.index, id.0.generation)))?;
-        if !body.enabled {
-            return Err(Error::new(field, "the body was taken out of the simulation"));
-        }
-        Ok(())
+        self.check_joint_body(id, field).map(|_| ())
     }
 
     /// Destroys a user constraint and returns it; its bodies wake.
