@@ -48,10 +48,7 @@ impl JointSolver for AngleJoint {
         if in_tree {
             return;
         }
-        let scales = match self.spring {
-            Some(spring) => ctx.spring(spring.frequency_hz, spring.damping_ratio),
-            None => ctx.rigid(),
-        };
+        let scales = ctx.spring_or_rigid(self.spring);
         self.rotation.solve(frames, a, b, scales);
     }
 

@@ -220,10 +220,10 @@ fn clamp_impulse(row: &UserRow, lambda: f32, h: f32) -> f32 {
 /// The soft coefficients of a scalar row in this pass (see the module comment).
 fn scalar_scales(row: &UserRow, ctx: &PassContext) -> RowScales {
     let speculative = row.bounds == RowBounds::Inequality && row.error > 0.0;
-    match row.softness {
-        _ if speculative => RowScales { bias_rate: ctx.inv_h, ..RowScales::RIGID },
-        Some(spring) => ctx.spring(spring.frequency_hz, spring.damping_ratio),
-        None => ctx.rigid(),
+    if speculative {
+        RowScales { bias_rate: ctx.inv_h, ..RowScales::RIGID }
+    } else {
+        ctx.spring_or_rigid(row.softness)
     }
 }
 

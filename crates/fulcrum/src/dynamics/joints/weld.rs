@@ -59,10 +59,7 @@ impl JointSolver for WeldJoint {
         if in_tree {
             return;
         }
-        let scales = match self.spring {
-            Some(spring) => ctx.spring(spring.frequency_hz, spring.damping_ratio),
-            None => ctx.rigid(),
-        };
+        let scales = ctx.spring_or_rigid(self.spring);
         let (rows, error) = weld_rows(frames);
         solve_equality(&rows, &error, &mut self.impulse, a, b, scales);
     }

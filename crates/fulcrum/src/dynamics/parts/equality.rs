@@ -90,6 +90,16 @@ impl PassContext {
     pub fn spring(&self, hertz: f32, damping_ratio: f32) -> RowScales {
         RowScales::from_softness(&Softness::new(hertz, damping_ratio, self.h))
     }
+
+    /// Scales of an equality row made soft by an optional spring: the spring's when there is
+    /// one, else [`Self::rigid`].
+    #[inline]
+    pub fn spring_or_rigid(&self, spring: Option<crate::joint::Spring>) -> RowScales {
+        match spring {
+            Some(spring) => self.spring(spring.frequency_hz, spring.damping_ratio),
+            None => self.rigid(),
+        }
+    }
 }
 
 /// Applies the accumulated impulses of the rows (warm start).
