@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use fulcrum::joint::Spring;
 use fulcrum::prelude::*;
 use fulcrum::Scene;
 
@@ -137,8 +138,14 @@ impl Simulation {
             ));
         }
         let weight = body.mass() * world.settings().gravity.length().max(9.81);
-        let def = JointDef::target(id, point, point, DRAG_HERTZ, DRAG_DAMPING_RATIO, DRAG_FORCE_PER_WEIGHT * weight)
-            .with_name("drag");
+        let def = JointDef::target(
+            id,
+            point,
+            point,
+            Spring::new(DRAG_HERTZ, DRAG_DAMPING_RATIO),
+            DRAG_FORCE_PER_WEIGHT * weight,
+        )
+        .with_name("drag");
         self.end_drag(client);
         let joint = self.scene.world.create_joint(&def).map_err(|e| format!("drag_start.{e}"))?;
         if let Some(client) = self.client_mut(client) {

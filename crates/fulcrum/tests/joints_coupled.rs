@@ -251,7 +251,7 @@ fn gear_pair_turns_at_its_ratio() {
             world.create_joint(&JointDef::hinge(None, a, Vec3::new(0.0, 2.0, 0.0), Vec3::Z).with_motor(motor));
         let hinge_b = world.create_joint(&JointDef::hinge(None, b, Vec3::new(0.6, 2.0, 0.0), Vec3::Z));
         let (hinge_a, hinge_b) = (hinge_a.unwrap(), hinge_b.unwrap());
-        world.create_joint(&JointDef::gear(hinge_a, hinge_b, 2.0, b)).unwrap();
+        world.create_joint(&JointDef::gear(hinge_a, hinge_b, 2.0)).unwrap();
         let (mut turn_a, mut turn_b) = (0.0f32, 0.0f32);
         let (mut worst_speed, mut worst_angle) = (0.0f32, 0.0f32);
         for step in 1..=(5.0 / DT) as usize {
@@ -289,7 +289,7 @@ fn target_joint_drags_a_body_to_the_target() {
     let body = add_box(&mut world, Vec3::new(0.0, 1.0, 0.0), Quat::IDENTITY, Vec3::splat(0.2), 0.5);
     let mass = world.body(body).unwrap().mass();
     let anchor = Vec3::new(0.15, 1.1, 0.05);
-    let def = JointDef::target(body, anchor, Vec3::new(2.0, 3.0, 1.0), 10.0, 0.7, 10.0 * mass * G);
+    let def = JointDef::target(body, anchor, Vec3::new(2.0, 3.0, 1.0), Spring::new(10.0, 0.7), 10.0 * mass * G);
     let drag = world.create_joint(&def).unwrap();
     for target in [Vec3::new(2.0, 3.0, 1.0), Vec3::new(-1.0, 2.0, 0.5)] {
         world.set_joint_target(drag, target).unwrap();
@@ -312,7 +312,7 @@ fn target_joint_force_is_capped() {
         let mut world = world(Vec3::ZERO, mode);
         let body = ball(&mut world, Vec3::ZERO, 0.2, 2.0);
         let max_force = 4.0;
-        let def = JointDef::target(body, Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0), 5.0, 0.7, max_force);
+        let def = JointDef::target(body, Vec3::ZERO, Vec3::new(10.0, 0.0, 0.0), Spring::new(5.0, 0.7), max_force);
         let drag = world.create_joint(&def).unwrap();
         let (mut largest_force, mut largest_reaction, mut first) = (0.0f32, 0.0f32, 0.0f32);
         let mut before = vel(&world, body);

@@ -1,229 +1,10 @@
-//! [`JointDef`]: everything needed to create a joint, with constructors per kind and
-//! validation of every field.
+//! [`JointDef`]: everything needed to create a joint, with constructors per kind and one
+//! validation of every field, used by the API and by scene files alike.
 
-use crate::error::{check_finite, check_non_negative, check_positive, check_rotation, check_vec3, Error, Result};
+use super::kind::{check_point, AxisMotion, JointKind, Limits, Motor, Spring};
+use crate::error::{check_positive, check_rotation, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::math::{Quat, Vec3};
-
-/// Limits of a joint's free degree of freedom: metres for slides, radians for turns.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limits {
-    /// Lower limit.
-    pub lower: f32,
-    /// Upper limit (≥ lower).
-    pub upper: f32,
-}
-
-impl Limits {
-    /// Limits `[lower, upper]`.
-    pub fn new(lower: f32, upper: f32) -> Self {
-        Self { lower, upper }
-    }
-
-    fn validate(&self, field: &str) -> Result<()> {
-        check_finite(&format!("{field}.lower"), self.lower)?;
-        check_finite(&format!("{field}.upper"), self.upper)?;
-        if self.lower > self.upper {
-            return Err(Error::new(field, format!("lower ({}) must not exceed upper ({})", self.lower, self.upper)));
-        }
-        Ok(())
-    }
-}
-
-/// A motor on a joint's free degree of freedom.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Motor {
-    /// Drives the relative velocity (m/s or rad/s) towards `target_velocity` with at most
-    /// `max_force` (N or N·m).
-    Velocity {
-        /// Target relative velocity.
-        target_velocity: f32,
-        /// Largest force or torque.
-        max_force: f32,
-    },
-    /// Pulls the relative position (m or rad) towards `target_position` like a spring of
-    /// `frequency_hz` and `damping_ratio`, with at most `max_force`.
-    Position {
-        /// Target relative position.
-        target_position: f32,
-        /// Stiffness, Hz.
-        frequency_hz: f32,
-        /// Damping ratio (1 = critical).
-        damping_ratio: f32,
-        /// Largest force or torque.
-        max_force: f32,
-    },
-}
-
-impl Motor {
-    fn validate(&self, field: &str) -> Result<()> {
-        match *self {
-            Motor::Velocity { target_velocity, max_force } => {
-                check_finite(&format!("{field}.target_velocity"), target_velocity)?;
-                check_non_negative(&format!("{field}.max_force"), max_force)
-            }
-            Motor::Position { target_position, frequency_hz, damping_ratio, max_force } => {
-                check_finite(&format!("{field}.target_position"), target_position)?;
-                check_positive(&format!("{field}.frequency_hz"), frequency_hz)?;
-                check_non_negative(&format!("{field}.damping_ratio"), damping_ratio)?;
-                check_non_negative(&format!("{field}.max_force"), max_force)
-            }
-        }
-    }
-}
-
-/// A spring that makes a joint's constraint soft: it oscillates at `frequency_hz` with
-/// `damping_ratio` (relative to the joint's effective mass).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Spring {
-    /// Frequency, Hz (> 0).
-    pub frequency_hz: f32,
-    /// Damping ratio (≥ 0; 1 = critical).
-    pub damping_ratio: f32,
-}
-
-impl Spring {
-    /// A spring of `frequency_hz` and `damping_ratio`.
-    pub fn new(frequency_hz: f32, damping_ratio: f32) -> Self {
-        Self { frequency_hz, damping_ratio }
-    }
-
-    fn validate(&self, field: &str) -> Result<()> {
-        check_positive(&format!("{field}.frequency_hz"), self.frequency_hz)?;
-        check_non_negative(&format!("{field}.damping_ratio"), self.damping_ratio)
-    }
-}
-
-/// How a six-DOF joint treats one axis of its frame.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub enum AxisMotion {
-    /// No relative motion along or about the axis.
-    Locked,
-    /// Unconstrained.
-    #[default]
-    Free,
-    /// Limited to `[lower, upper]` (m or rad).
-    Limited(f32, f32),
-}
-
-/// The kind of a joint with its kind-specific parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum JointKind {
-    /// Ball-and-socket: the anchors coincide; rotation free, optionally limited to a swing
-    /// cone about the axis and a twist range about it (ragdoll shoulders and hips).
-    Ball {
-        /// Half-angle of the swing cone about the axis, radians.
-        cone_limit: Option<f32>,
-        /// Twist range about the axis, radians.
-        twist_limits: Option<Limits>,
-    },
-    /// Revolute: the anchors coincide and the bodies turn about the axis only.
-    Hinge {
-        /// Angle limits, radians.
-        limits: Option<Limits>,
-        /// Motor on the angle.
-        motor: Option<Motor>,
-        /// Spring pulling the angle back to zero.
-        spring: Option<Spring>,
-    },
-    /// Slider: B slides along A's axis without relative rotation.
-    Prismatic {
-        /// Slide limits, metres.
-        limits: Option<Limits>,
-        /// Motor on the slide.
-        motor: Option<Motor>,
-        /// Spring pulling the slide back to zero.
-        spring: Option<Spring>,
-    },
-    /// Point on a line: B's anchor slides along A's axis, rotation free (a wheel on its
-    /// suspension).
-    Line {
-        /// Slide limits, metres.
-        limits: Option<Limits>,
-        /// Motor on the slide.
-        motor: Option<Motor>,
-        /// Spring on the slide (the suspension).
-        spring: Option<Spring>,
-    },
-    /// Keeps the distance between two anchors: a rod (`min = max = rest`), a rope (only
-    /// `max_length`), a range, or a spring around `rest_length`.
-    Distance {
-        /// Rest length, metres; `None`: the distance at creation.
-        rest_length: Option<f32>,
-        /// Shortest allowed length; `None`: the rest length unless only a maximum is given.
-        min_length: Option<f32>,
-        /// Longest allowed length; `None`: the rest length unless only a minimum is given.
-        max_length: Option<f32>,
-        /// Spring around the rest length (inside [min, max]).
-        spring: Option<Spring>,
-    },
-    /// All six degrees of freedom locked; soft with a spring.
-    Weld {
-        /// Makes the weld soft.
-        spring: Option<Spring>,
-    },
-    /// Relative rotation locked, translation free.
-    Angle {
-        /// Makes the lock soft.
-        spring: Option<Spring>,
-    },
-    /// Two bodies hung from two fixed points: `len_a + ratio · len_b` stays constant.
-    Pulley {
-        /// World point the rope from anchor A runs to.
-        ground_anchor_a: Vec3,
-        /// World point the rope from anchor B runs to.
-        ground_anchor_b: Vec3,
-        /// Block-and-tackle ratio (> 0).
-        ratio: f32,
-    },
-    /// Couples the angles of two hinges: θ_b = −ratio · θ_a. Acts on the two hinges' B
-    /// bodies.
-    Gear {
-        /// The first hinge.
-        hinge_a: JointId,
-        /// The second hinge.
-        hinge_b: JointId,
-        /// Gear ratio (non-zero).
-        ratio: f32,
-    },
-    /// Each axis of the joint frame locked, free or limited (X, Y, Z translation, then
-    /// rotation about X, Y, Z).
-    SixDof {
-        /// Translation along X, Y, Z, then rotation about X, Y, Z.
-        axes: [AxisMotion; 6],
-    },
-    /// Pulls body B's anchor towards a moving world `target` with a soft spring and a force
-    /// cap (dragging a body with the mouse).
-    Target {
-        /// World point the anchor is pulled to.
-        target: Vec3,
-        /// Stiffness, Hz.
-        frequency_hz: f32,
-        /// Damping ratio.
-        damping_ratio: f32,
-        /// Largest force, N.
-        max_force: f32,
-    },
-}
-
-impl JointKind {
-    /// The kind's name as the scene format spells it.
-    pub fn name(&self) -> &'static str {
-        match self {
-            JointKind::Ball { .. } => "ball",
-            JointKind::Hinge { .. } => "hinge",
-            JointKind::Prismatic { .. } => "prismatic",
-            JointKind::Line { .. } => "line",
-            JointKind::Distance { .. } => "distance",
-            JointKind::Weld { .. } => "weld",
-            JointKind::Angle { .. } => "angle",
-            JointKind::Pulley { .. } => "pulley",
-            JointKind::Gear { .. } => "gear",
-            JointKind::SixDof { .. } => "six_dof",
-            JointKind::Target { .. } => "target",
-        }
-    }
-}
 
 /// Where the joint attaches to its bodies.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -272,24 +53,25 @@ pub enum JointAxes {
 }
 
 /// Everything needed to create a joint. Start from a constructor (`JointDef::hinge`, …) and
-/// add what differs with the `with_*` methods.
+/// add what differs with the `with_*` methods. `B` and `J` name bodies and joints: ids in the
+/// engine, names in scene files (where this type is the joint entry, see [`crate::scene`]).
 #[derive(Clone, Debug, PartialEq)]
-pub struct JointDef {
+pub struct JointDef<B = BodyId, J = JointId> {
     /// Kind and kind-specific parameters.
-    pub kind: JointKind,
+    pub kind: JointKind<J>,
     /// First body; `None` attaches to the static world.
-    pub body_a: Option<BodyId>,
-    /// Second body (gears take their hinges' bodies and ignore it).
-    pub body_b: BodyId,
-    /// Where the joint attaches.
+    pub body_a: Option<B>,
+    /// Second body; `None` only for a gear, which acts on its hinges' bodies.
+    pub body_b: Option<B>,
+    /// Where the joint attaches (coordinates within 1e6 m of the origin).
     pub anchors: Anchors,
     /// The joint axis.
     pub axes: JointAxes,
     /// Do the two bodies collide with each other? (default false)
     pub collide_connected: bool,
-    /// Reaction force (N) above which the joint breaks.
+    /// Reaction force (N, above 0) above which the joint breaks.
     pub break_force: Option<f32>,
-    /// Reaction torque (N·m) above which the joint breaks.
+    /// Reaction torque (N·m, above 0) above which the joint breaks.
     pub break_torque: Option<f32>,
     /// Does the joint act? (default true)
     pub enabled: bool,
@@ -297,26 +79,14 @@ pub struct JointDef {
     pub name: String,
     /// An option a builder method was given that the kind does not have (reported by the
     /// world when the joint is created, since builder methods cannot fail).
-    refused_option: Option<&'static str>,
+    pub(crate) refused_option: Option<&'static str>,
 }
 
 impl JointDef {
     /// A joint of `kind` between `body_a` (or the world) and `body_b`, at the shared world
     /// point `anchor`, axis X.
     pub fn new(kind: JointKind, body_a: Option<BodyId>, body_b: BodyId, anchor: Vec3) -> Self {
-        Self {
-            kind,
-            body_a,
-            body_b,
-            anchors: Anchors::Shared(anchor),
-            axes: JointAxes::World(Vec3::X),
-            collide_connected: false,
-            break_force: None,
-            break_torque: None,
-            enabled: true,
-            name: String::new(),
-            refused_option: None,
-        }
+        Self::with_parts(kind, body_a, Some(body_b), Anchors::Shared(anchor))
     }
 
     /// Ball-and-socket at the world point `anchor`.
@@ -381,10 +151,10 @@ impl JointDef {
         Self::new(kind, body_a, body_b, anchor_a).with_world_anchors(anchor_a, anchor_b)
     }
 
-    /// Gear between two hinges (their B bodies turn at `ratio`). `body_b` is a placeholder:
-    /// the world takes the bodies from the hinges.
-    pub fn gear(hinge_a: JointId, hinge_b: JointId, ratio: f32, placeholder_body: BodyId) -> Self {
-        Self::new(JointKind::Gear { hinge_a, hinge_b, ratio }, None, placeholder_body, Vec3::ZERO)
+    /// Gear between two hinges: their B bodies turn at `ratio` (θ_b = −ratio · θ_a). The
+    /// world takes the bodies from the hinges.
+    pub fn gear(hinge_a: JointId, hinge_b: JointId, ratio: f32) -> Self {
+        Self::with_parts(JointKind::Gear { hinge_a, hinge_b, ratio }, None, None, Anchors::Shared(Vec3::ZERO))
     }
 
     /// Six-DOF joint at `anchor` with frame X along the world `axis`.
@@ -392,17 +162,51 @@ impl JointDef {
         Self::new(JointKind::SixDof { axes }, body_a, body_b, anchor).with_axis(axis)
     }
 
-    /// Pulls the world point `anchor` of `body` towards `target` (mouse drag).
-    pub fn target(
-        body: BodyId,
-        anchor: Vec3,
-        target: Vec3,
-        frequency_hz: f32,
-        damping_ratio: f32,
-        max_force: f32,
-    ) -> Self {
-        let kind = JointKind::Target { target, frequency_hz, damping_ratio, max_force };
-        Self::new(kind, None, body, anchor)
+    /// Pulls the world point `anchor` of `body` towards `target` with a soft `spring` and at
+    /// most `max_force` newtons (mouse drag).
+    pub fn target(body: BodyId, anchor: Vec3, target: Vec3, spring: Spring, max_force: f32) -> Self {
+        Self::new(JointKind::Target { target, spring, max_force }, None, body, anchor)
+    }
+}
+
+impl<B, J> JointDef<B, J> {
+    /// A definition with every option at its default.
+    pub(crate) fn with_parts(kind: JointKind<J>, body_a: Option<B>, body_b: Option<B>, anchors: Anchors) -> Self {
+        Self {
+            kind,
+            body_a,
+            body_b,
+            anchors,
+            axes: JointAxes::World(Vec3::X),
+            collide_connected: false,
+            break_force: None,
+            break_torque: None,
+            enabled: true,
+            name: String::new(),
+            refused_option: None,
+        }
+    }
+
+    /// The same definition with its body and joint references replaced through `body` and
+    /// `joint` (scene names to ids and back); each is given the field name it converts.
+    pub fn map_references<C, K, E>(
+        self,
+        mut body: impl FnMut(&str, B) -> std::result::Result<C, E>,
+        joint: impl FnMut(&str, J) -> std::result::Result<K, E>,
+    ) -> std::result::Result<JointDef<C, K>, E> {
+        Ok(JointDef {
+            kind: self.kind.map_joints(joint)?,
+            body_a: self.body_a.map(|b| body("body_a", b)).transpose()?,
+            body_b: self.body_b.map(|b| body("body_b", b)).transpose()?,
+            anchors: self.anchors,
+            axes: self.axes,
+            collide_connected: self.collide_connected,
+            break_force: self.break_force,
+            break_torque: self.break_torque,
+            enabled: self.enabled,
+            name: self.name,
+            refused_option: self.refused_option,
+        })
     }
 
     /// Sets the name.
@@ -490,7 +294,7 @@ impl JointDef {
         self
     }
 
-    /// Sets the spring (hinge, prismatic, line, distance, weld, angle).
+    /// Sets the spring (hinge, prismatic, line, distance, weld, angle, target).
     pub fn with_spring(mut self, new: Spring) -> Self {
         match &mut self.kind {
             JointKind::Hinge { spring, .. }
@@ -499,6 +303,7 @@ impl JointDef {
             | JointKind::Distance { spring, .. }
             | JointKind::Weld { spring }
             | JointKind::Angle { spring } => *spring = Some(new),
+            JointKind::Target { spring, .. } => *spring = new,
             _ => self.refused_option = Some("spring"),
         }
         self
@@ -533,157 +338,91 @@ impl JointDef {
         }
         self
     }
+}
 
-    /// Checks every field that does not need the world (bodies and hinges are checked by
-    /// the world).
-    pub(crate) fn validate(&self) -> Result<()> {
+impl<B: PartialEq, J> JointDef<B, J> {
+    /// Checks every field that does not need the world (that the bodies and hinges exist is
+    /// checked by the world). Error fields name the definition's fields (`anchors.a.x`,
+    /// `limits.lower`, ...).
+    pub fn validate(&self) -> Result<()> {
         if let Some(option) = self.refused_option {
             return Err(Error::new(option, format!("a {} joint has no {option}", self.kind.name())));
         }
-        match self.anchors {
-            Anchors::Shared(p) => check_vec3("anchors", p)?,
-            Anchors::World { a, b } | Anchors::Local { a, b } => {
-                check_vec3("anchors.a", a)?;
-                check_vec3("anchors.b", b)?;
-            }
-        }
-        match self.axes {
-            JointAxes::World(axis) => check_axis("axes", axis)?,
-            JointAxes::Local { a, b } => {
-                check_axis("axes.a", a)?;
-                check_axis("axes.b", b)?;
-            }
-            JointAxes::LocalFrames { a, b } => {
-                check_rotation("axes.a", a)?;
-                check_rotation("axes.b", b)?;
-            }
-        }
+        self.validate_bodies()?;
+        self.validate_anchors()?;
+        self.validate_axes()?;
         if let Some(force) = self.break_force {
             check_positive("break_force", force)?;
         }
         if let Some(torque) = self.break_torque {
             check_positive("break_torque", torque)?;
         }
-        if self.body_a == Some(self.body_b) && !matches!(self.kind, JointKind::Gear { .. }) {
-            return Err(Error::new("body_b", "a joint needs two different bodies"));
+        self.kind.validate()
+    }
+
+    /// Body B is given (except for a gear) and differs from body A.
+    fn validate_bodies(&self) -> Result<()> {
+        if matches!(self.kind, JointKind::Gear { .. }) {
+            return Ok(());
         }
-        validate_kind(&self.kind)
+        match &self.body_b {
+            None => Err(Error::new("body_b", "is required (the body the joint moves)")),
+            Some(b) if self.body_a.as_ref() == Some(b) => {
+                Err(Error::new("body_b", "must differ from body_a (a joint needs two different bodies)"))
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// Anchors within range; a joint that pins one point has one world anchor (or two that
+    /// coincide), a joint between two points has two.
+    fn validate_anchors(&self) -> Result<()> {
+        match self.anchors {
+            Anchors::Shared(p) => check_point("anchors", p)?,
+            Anchors::World { a, b } | Anchors::Local { a, b } => {
+                check_point("anchors.a", a)?;
+                check_point("anchors.b", b)?;
+            }
+        }
+        let name = self.kind.name();
+        match self.anchors {
+            Anchors::Shared(_) if self.kind.joins_two_points() => Err(Error::new(
+                "anchors",
+                format!("a {name} joint joins two points: give a world anchor on each body, or local anchors"),
+            )),
+            Anchors::World { a, b } if a != b && !self.kind.joins_two_points() && !self.is_gear() => Err(Error::new(
+                "anchors",
+                format!("a {name} joint pins one point: its world anchors must coincide (or give local anchors)"),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    fn is_gear(&self) -> bool {
+        matches!(self.kind, JointKind::Gear { .. })
+    }
+
+    fn validate_axes(&self) -> Result<()> {
+        match self.axes {
+            JointAxes::World(axis) => check_axis("axes", axis),
+            JointAxes::Local { a, b } => {
+                check_axis("axes.a", a)?;
+                check_axis("axes.b", b)
+            }
+            JointAxes::LocalFrames { a, b } => {
+                check_rotation("axes.a", a)?;
+                check_rotation("axes.b", b).map(|_| ())
+            }
+        }
     }
 }
 
 fn check_axis(field: &str, axis: Vec3) -> Result<()> {
     check_vec3(field, axis)?;
-    if axis.length_squared() < 1e-12 {
+    if axis.length_squared() < 1e-12 || !axis.length_squared().is_finite() {
         return Err(Error::new(field, "must not be the zero vector"));
     }
     Ok(())
-}
-
-/// Angle limits must lie within [−π, π]: the angle is measured in (−π, π], so a limit
-/// beyond a half turn would be met at the wrong end.
-fn check_half_turn(field: &str, limits: &Limits) -> Result<()> {
-    use std::f32::consts::PI;
-    if limits.lower < -PI || limits.upper > PI {
-        return Err(Error::new(
-            field,
-            format!("angles must lie within [-π, π] ({}, {} rad)", limits.lower, limits.upper),
-        ));
-    }
-    Ok(())
-}
-
-fn validate_dof(limits: &Option<Limits>, motor: &Option<Motor>, spring: &Option<Spring>) -> Result<()> {
-    if let Some(limits) = limits {
-        limits.validate("limits")?;
-    }
-    if let Some(motor) = motor {
-        motor.validate("motor")?;
-    }
-    if let Some(spring) = spring {
-        spring.validate("spring")?;
-    }
-    Ok(())
-}
-
-fn validate_kind(kind: &JointKind) -> Result<()> {
-    match kind {
-        JointKind::Ball { cone_limit, twist_limits } => {
-            if let Some(angle) = cone_limit {
-                check_non_negative("cone_limit", *angle)?;
-                if *angle > std::f32::consts::PI {
-                    return Err(Error::new("cone_limit", format!("must not exceed π ({angle} rad)")));
-                }
-            }
-            if let Some(limits) = twist_limits {
-                limits.validate("twist_limits")?;
-                check_half_turn("twist_limits", limits)?;
-            }
-            Ok(())
-        }
-        JointKind::Hinge { limits, motor, spring } => {
-            if let Some(limits) = limits {
-                check_half_turn("limits", limits)?;
-            }
-            validate_dof(limits, motor, spring)
-        }
-        JointKind::Prismatic { limits, motor, spring } | JointKind::Line { limits, motor, spring } => {
-            validate_dof(limits, motor, spring)
-        }
-        JointKind::Distance { rest_length, min_length, max_length, spring } => {
-            validate_distance(*rest_length, *min_length, *max_length, spring)
-        }
-        JointKind::Weld { spring } | JointKind::Angle { spring } => validate_dof(&None, &None, spring),
-        JointKind::Pulley { ground_anchor_a, ground_anchor_b, ratio } => {
-            check_vec3("ground_anchor_a", *ground_anchor_a)?;
-            check_vec3("ground_anchor_b", *ground_anchor_b)?;
-            check_positive("ratio", *ratio)
-        }
-        JointKind::Gear { ratio, .. } => {
-            check_finite("ratio", *ratio)?;
-            if *ratio == 0.0 {
-                return Err(Error::new("ratio", "must not be zero"));
-            }
-            Ok(())
-        }
-        JointKind::SixDof { axes } => {
-            const NAMES: [&str; 6] = ["x", "y", "z", "rx", "ry", "rz"];
-            for (motion, name) in axes.iter().zip(NAMES) {
-                if let AxisMotion::Limited(lower, upper) = *motion {
-                    Limits::new(lower, upper).validate(&format!("axes.{name}"))?;
-                }
-            }
-            Ok(())
-        }
-        JointKind::Target { target, frequency_hz, damping_ratio, max_force } => {
-            check_vec3("target", *target)?;
-            check_positive("frequency_hz", *frequency_hz)?;
-            check_non_negative("damping_ratio", *damping_ratio)?;
-            check_non_negative("max_force", *max_force)
-        }
-    }
-}
-
-fn validate_distance(
-    rest_length: Option<f32>,
-    min_length: Option<f32>,
-    max_length: Option<f32>,
-    spring: &Option<Spring>,
-) -> Result<()> {
-    if let Some(rest) = rest_length {
-        check_non_negative("rest_length", rest)?;
-    }
-    if let Some(min) = min_length {
-        check_non_negative("min_length", min)?;
-    }
-    if let Some(max) = max_length {
-        check_non_negative("max_length", max)?;
-    }
-    if let (Some(min), Some(max)) = (min_length, max_length) {
-        if min > max {
-            return Err(Error::new("min_length", format!("must not exceed max_length ({min} > {max})")));
-        }
-    }
-    validate_dof(&None, &None, spring)
 }
 
 #[cfg(test)]
@@ -700,20 +439,28 @@ mod tests {
         let cases: Vec<(JointDef, &str)> = vec![
             (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::ZERO), "axes"),
             (JointDef::ball(None, body(0), Vec3::new(f32::NAN, 0.0, 0.0)), "anchors.x"),
-            (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(1.0, -1.0)), "limits"),
+            (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(1.0, -1.0)), "limits.upper"),
             (
                 JointDef::ball(None, body(0), Vec3::ZERO)
                     .with_motor(Motor::Velocity { target_velocity: 1.0, max_force: 1.0 }),
                 "motor",
             ),
             (JointDef::weld(None, body(0), Vec3::ZERO).with_spring(Spring::new(0.0, 1.0)), "spring.frequency_hz"),
-            (JointDef::distance(None, body(0), Vec3::ZERO, Vec3::X).with_length_range(2.0, 1.0), "min_length"),
+            (JointDef::distance(None, body(0), Vec3::ZERO, Vec3::X).with_length_range(2.0, 1.0), "max_length"),
+            (
+                JointDef::distance(None, body(0), Vec3::ZERO, Vec3::X)
+                    .with_length_range(1.0, 2.0)
+                    .with_rest_length(3.0),
+                "max_length",
+            ),
             (JointDef::ball(Some(body(0)), body(0), Vec3::ZERO), "body_b"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_break_force(-1.0), "break_force"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_cone_limit(-0.1), "cone_limit"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_cone_limit(4.0), "cone_limit"),
-            (JointDef::ball(None, body(0), Vec3::ZERO).with_limits(Limits::new(-4.0, 1.0)), "twist_limits"),
-            (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(0.0, 4.0)), "limits"),
+            (JointDef::ball(None, body(0), Vec3::ZERO).with_limits(Limits::new(-4.0, 1.0)), "twist_limits.lower"),
+            (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(0.0, 4.0)), "limits.upper"),
+            (JointDef::ball(None, body(0), Vec3::new(0.0, 2e6, 0.0)), "anchors.y"),
+            (JointDef::ball(None, body(0), Vec3::ZERO).with_world_anchors(Vec3::ZERO, Vec3::X), "anchors"),
         ];
         for (def, field) in cases {
             let error = def.validate().unwrap_err();

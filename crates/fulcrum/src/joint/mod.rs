@@ -26,10 +26,15 @@
 //! same parts.
 
 mod def;
+mod kind;
 mod stored;
 pub mod user;
 
-pub use def::{Anchors, AxisMotion, JointAxes, JointDef, JointKind, Limits, Motor, Spring};
+pub use def::{Anchors, JointAxes, JointDef};
+pub use kind::{
+    AxisMotion, JointKind, Limits, Motor, Spring, MAX_DAMPING_RATIO, MAX_FREQUENCY_HZ, MAX_JOINT_LENGTH,
+    MAX_MOTOR_FORCE, SIX_DOF_AXES,
+};
 pub use stored::{Joint, JointBreak};
 pub use user::{
     RowBounds, UserBody, UserConstraint, UserConstraintEntry, UserConstraintFailure, UserConstraintReaction, UserRow,

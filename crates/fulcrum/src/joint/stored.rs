@@ -1,6 +1,6 @@
 //! A joint as the world stores it, and the event of a joint breaking.
 
-use super::def::JointKind;
+use super::kind::JointKind;
 use crate::dynamics::joints::{JointModel, JointSolver};
 use crate::dynamics::parts::frames::Frames;
 use crate::id::{BodyId, JointId};

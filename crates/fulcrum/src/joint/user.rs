@@ -66,7 +66,7 @@
 
 use std::any::Any;
 
-use super::def::Spring;
+use super::kind::Spring;
 use crate::body::{Body, BodyKind};
 use crate::error::{check_finite, check_non_negative, check_positive, check_vec3, Error, Result};
 use crate::id::{BodyId, UserConstraintId};

@@ -143,7 +143,7 @@ pub(super) fn fix_creation_lengths(def: &mut JointDef, world: &World) {
     let (a, b) = match def.anchors {
         Anchors::Shared(p) => (p, p),
         Anchors::World { a, b } => (a, b),
-        Anchors::Local { a, b } => (pose(def.body_a).transform_point(a), pose(Some(def.body_b)).transform_point(b)),
+        Anchors::Local { a, b } => (pose(def.body_a).transform_point(a), pose(def.body_b).transform_point(b)),
     };
     let distance = (b - a).length();
     if let JointKind::Distance { rest_length: rest @ None, min_length, max_length, spring } = &mut def.kind {

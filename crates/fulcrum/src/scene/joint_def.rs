@@ -100,7 +100,7 @@ pub(crate) fn joint_spec(def: &JointDef, names: &impl Names) -> Result<JointSpec
         return Ok(spec);
     }
     spec.body_a = def.body_a.map(|id| body_name(names, "body_a", id)).transpose()?;
-    spec.body_b = Some(body_name(names, "body_b", def.body_b)?);
+    spec.body_b = def.body_b.map(|id| body_name(names, "body_b", id)).transpose()?;
     write_anchors(&mut spec, def.anchors)?;
     write_axes(&mut spec, def.axes);
     Ok(spec)
@@ -138,7 +138,8 @@ fn gear_def(spec: &JointSpec, names: &impl Names, hinge_body: impl Fn(JointId) -
     let hinge_a = hinge("hinge_a", spec.hinge_a.as_deref())?;
     let hinge_b = hinge("hinge_b", spec.hinge_b.as_deref())?;
     let body = hinge_body(hinge_a).ok_or_else(|| fail("hinge_a", "the hinge does not exist"))?;
-    Ok(JointDef::gear(hinge_a, hinge_b, required("ratio", spec.ratio)?, body))
+    let _ = body;
+    Ok(JointDef::gear(hinge_a, hinge_b, required("ratio", spec.ratio)?))
 }
 
 /// The engine kind with its options (not for gears, which need their hinges' ids).
@@ -172,8 +173,7 @@ fn engine_kind(spec: &JointSpec) -> Result<JointKind> {
             let spring = required("spring", spring)?;
             JointKind::Target {
                 target: Vec3::from_array(required("target", spec.target)?),
-                frequency_hz: spring.frequency_hz,
-                damping_ratio: spring.damping_ratio,
+                spring,
                 max_force: required("max_force", spec.max_force)?,
             }
         }
@@ -293,9 +293,9 @@ fn write_kind_fields(spec: &mut JointSpec, kind: &JointKind, names: &impl Names)
             });
             spec.axes = Some(SixDofAxesSpec { x, y, z, rx, ry, rz });
         }
-        JointKind::Target { target, frequency_hz, damping_ratio, max_force } => {
+        JointKind::Target { target, spring, max_force } => {
             spec.target = Some(target.to_array());
-            spec.spring = Some(SpringSpec { frequency_hz: *frequency_hz, damping_ratio: *damping_ratio });
+            spec.spring = Some(SpringSpec { frequency_hz: spring.frequency_hz, damping_ratio: spring.damping_ratio });
             spec.max_force = Some(*max_force);
         }
     }

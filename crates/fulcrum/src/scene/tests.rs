@@ -803,7 +803,7 @@ fn every_joint_kind_converts_to_a_definition_and_back() {
     }
     assert_eq!(defs[0].anchors, engine::Anchors::Shared(Vec3::Y));
     assert_eq!(defs[0].axes, engine::JointAxes::World(-Vec3::Y));
-    assert_eq!((defs[0].body_a, defs[0].body_b), (Some(body_id(0)), body_id(1)));
+    assert_eq!((defs[0].body_a, defs[0].body_b), (Some(body_id(0)), Some(body_id(1))));
     let h1 = &defs[1];
     assert_eq!(h1.anchors, engine::Anchors::Local { a: Vec3::new(0.0, 0.5, 0.0), b: Vec3::new(0.25, 0.0, -1.0) });
     assert_eq!(h1.axes, engine::JointAxes::Local { a: Vec3::Z, b: Vec3::X });
@@ -843,8 +843,7 @@ fn every_joint_kind_converts_to_a_definition_and_back() {
         defs[12].kind,
         engine::JointKind::Target {
             target: Vec3::new(1.0, 3.0, 3.0),
-            frequency_hz: 4.0,
-            damping_ratio: 1.0,
+            spring: engine::Spring::new(4.0, 1.0),
             max_force: 300.0
         }
     );
@@ -1013,8 +1012,8 @@ fn saving_names_geared_hinges_and_leaves_out_joints_on_removed_bodies() {
     let h1 = world.create_joint(&engine::JointDef::hinge(None, w1, Vec3::X, Vec3::Z).with_name("second")).unwrap();
     let h2 = world.create_joint(&engine::JointDef::hinge(None, w2, Vec3::X * 2.0, Vec3::Z)).unwrap();
     let gears = [
-        world.create_joint(&engine::JointDef::gear(h0, h1, 2.0, w0)),
-        world.create_joint(&engine::JointDef::gear(h1, h2, 3.0, w1)),
+        world.create_joint(&engine::JointDef::gear(h0, h1, 2.0)),
+        world.create_joint(&engine::JointDef::gear(h1, h2, 3.0)),
     ];
     let geared = match gears {
         [Ok(_), Ok(_)] => true,

@@ -30,7 +30,8 @@ impl World {
             JointKind::Gear { hinge_a, hinge_b, .. } => self.gear_frames(hinge_a, hinge_b)?,
             _ => {
                 let (frame_a, frame_b, geometry) = self.joint_frames(def)?;
-                (def.body_a, def.body_b, frame_a, frame_b, geometry)
+                let body_b = def.body_b.ok_or_else(|| Error::new("body_b", "is required"))?;
+                (def.body_a, body_b, frame_a, frame_b, geometry)
             }
         };
         let model = JointModel::new(&def.kind, &geometry).map_err(|e| e.within("kind"))?;
@@ -135,9 +136,7 @@ impl World {
                 format!("a {} joint cannot become a {} joint", joint.kind.name(), kind.name()),
             ));
         }
-        let mut def = JointDef::new(kind, None, joint.body_b, Vec3::ZERO);
-        def.body_a = joint.body_a;
-        def.validate()?;
+        kind.validate()?;
         let geometry = self.current_geometry(joint);
         let joint = self.joints.get_mut(id).ok_or_else(|| unknown_joint(id))?;
         joint.model.configure(&kind, &geometry).map_err(|e| e.within("kind"))?;
@@ -230,7 +229,8 @@ impl World {
             Some(id) => self.check_joint_body(id, "body_a")?,
             None => Pose::IDENTITY,
         };
-        let pose_b = self.check_joint_body(def.body_b, "body_b")?;
+        let body_b = def.body_b.ok_or_else(|| Error::new("body_b", "is required"))?;
+        let pose_b = self.check_joint_body(body_b, "body_b")?;
         let (anchor_a, anchor_b) = match def.anchors {
             Anchors::Shared(p) => (p, p),
             Anchors::World { a, b } => (a, b),

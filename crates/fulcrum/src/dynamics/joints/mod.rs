@@ -162,8 +162,8 @@ impl JointModel {
             JointKind::Gear { ratio, .. } => {
                 Ok(JointModel::Gear(GearJoint::new(ratio, geometry.rotation_a, geometry.rotation_b)))
             }
-            JointKind::Target { target, frequency_hz, damping_ratio, max_force } => {
-                Ok(JointModel::Target(TargetJoint::new(target, frequency_hz, damping_ratio, max_force)))
+            JointKind::Target { target, spring, max_force } => {
+                Ok(JointModel::Target(TargetJoint::new(target, spring.frequency_hz, spring.damping_ratio, max_force)))
             }
             JointKind::Prismatic { limits, motor, spring } => {
                 Ok(JointModel::Prismatic(PrismaticJoint::new(limits, motor, spring)))
