@@ -23,7 +23,7 @@ fn summary(scene: &Scene, world: &World) -> String {
     let settings = world.settings();
     let solver = &settings.solver;
     let solver_text = match solver.mode {
-        fulcrum::SolverMode::SoftStep => format!("soft_step, {} substeps", solver.substeps),
+        fulcrum::SolverMode::SoftStep => format!("soft_step, {} substeps", settings.substeps),
         fulcrum::SolverMode::Pgs => format!("pgs, {} iterations", solver.iterations),
     };
     let g = settings.gravity;

@@ -105,6 +105,9 @@ impl Simulation {
         let world = &mut self.scene.world;
         let mut settings = *world.settings();
         apply_solver(&mut settings.solver, &patch.solver);
+        if let Some(substeps) = patch.solver.substeps {
+            settings.substeps = substeps;
+        }
         if let Some(gravity) = patch.gravity {
             settings.gravity = Vec3::from(gravity);
         }
@@ -220,7 +223,7 @@ fn apply_solver(solver: &mut SolverSettings, patch: &SolverPatch) {
             }
         )*};
     }
-    set!(mode, substeps, iterations, position_iterations, warm_start, relax, block_solver, exact_joint_trees);
+    set!(mode, iterations, position_iterations, warm_start, relax, block_solver, exact_joint_trees);
     set!(position_correction, baumgarte, contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio);
     set!(max_push_velocity, restitution_threshold, linear_slop, speculative_distance);
 }

@@ -111,7 +111,7 @@ pub fn settings(world: &World) -> String {
     let s = &settings.solver;
     let solver = SolverPatch {
         mode: Some(s.mode),
-        substeps: Some(s.substeps),
+        substeps: Some(settings.substeps),
         iterations: Some(s.iterations),
         position_iterations: Some(s.position_iterations),
         warm_start: Some(s.warm_start),

@@ -170,7 +170,7 @@ impl Sample {
 /// Length of one solver step (the substep in soft-step mode) at the example's `DT`, s.
 pub fn solver_step(solver: &SolverSettings) -> f32 {
     match solver.mode {
-        SolverMode::SoftStep => DT / solver.substeps as f32,
+        SolverMode::SoftStep => DT / WorldSettings::default().substeps as f32,
         SolverMode::Pgs => DT,
     }
 }

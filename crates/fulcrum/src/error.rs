@@ -75,6 +75,19 @@ pub fn check_non_negative(field: &str, value: f32) -> Result<()> {
     }
 }
 
+/// Checks that `value` is finite and within `[low, high]` (a lower bound of 0 reads "must not
+/// be negative").
+pub fn check_range(field: &str, value: f32, low: f32, high: f32) -> Result<()> {
+    check_finite(field, value)?;
+    if low == 0.0 && value < 0.0 {
+        return check_non_negative(field, value);
+    }
+    if value < low || value > high {
+        return Err(Error::new(field, format!("must lie within [{low}, {high}], got {value}")));
+    }
+    Ok(())
+}
+
 /// Checks that every component of `v` is finite.
 pub fn check_vec3(field: &str, v: glam::Vec3) -> Result<()> {
     for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {

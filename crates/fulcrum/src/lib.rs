@@ -30,6 +30,7 @@ pub mod id;
 pub mod joint;
 pub mod math;
 pub mod scene;
+pub mod settings;
 pub mod shape;
 pub mod world;
 

@@ -123,9 +123,8 @@ fn setters_refuse_non_finite_values() {
 
 #[test]
 fn settings_are_validated() {
-    let solver = SolverSettings { substeps: 0, ..Default::default() };
-    let err = World::new(WorldSettings { solver, ..Default::default() }).err().unwrap();
-    assert_eq!(err.field, "solver.substeps");
+    let err = World::new(WorldSettings { substeps: 0, ..Default::default() }).err().unwrap();
+    assert_eq!(err.field, "substeps");
     let solver = SolverSettings { contact_hertz: -3.0, ..Default::default() };
     let mut world = World::default();
     assert_err(

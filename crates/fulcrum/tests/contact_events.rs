@@ -132,7 +132,7 @@ fn sensor_reports_overlap_and_makes_no_force() {
     let r = 0.25;
     let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 6.0, 0.0))).unwrap();
     let ball_collider = world.create_collider(ball, &ColliderDef::new(Shape::sphere(r).unwrap())).unwrap();
-    let n = world.settings().solver.substeps;
+    let n = world.settings().substeps;
     let h = DT as f64 / n as f64;
     let (mut y, mut v) = (6.0f64, 0.0f64);
     let (mut begin_steps, mut end_steps) = (Vec::new(), Vec::new());

@@ -30,7 +30,7 @@ fn box_dropped_onto_a_pile_later_lands_on_top() {
     let late = add_box(&mut world, Vec3::new(0.0, 5.0, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.6);
     assert!(!world.body(late).unwrap().is_sleeping());
     // Free fall for 0.4 s (1.2 m: the gap to the stack's top is 1.5 m).
-    let n = world.settings().solver.substeps;
+    let n = world.settings().substeps;
     let h = DT as f64 / n as f64;
     let (mut y, mut v) = (5.0f64, 0.0f64);
     for _ in 0..24 {

@@ -22,7 +22,7 @@ fn add_ball(world: &mut World, position: Vec3, r: f32) -> (BodyId, f64) {
 }
 
 fn substep_length(world: &World) -> (usize, f64) {
-    let n = world.settings().solver.substeps as usize;
+    let n = world.settings().substeps as usize;
     (n, DT as f64 / n as f64)
 }
 

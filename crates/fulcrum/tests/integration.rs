@@ -16,7 +16,7 @@ fn free_fall_matches_the_substep_recurrence() {
         .unwrap();
     world.create_collider(body, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
     let dt = 1.0 / 60.0f32;
-    let substeps = world.settings().solver.substeps;
+    let substeps = world.settings().substeps;
     let h = (dt / substeps as f32) as f64;
     let (mut y, mut vy, mut x) = (10.0f64, 2.0f64, 0.0f64);
     for _ in 0..60 {

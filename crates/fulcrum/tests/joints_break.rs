@@ -45,7 +45,7 @@ fn overloaded_ball_joint_breaks_once_and_lets_go() {
     for (name, solver) in
         [("soft step", SolverSettings::default()), ("pgs", SolverSettings::pgs(PositionCorrection::Ngs))]
     {
-        let substeps = if solver.mode == SolverMode::SoftStep { solver.substeps } else { 1 };
+        let substeps = if solver.mode == SolverMode::SoftStep { WorldSettings::default().substeps } else { 1 };
         let mut world = World::new(WorldSettings { sleep: false, solver, ..Default::default() }).unwrap();
         let (light, holding) = hang(&mut world, 0.0, 10.0, 200.0);
         let (heavy, breaking) = hang(&mut world, 2.0, 30.0, 200.0);

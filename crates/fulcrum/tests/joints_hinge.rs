@@ -149,7 +149,7 @@ fn hinge_spring_oscillates_at_its_frequency() {
     assert!((frequency / hertz - 1.0).abs() < 0.03, "frequency {frequency} Hz");
 
     let omega = 2.0 * PI * hertz;
-    let h = DT / SolverSettings::default().substeps as f32;
+    let h = DT / WorldSettings::default().substeps as f32;
     let predicted = |t: f32| spin_rate / omega * (1.0 + h * h * omega * omega).powf(-t / h);
     let peaks: Vec<(f32, f32)> = samples
         .windows(3)

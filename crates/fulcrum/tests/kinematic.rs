@@ -22,7 +22,7 @@ fn kinematic_body_moves_exactly_by_its_velocity() {
     let (v, w) = (Vec3::new(1.0, 0.5, -2.0), Vec3::new(0.0, 1.2, 0.0));
     world.set_linear_velocity(body, v).unwrap();
     world.set_angular_velocity(body, w).unwrap();
-    let n = world.settings().solver.substeps as usize;
+    let n = world.settings().substeps as usize;
     let h = DT as f64 / n as f64;
     let mut worst = 0.0f64;
     for k in 1..=120 {

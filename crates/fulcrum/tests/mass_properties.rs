@@ -161,7 +161,7 @@ fn centre_of_mass_follows_free_fall() {
     let (body, expected) = two_sphere_body(&mut world);
     let b = world.body(body).unwrap();
     let (c0, q0) = (dvec(b.center_of_mass()), b.rotation());
-    let substeps = world.settings().solver.substeps;
+    let substeps = world.settings().substeps;
     let h = DT as f64 / substeps as f64;
     let g = world.settings().gravity.as_dvec3();
     let (mut c, mut v) = (c0, DVec3::ZERO);
@@ -200,7 +200,7 @@ fn spinning_body_rotates_about_its_centre_of_mass() {
     assert!((c0 - dvec(origin0)).length() > 0.3, "the centre should be well off the origin");
     let omega = 3.0f64;
     world.set_angular_velocity(body, Vec3::new(0.0, 0.0, omega as f32)).unwrap();
-    let substeps = world.settings().solver.substeps as usize;
+    let substeps = world.settings().substeps as usize;
     let h = DT as f64 / substeps as f64;
     let steps = 90;
     let mut worst_center = 0.0f64;

@@ -181,7 +181,7 @@ fn slide(v0: f32, deceleration: f32, steps: usize, substeps: u32) -> f32 {
 /// Solver substeps per step (1 in pgs).
 fn substeps(solver: &SolverSettings) -> u32 {
     if solver.mode == SolverMode::SoftStep {
-        solver.substeps
+        WorldSettings::default().substeps
     } else {
         1
     }

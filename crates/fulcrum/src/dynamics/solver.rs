@@ -30,7 +30,7 @@ use super::parts::equality::PassContext;
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
 use crate::collision::contact::Contact;
-use crate::world::settings::{PositionCorrection, SolverMode, SolverSettings};
+use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
@@ -299,21 +299,14 @@ fn joint_passes(settings: &SolverSettings, h: f32, step: u32) -> (PassContext, P
     (biased, PassContext { use_bias: false, ..biased })
 }
 
-/// Length of one solver step: the substep in soft-step mode, the whole step in pgs.
-pub(crate) fn solver_step_length(settings: &SolverSettings, dt: f32) -> f32 {
-    match settings.mode {
-        SolverMode::SoftStep => dt / settings.substeps as f32,
-        SolverMode::Pgs => dt,
-    }
-}
-
 /// Runs the solver for one step of `dt` seconds over `data.pairs`, then stores the impulses
 /// back into the contact pairs (per-step units) for warm starting and readout.
-pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], settings: &SolverSettings, dt: f32) {
+pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], world: &WorldSettings, dt: f32) {
+    let (settings, substeps) = (&world.solver, world.substeps);
     let prepare = PrepareSettings {
         warm_scale: match (settings.warm_start, settings.mode) {
             (false, _) => 0.0,
-            (true, SolverMode::SoftStep) => 1.0 / settings.substeps as f32,
+            (true, SolverMode::SoftStep) => 1.0 / substeps as f32,
             (true, SolverMode::Pgs) => 1.0,
         },
         speculative_distance: settings.speculative_distance,
@@ -323,8 +316,8 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], setti
     match settings.mode {
         SolverMode::SoftStep => {
             data.prepare_wide(world_contacts, &prepare);
-            solve_soft_step(data, settings, dt);
-            let step_scale = settings.substeps as f32;
+            solve_soft_step(data, settings, substeps, dt);
+            let step_scale = substeps as f32;
             for w in &data.wide {
                 w.store(world_contacts, step_scale);
             }
@@ -339,8 +332,8 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], setti
     data.unpack_wide_joints();
 }
 
-fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
-    let h = dt / settings.substeps as f32;
+fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, substeps: u32, dt: f32) {
+    let h = dt / substeps as f32;
     // Friction runs in the relax pass; without relax it must run in the biased one.
     let biased = SolveParams {
         inv_h: 1.0 / h,
@@ -354,7 +347,7 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
     let relaxed =
         SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
     let (joint_biased, joint_relaxed) = joint_passes(settings, h, data.step);
-    for _ in 0..settings.substeps {
+    for _ in 0..substeps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
             data.warm_start();

@@ -3,7 +3,7 @@
 
 use std::f32::consts::PI;
 
-use crate::error::{check_finite, check_non_negative, check_positive, check_vec3, Error, Result};
+use crate::error::{check_finite, check_positive, check_range, check_vec3, Error, Result};
 use crate::id::JointId;
 use crate::math::Vec3;
 
@@ -396,18 +396,6 @@ pub(crate) fn check_point(field: &str, point: Vec3) -> Result<()> {
     check_vec3(field, point)?;
     for (axis, value) in ["x", "y", "z"].iter().zip(point.to_array()) {
         check_length(&format!("{field}.{axis}"), value)?;
-    }
-    Ok(())
-}
-
-/// `value` is finite and within `[low, high]`.
-pub(crate) fn check_range(field: &str, value: f32, low: f32, high: f32) -> Result<()> {
-    check_finite(field, value)?;
-    if low == 0.0 && value < 0.0 {
-        return check_non_negative(field, value);
-    }
-    if value < low || value > high {
-        return Err(Error::new(field, format!("must lie within [{low}, {high}], got {value}")));
     }
     Ok(())
 }

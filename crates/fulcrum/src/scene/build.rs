@@ -23,7 +23,6 @@ use crate::world::{World, WorldSettings};
 /// World settings: `WorldSettings::default()` with the given fields replaced.
 pub(crate) fn world_settings(spec: &SettingsSpec) -> WorldSettings {
     let mut settings = WorldSettings::default();
-    let s = &mut settings.solver;
     if let Some(gravity) = spec.gravity {
         settings.gravity = Vec3::from_array(gravity);
     }
@@ -34,8 +33,9 @@ pub(crate) fn world_settings(spec: &SettingsSpec) -> WorldSettings {
         settings.sleep = sleep;
     }
     if let Some(solver) = &spec.solver {
+        set(&mut settings.substeps, solver.substeps);
+        let s = &mut settings.solver;
         set(&mut s.mode, solver.mode);
-        set(&mut s.substeps, solver.substeps);
         set(&mut s.iterations, solver.iterations);
         set(&mut s.position_iterations, solver.position_iterations);
         set(&mut s.relax, solver.relax);
@@ -53,7 +53,7 @@ pub(crate) fn world_settings(spec: &SettingsSpec) -> WorldSettings {
         set(&mut s.exact_joint_trees, solver.exact_joint_trees);
         set(&mut s.block_solver, solver.block_solver);
     }
-    set(&mut s.substeps, spec.substeps);
+    set(&mut settings.substeps, spec.substeps);
     settings
 }
 

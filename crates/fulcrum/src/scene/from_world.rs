@@ -129,11 +129,11 @@ fn settings_spec(settings: &WorldSettings) -> SettingsSpec {
     SettingsSpec {
         gravity: Some(settings.gravity.to_array()),
         timestep: Some(settings.timestep),
-        substeps: Some(s.substeps),
+        substeps: Some(settings.substeps),
         sleep: Some(settings.sleep),
         solver: Some(SolverSpec {
-            mode: Some(s.mode),
             substeps: None,
+            mode: Some(s.mode),
             iterations: Some(s.iterations),
             position_iterations: Some(s.position_iterations),
             relax: Some(s.relax),

@@ -183,7 +183,7 @@ fn settings_fields_reach_the_world() {
     assert_eq!(settings.gravity, Vec3::new(0.0, -3.5, 0.25));
     assert_eq!((settings.timestep, settings.sleep), (0.01, false));
     let s = settings.solver;
-    assert_eq!((s.mode, s.substeps, s.iterations, s.position_iterations), (crate::SolverMode::Pgs, 6, 12, 4));
+    assert_eq!((s.mode, settings.substeps, s.iterations, s.position_iterations), (crate::SolverMode::Pgs, 6, 12, 4));
     assert_eq!((s.relax, s.warm_start, s.position_correction), (false, false, crate::PositionCorrection::Baumgarte));
     assert_eq!((s.baumgarte, s.contact_hertz, s.contact_damping_ratio), (0.3, 25.0, 5.0));
     assert_eq!((s.joint_hertz, s.joint_damping_ratio, s.max_push_velocity), (50.0, 1.5, 2.0));

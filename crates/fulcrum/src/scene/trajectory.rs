@@ -77,7 +77,7 @@ impl TrajectoryHeader {
         TrajectoryHeader {
             format: FORMAT_VERSION,
             timestep: world.settings().timestep,
-            substeps: world.settings().solver.substeps,
+            substeps: world.settings().substeps,
             bodies: index.iter().map(|(name, _)| name.to_string()).collect(),
             joints: index.joints().map(|(name, _)| name.to_string()).collect(),
         }

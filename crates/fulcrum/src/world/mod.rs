@@ -8,7 +8,7 @@ pub mod events;
 mod hot;
 mod joints;
 mod query;
-pub mod settings;
+
 mod shape_query;
 mod sleep;
 mod solve;
@@ -27,9 +27,9 @@ use crate::error::Result;
 use crate::id::{Arena, BodyId, ColliderId, JointId, UserConstraintId};
 use crate::joint::{Joint, UserConstraintEntry};
 
+pub use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
-pub use settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 pub use shape_query::ShapeCastHit;
 pub use step::StepTimings;
 

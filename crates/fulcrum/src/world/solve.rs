@@ -7,7 +7,7 @@ use super::events::DisabledBody;
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::contact_prepare_wide::PairInput;
-use crate::dynamics::solver::{self, contact_softness, pair_softness, solver_step_length};
+use crate::dynamics::solver::{self, contact_softness, pair_softness};
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
@@ -19,10 +19,10 @@ impl World {
         self.wake_user_constrained_bodies();
         self.gather_bodies();
         self.gather_joints();
-        let h = solver_step_length(&self.settings.solver, dt);
+        let h = self.settings.solver_step_length(dt);
         self.gather_user_constraints(h);
         self.gather_contacts(dt);
-        solver::solve(&mut self.solver, &mut self.contacts, &self.settings.solver, dt);
+        solver::solve(&mut self.solver, &mut self.contacts, &self.settings, dt);
         self.store_joints(h);
         self.store_user_constraints();
         self.finalize_bodies();
@@ -80,7 +80,7 @@ impl World {
     /// Lists every touching, non-sensor pair with a simulated body for the solver.
     fn gather_contacts(&mut self, dt: f32) {
         let settings = self.settings.solver;
-        let h = solver_step_length(&settings, dt);
+        let h = self.settings.solver_step_length(dt);
         let (soft, static_soft) = contact_softness(&settings, h);
         let data = &mut self.solver;
         data.pairs.clear();
