@@ -96,7 +96,7 @@ fn run_writes_the_trajectory_format() {
 
     let header: Value = serde_json::from_str(lines[0]).unwrap();
     let keys: Vec<&String> = header.as_object().unwrap().keys().collect();
-    assert_eq!(keys, ["bodies", "format", "joints", "substeps", "timestep"]);
+    assert_eq!(keys, ["format", "timestep", "substeps", "bodies", "joints"], "the contract's order");
     assert_eq!(header["format"], 1);
     assert_eq!(header["timestep"].as_f64().unwrap() as f32, 0.01f32);
     assert_eq!(header["substeps"], 2);
@@ -110,9 +110,9 @@ fn run_writes_the_trajectory_format() {
     for (line, step) in lines[1..].iter().zip([0u64, 7, 14, 21, 28]) {
         let raw: Value = serde_json::from_str(line).unwrap();
         let keys: Vec<&String> = raw.as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["bodies", "contacts", "joints", "step", "time"]);
+        assert_eq!(keys, ["step", "time", "bodies", "joints", "contacts"]);
         let body_keys: Vec<&String> = raw["bodies"][0].as_object().unwrap().keys().collect();
-        assert_eq!(body_keys, ["name", "p", "q", "sleeping", "v", "w"]);
+        assert_eq!(body_keys, ["name", "p", "q", "v", "w", "sleeping"]);
         let frame: TrajectoryFrame = serde_json::from_str(line).unwrap();
         while world.step_count() < step {
             world.step(0.01).unwrap();
@@ -168,7 +168,7 @@ fn run_writes_joint_lines() {
         let joints = line["joints"].as_array().unwrap();
         assert_eq!(joints.len(), 2);
         let keys: Vec<&String> = joints[0].as_object().unwrap().keys().collect();
-        assert_eq!(keys, ["broken", "force", "name", "torque"]);
+        assert_eq!(keys, ["name", "force", "torque", "broken"]);
         assert_eq!((joints[0]["name"].as_str(), joints[1]["name"].as_str()), (Some("string"), Some("glue")));
     }
     assert_eq!(lines[1]["joints"][1]["broken"], false, "step 0: nothing has broken");

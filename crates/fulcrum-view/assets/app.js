@@ -1135,8 +1135,11 @@ function fillGallery(names) {
   }
 }
 
-// Solver settings: every control names its field; a change sends that field alone.
+// Solver settings: every control names its field; a change sends that field alone. The
+// settings message is fulcrum's WorldSettings: `substeps` sits at its top level, the other
+// controls' fields in `solver`.
 const solverControls = [...document.querySelectorAll('[data-field]')];
+const WORLD_FIELDS = new Set(['substeps']);
 const gravityControls = ['g-x', 'g-y', 'g-z'].map($);
 
 for (const control of solverControls) {
@@ -1151,7 +1154,7 @@ for (const control of solverControls) {
         return;
       }
     } else value = control.value;
-    send({ type: 'settings', solver: { [field]: value } });
+    send(WORLD_FIELDS.has(field) ? { type: 'settings', [field]: value } : { type: 'settings', solver: { [field]: value } });
     markActiveSolverFields(field === 'mode' ? value : undefined);
   });
 }
@@ -1172,7 +1175,8 @@ function applySettings(message) {
   state.settings = message;
   const solver = message.solver || {};
   for (const control of solverControls) {
-    const value = solver[control.dataset.field];
+    const field = control.dataset.field;
+    const value = WORLD_FIELDS.has(field) ? message[field] : solver[field];
     if (value === undefined) continue;
     if (control.type === 'checkbox') control.checked = !!value;
     else control.value = String(value);

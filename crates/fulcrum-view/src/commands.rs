@@ -2,9 +2,9 @@
 //! the checks that need no world. A refused message becomes the text of an `error` reply that
 //! names the field (`drag_start.point[1]: ...`) and the reason; it changes nothing.
 
-use fulcrum::{PositionCorrection, SolverMode, Vec3};
+use fulcrum::{Vec3, WorldSettings};
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 /// Largest text message accepted: a `load_scene` with a scene file of up to this size.
@@ -36,8 +36,9 @@ pub enum Command {
         /// The dropped file's name, if the page sent it.
         name: Option<String>,
     },
-    /// Change some settings.
-    Settings(SettingsPatch),
+    /// Change some settings: any subset of `fulcrum::WorldSettings`' fields but `timestep`, as a
+    /// JSON object of the same shape (checked against the type already).
+    Settings(Value),
     /// Attach this tab's drag joint to body `body` at world point `point`.
     DragStart {
         /// Index into the scene message's bodies.
@@ -60,46 +61,6 @@ pub enum Command {
     Inspect(usize),
     /// Include contact points in this tab's frames, or not.
     Overlay(bool),
-}
-
-/// The solver fields of a `settings` message: scene-format.md's `solver` names plus
-/// `substeps`, `block_solver` and `exact_joint_trees`. Every field is optional in a command;
-/// the server's `settings` message fills them all.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-#[allow(missing_docs)]
-pub struct SolverPatch {
-    pub mode: Option<SolverMode>,
-    pub substeps: Option<u32>,
-    pub iterations: Option<u32>,
-    pub position_iterations: Option<u32>,
-    pub warm_start: Option<bool>,
-    pub relax: Option<bool>,
-    pub block_solver: Option<bool>,
-    pub exact_joint_trees: Option<bool>,
-    pub position_correction: Option<PositionCorrection>,
-    pub baumgarte: Option<f32>,
-    pub contact_hertz: Option<f32>,
-    pub contact_damping_ratio: Option<f32>,
-    pub joint_hertz: Option<f32>,
-    pub joint_damping_ratio: Option<f32>,
-    pub max_push_velocity: Option<f32>,
-    pub restitution_threshold: Option<f32>,
-    pub linear_slop: Option<f32>,
-    pub speculative_distance: Option<f32>,
-}
-
-/// A `settings` command: any subset.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct SettingsPatch {
-    /// Solver fields to change.
-    #[serde(default)]
-    pub solver: SolverPatch,
-    /// New gravity, m/s².
-    pub gravity: Option<[f32; 3]>,
-    /// Allow bodies to sleep.
-    pub sleep: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -196,7 +157,7 @@ fn command(kind: &str, fields: Map<String, Value>, is_sample: impl Fn(&str) -> b
             let SceneFields { json, name } = read(kind, fields)?;
             Command::LoadScene { json, name }
         }
-        "settings" => Command::Settings(read(kind, fields)?),
+        "settings" => Command::Settings(settings_changes(fields)?),
         "drag_start" => {
             let DragStartFields { body, point } = read(kind, fields)?;
             Command::DragStart { body, point: finite("drag_start.point", point)? }
@@ -227,6 +188,17 @@ fn read<T: DeserializeOwned>(kind: &str, fields: Map<String, Value>) -> Result<T
             format!("{kind}.{path}: {}", e.inner())
         }
     })
+}
+
+/// A settings change: the fields of `WorldSettings` it gives, refused here when one is unknown,
+/// of the wrong type or the read-only `timestep` (values are checked against the world's).
+fn settings_changes(fields: Map<String, Value>) -> Result<Value, String> {
+    if fields.contains_key("timestep") {
+        return Err("settings.timestep: is the scene's and read-only".to_string());
+    }
+    let changes = Value::Object(fields);
+    fulcrum::json::patch(&WorldSettings::default(), &changes).map_err(|e| format!("settings.{e}"))?;
+    Ok(changes)
 }
 
 fn no_fields(kind: &str, fields: Map<String, Value>, command: Command) -> Result<Command, String> {
@@ -274,10 +246,11 @@ mod tests {
     #[test]
     fn settings_take_any_subset() {
         let command = parse_any(r#"{"type":"settings","solver":{"mode":"pgs","warm_start":false}}"#).unwrap();
-        let Command::Settings(patch) = command else { panic!("not settings: {command:?}") };
-        assert_eq!(patch.solver.mode, Some(SolverMode::Pgs));
-        assert_eq!(patch.solver.warm_start, Some(false));
-        assert_eq!(patch.gravity, None);
+        let Command::Settings(changes) = command else { panic!("not settings: {command:?}") };
+        let settings = fulcrum::json::patch(&WorldSettings::default(), &changes).unwrap();
+        assert_eq!(settings.solver.mode, fulcrum::SolverMode::Pgs);
+        assert!(!settings.solver.warm_start);
+        assert_eq!(settings.gravity, WorldSettings::default().gravity);
     }
 
     #[test]
@@ -298,11 +271,11 @@ mod tests {
         let bad_mode = error(r#"{"type":"settings","solver":{"mode":"fast"}}"#);
         assert!(bad_mode.starts_with("settings.solver.mode: unknown variant `fast`"), "{bad_mode}");
         let unknown = error(r#"{"type":"settings","solver":{"speed":1}}"#);
-        assert!(
-            unknown.starts_with("settings.solver.speed: unknown field")
-                || unknown.starts_with("settings.solver: unknown field `speed`"),
-            "{unknown}"
-        );
+        assert!(unknown.starts_with("settings.solver.speed: unknown field"), "{unknown}");
+        let typo = error(r#"{"type":"settings","solver":{"warm_strat":false}}"#);
+        assert!(typo.contains("did you mean `warm_start`"), "{typo}");
+        let read_only = error(r#"{"type":"settings","timestep":0.01}"#);
+        assert!(read_only.starts_with("settings.timestep: is the scene's and read-only"), "{read_only}");
     }
 
     #[test]

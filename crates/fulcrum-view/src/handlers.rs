@@ -8,7 +8,7 @@ use fulcrum::joint::Spring;
 use fulcrum::prelude::*;
 use fulcrum::Scene;
 
-use crate::commands::{Command, SettingsPatch, SolverPatch};
+use crate::commands::Command;
 use crate::messages::{self, SceneReason};
 use crate::sim::{ClientId, Simulation};
 use crate::source::SceneSource;
@@ -60,7 +60,7 @@ impl Simulation {
                 let scene = Scene::from_json_str(&json, &name).map_err(|e| e.to_string())?;
                 self.load(SceneSource::Uploaded { name, scene: Arc::new(scene) }, SceneReason::Load)?;
             }
-            Command::Settings(patch) => self.change_settings(&patch)?,
+            Command::Settings(changes) => self.change_settings(&changes)?,
             Command::DragStart { body, point } => self.start_drag(client, body, point)?,
             Command::DragMove(target) => self.move_drag(client, target)?,
             Command::DragEnd => self.end_drag(client),
@@ -101,19 +101,9 @@ impl Simulation {
         Ok(())
     }
 
-    fn change_settings(&mut self, patch: &SettingsPatch) -> Result<(), String> {
+    fn change_settings(&mut self, changes: &serde_json::Value) -> Result<(), String> {
         let world = &mut self.scene.world;
-        let mut settings = *world.settings();
-        apply_solver(&mut settings.solver, &patch.solver);
-        if let Some(substeps) = patch.solver.substeps {
-            settings.substeps = substeps;
-        }
-        if let Some(gravity) = patch.gravity {
-            settings.gravity = Vec3::from(gravity);
-        }
-        if let Some(sleep) = patch.sleep {
-            settings.sleep = sleep;
-        }
+        let settings = fulcrum::json::patch(world.settings(), changes).map_err(|e| format!("settings.{e}"))?;
         let gravity_changed = settings.gravity != world.settings().gravity;
         world.set_settings(settings).map_err(|e| format!("settings.{e}"))?;
         if gravity_changed {
@@ -212,18 +202,4 @@ impl Simulation {
             self.scene.body_names.remove(index);
         }
     }
-}
-
-/// Copies the fields the patch sets.
-fn apply_solver(solver: &mut SolverSettings, patch: &SolverPatch) {
-    macro_rules! set {
-        ($($field:ident),*) => {$(
-            if let Some(value) = patch.$field {
-                solver.$field = value;
-            }
-        )*};
-    }
-    set!(mode, iterations, position_iterations, warm_start, relax, block_solver, exact_joint_trees);
-    set!(position_correction, baumgarte, contact_hertz, contact_damping_ratio, joint_hertz, joint_damping_ratio);
-    set!(max_push_velocity, restitution_threshold, linear_slop, speculative_distance);
 }

@@ -3,11 +3,9 @@
 
 use std::collections::HashMap;
 
-use fulcrum::scene::ShapeSpec;
 use fulcrum::{BodyId, JointId, Pose, World};
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
-use crate::commands::SolverPatch;
 use crate::source::LoadedScene;
 
 /// Protocol version announced in `hello`.
@@ -85,7 +83,7 @@ fn body_json(world: &World, id: BodyId, name: &str) -> Value {
         .map(|collider| {
             let pose = collider.local_pose();
             json!({
-                "shape": ShapeSpec::from(collider.shape()),
+                "shape": collider.shape(),
                 "position": pose.position.to_array(),
                 "rotation": pose.rotation.to_array(),
                 "sensor": collider.is_sensor(),
@@ -105,38 +103,15 @@ fn pose_json(pose: Pose) -> Value {
     json!({"position": pose.position.to_array(), "rotation": pose.rotation.to_array()})
 }
 
-/// `settings`: every solver setting, gravity, sleep and the (read-only) timestep.
+/// `settings`: every world setting (the fields of `fulcrum::WorldSettings`, as scene files
+/// write them); `timestep` is read-only.
 pub fn settings(world: &World) -> String {
-    let settings = world.settings();
-    let s = &settings.solver;
-    let solver = SolverPatch {
-        mode: Some(s.mode),
-        substeps: Some(settings.substeps),
-        iterations: Some(s.iterations),
-        position_iterations: Some(s.position_iterations),
-        warm_start: Some(s.warm_start),
-        relax: Some(s.relax),
-        block_solver: Some(s.block_solver),
-        exact_joint_trees: Some(s.exact_joint_trees),
-        position_correction: Some(s.position_correction),
-        baumgarte: Some(s.baumgarte),
-        contact_hertz: Some(s.contact_hertz),
-        contact_damping_ratio: Some(s.contact_damping_ratio),
-        joint_hertz: Some(s.joint_hertz),
-        joint_damping_ratio: Some(s.joint_damping_ratio),
-        max_push_velocity: Some(s.max_push_velocity),
-        restitution_threshold: Some(s.restitution_threshold),
-        linear_slop: Some(s.linear_slop),
-        speculative_distance: Some(s.speculative_distance),
-    };
-    json!({
-        "type": "settings",
-        "solver": solver,
-        "gravity": settings.gravity.to_array(),
-        "sleep": settings.sleep,
-        "timestep": settings.timestep,
-    })
-    .to_string()
+    let mut message = Map::new();
+    message.insert("type".to_string(), Value::String("settings".to_string()));
+    if let Ok(Value::Object(fields)) = fulcrum::json::to_value(world.settings()) {
+        message.extend(fields);
+    }
+    Value::Object(message).to_string()
 }
 
 /// `state`: after play, pause, step and speed.

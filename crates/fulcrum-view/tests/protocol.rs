@@ -216,7 +216,7 @@ async fn connect_gets_hello_scene_settings_then_frames() {
     let Incoming::Text(settings) = tab.next().await else { panic!("settings must come third") };
     assert_eq!(settings["type"], "settings");
     assert_eq!(settings["solver"]["mode"], "soft_step");
-    assert_eq!(settings["solver"]["substeps"], 4);
+    assert_eq!(settings["substeps"], 4);
     let frame = tab.frame().await;
     assert_eq!(frame.bodies.len(), bodies.len());
     assert!(frame.bodies.iter().all(|b| b.position.iter().chain(&b.rotation).all(|x| x.is_finite())));
@@ -300,7 +300,7 @@ async fn settings_are_echoed_and_take_effect() {
     let expected = 6.0 * timestep * 5.0;
     assert!((after - before - expected).abs() < 1e-3, "gained {} m/s, expected {expected}", after - before);
 
-    let refused = tab.error_for(text(json!({"type": "settings", "solver": {"substeps": 0}}))).await;
+    let refused = tab.error_for(text(json!({"type": "settings", "substeps": 0}))).await;
     assert!(refused.starts_with("settings.substeps"), "{refused}");
 
     // A reset rebuilds the scene but keeps the settings the tabs chose.

@@ -1,15 +1,17 @@
 //! Colliders: a shape attached to a body at a local pose, with material properties.
 
+use crate::body::BodyKind;
 use crate::collision::broad_phase::ProxyId;
-use crate::error::{check_non_negative, check_positive, check_rotation, check_vec3, Result};
+use crate::error::{check_non_negative, check_positive, check_rotation, check_vec3, Error, Result};
 use crate::geometry::Aabb;
 use crate::id::BodyId;
 use crate::math::{Pose, Quat, Vec3};
 use crate::shape::{MassProperties, Shape};
 
 /// Which colliders may touch: a pair collides when each one's `memberships` share a bit with
-/// the other's `filter`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// the other's `filter`. In files an omitted mask is all ones.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct CollisionGroups {
     /// Groups this collider belongs to (bit mask).
     pub memberships: u32,
@@ -39,25 +41,51 @@ impl CollisionGroups {
     }
 }
 
-/// Everything needed to attach a collider to a body.
-#[derive(Clone, Debug, PartialEq)]
+/// Density of a collider unless given, kg/m³ (water).
+pub const DEFAULT_DENSITY: f32 = 1000.0;
+/// Friction coefficient of a collider unless given.
+pub const DEFAULT_FRICTION: f32 = 0.6;
+
+/// Everything needed to attach a collider to a body. Also a collider's entry in scene files,
+/// where everything but the shape may be omitted.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ColliderDef {
     /// The shape, in the collider's local frame.
     pub shape: Shape,
     /// Position of the collider frame in the body frame, metres.
+    #[serde(default)]
     pub position: Vec3,
     /// Rotation of the collider frame in the body frame.
+    #[serde(default = "identity", with = "crate::json::rotation")]
     pub rotation: Quat,
-    /// Density in kg/m³ (default 1000, water).
+    /// Density in kg/m³ (default [`DEFAULT_DENSITY`]).
+    #[serde(default = "default_density")]
     pub density: f32,
-    /// Coulomb friction coefficient (pairs use the geometric mean).
+    /// Coulomb friction coefficient (pairs use the geometric mean; default [`DEFAULT_FRICTION`]).
+    #[serde(default = "default_friction")]
     pub friction: f32,
-    /// Restitution (pairs use the maximum): 0 = no bounce, 1 = elastic.
+    /// Restitution (pairs use the maximum): 0 = no bounce (default), 1 = elastic.
+    #[serde(default)]
     pub restitution: f32,
     /// A sensor reports overlaps but makes no contact forces.
+    #[serde(default)]
     pub sensor: bool,
     /// Which colliders this one may touch.
+    #[serde(default)]
     pub groups: CollisionGroups,
+}
+
+fn identity() -> Quat {
+    Quat::IDENTITY
+}
+
+fn default_density() -> f32 {
+    DEFAULT_DENSITY
+}
+
+fn default_friction() -> f32 {
+    DEFAULT_FRICTION
 }
 
 impl ColliderDef {
@@ -67,8 +95,8 @@ impl ColliderDef {
             shape,
             position: Vec3::ZERO,
             rotation: Quat::IDENTITY,
-            density: 1000.0,
-            friction: 0.6,
+            density: DEFAULT_DENSITY,
+            friction: DEFAULT_FRICTION,
             restitution: 0.0,
             sensor: false,
             groups: CollisionGroups::ALL,
@@ -110,6 +138,21 @@ impl ColliderDef {
     pub fn with_sensor(mut self, sensor: bool) -> Self {
         self.sensor = sensor;
         self
+    }
+
+    /// Refuses a shape the body's kind may not carry: a plane only on a static body.
+    pub(crate) fn check_body_kind(&self, kind: BodyKind) -> Result<()> {
+        if matches!(self.shape, Shape::Plane(_)) && kind != BodyKind::Static {
+            let kind = match kind {
+                BodyKind::Dynamic => "dynamic",
+                _ => "kinematic",
+            };
+            return Err(Error::new(
+                "shape",
+                format!("a plane may only be attached to a static body, not a {kind} one"),
+            ));
+        }
+        Ok(())
     }
 
     pub(crate) fn validated(&self) -> Result<ColliderDef> {

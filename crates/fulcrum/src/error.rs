@@ -90,18 +90,21 @@ pub fn check_range(field: &str, value: f32, low: f32, high: f32) -> Result<()> {
 
 /// Checks that every component of `v` is finite.
 pub fn check_vec3(field: &str, v: glam::Vec3) -> Result<()> {
-    for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {
-        if !value.is_finite() {
-            return Err(Error::new(format!("{field}.{axis}"), format!("must be a finite number, got {value}")));
-        }
+    for (i, value) in v.to_array().into_iter().enumerate() {
+        check_finite(&component(field, i), value)?;
     }
     Ok(())
 }
 
+/// The name of component `i` of the vector `field`: `half_extents[1]`, as in JSON.
+pub fn component(field: &str, i: usize) -> String {
+    format!("{field}[{i}]")
+}
+
 /// Checks that every component of `v` is finite and strictly positive.
 pub fn check_positive_vec3(field: &str, v: glam::Vec3) -> Result<()> {
-    for (axis, value) in ["x", "y", "z"].iter().zip(v.to_array()) {
-        check_positive(&format!("{field}.{axis}"), value)?;
+    for (i, value) in v.to_array().into_iter().enumerate() {
+        check_positive(&component(field, i), value)?;
     }
     Ok(())
 }

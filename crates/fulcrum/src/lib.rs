@@ -28,6 +28,7 @@ pub mod error;
 pub mod geometry;
 pub mod id;
 pub mod joint;
+pub mod json;
 pub mod math;
 pub mod scene;
 pub mod settings;

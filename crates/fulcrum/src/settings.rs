@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{check_finite, check_range, check_vec3, Error, Result};
+use crate::error::{check_finite, check_range, check_vec3, component, Error, Result};
 use crate::math::Vec3;
 
 /// Which solver steps the world.
@@ -185,8 +185,8 @@ impl WorldSettings {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<()> {
         check_vec3("gravity", self.gravity)?;
-        for (axis, value) in ["x", "y", "z"].iter().zip(self.gravity.to_array()) {
-            check_range(&format!("gravity.{axis}"), value, -MAX_SETTING, MAX_SETTING)?;
+        for (i, value) in self.gravity.to_array().into_iter().enumerate() {
+            check_range(&component("gravity", i), value, -MAX_SETTING, MAX_SETTING)?;
         }
         check_above_zero("timestep", self.timestep, 1.0)?;
         check_count("substeps", self.substeps, 64)?;

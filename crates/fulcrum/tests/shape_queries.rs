@@ -134,14 +134,14 @@ fn bad_input_names_the_field() {
     let ball = Shape::sphere(0.5).unwrap();
     let nan_position = Pose::from_position(Vec3::new(0.0, f32::NAN, 0.0));
     let err = world.cast_shape(&ball, nan_position, Vec3::X, |_| true).unwrap_err();
-    assert_eq!(err.field, "pose.position.y");
+    assert_eq!(err.field, "pose.position[1]");
     let err = world.cast_shape(&ball, Pose::IDENTITY, Vec3::new(f32::INFINITY, 0.0, 0.0), |_| true).unwrap_err();
-    assert_eq!(err.field, "translation.x");
+    assert_eq!(err.field, "translation[0]");
     let bad_rotation = Pose::new(Vec3::ZERO, Quat::from_xyzw(0.0, 0.0, 0.0, 3.0));
     let err = world.overlap_shape(&ball, bad_rotation, |_| true).unwrap_err();
     assert_eq!(err.field, "pose.rotation");
     let err = world.overlap_aabb(Aabb::new(Vec3::ONE, Vec3::ZERO), |_| true).unwrap_err();
     assert_eq!(err.field, "aabb.max");
     let err = world.overlap_aabb(Aabb::new(Vec3::splat(f32::NAN), Vec3::ZERO), |_| true).unwrap_err();
-    assert_eq!(err.field, "aabb.min.x");
+    assert_eq!(err.field, "aabb.min[0]");
 }

@@ -21,8 +21,10 @@ pub enum BodyKind {
 }
 
 /// Everything needed to create a body. Start from `BodyDef::default()` (a dynamic body at
-/// the origin) and set what differs.
-#[derive(Clone, Debug, PartialEq)]
+/// the origin) and set what differs. Also a body's entry in scene files (with its `colliders`),
+/// where omitted fields take these defaults.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct BodyDef {
     /// A name for scene files, events and debugging (may be empty).
     pub name: String,
@@ -30,7 +32,8 @@ pub struct BodyDef {
     pub kind: BodyKind,
     /// World position of the body origin, metres.
     pub position: Vec3,
-    /// World rotation (unit quaternion).
+    /// World rotation (unit quaternion; in files also `{"axis": [x, y, z], "angle_deg": a}`).
+    #[serde(with = "crate::json::rotation")]
     pub rotation: Quat,
     /// Velocity of the centre of mass, m/s.
     pub linear_velocity: Vec3,
@@ -44,6 +47,7 @@ pub struct BodyDef {
     pub gravity_scale: f32,
     /// Total mass override in kg; the inertia is scaled by the same factor and the centre of
     /// mass stays where the colliders put it. `None`: computed from collider densities.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub mass: Option<f32>,
     /// May this body fall asleep when it rests?
     pub can_sleep: bool,

@@ -360,10 +360,14 @@ impl<B: PartialEq, J> JointDef<B, J> {
         self.kind.validate()
     }
 
-    /// Body B is given (except for a gear) and differs from body A.
+    /// Body B is given (except for a gear) and differs from body A; a target joint has no
+    /// body A (it pulls body B towards a world point).
     fn validate_bodies(&self) -> Result<()> {
         if matches!(self.kind, JointKind::Gear { .. }) {
             return Ok(());
+        }
+        if matches!(self.kind, JointKind::Target { .. }) && self.body_a.is_some() {
+            return Err(Error::new("body_a", "a target joint pulls body_b towards a world point: it has no body_a"));
         }
         match &self.body_b {
             None => Err(Error::new("body_b", "is required (the body the joint moves)")),
@@ -438,7 +442,7 @@ mod tests {
     fn bad_fields_are_named() {
         let cases: Vec<(JointDef, &str)> = vec![
             (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::ZERO), "axes"),
-            (JointDef::ball(None, body(0), Vec3::new(f32::NAN, 0.0, 0.0)), "anchors.x"),
+            (JointDef::ball(None, body(0), Vec3::new(f32::NAN, 0.0, 0.0)), "anchors[0]"),
             (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(1.0, -1.0)), "limits.upper"),
             (
                 JointDef::ball(None, body(0), Vec3::ZERO)
@@ -459,7 +463,7 @@ mod tests {
             (JointDef::ball(None, body(0), Vec3::ZERO).with_cone_limit(4.0), "cone_limit"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_limits(Limits::new(-4.0, 1.0)), "twist_limits.lower"),
             (JointDef::hinge(None, body(0), Vec3::ZERO, Vec3::Y).with_limits(Limits::new(0.0, 4.0)), "limits.upper"),
-            (JointDef::ball(None, body(0), Vec3::new(0.0, 2e6, 0.0)), "anchors.y"),
+            (JointDef::ball(None, body(0), Vec3::new(0.0, 2e6, 0.0)), "anchors[1]"),
             (JointDef::ball(None, body(0), Vec3::ZERO).with_world_anchors(Vec3::ZERO, Vec3::X), "anchors"),
         ];
         for (def, field) in cases {

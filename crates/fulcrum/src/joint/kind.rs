@@ -3,7 +3,9 @@
 
 use std::f32::consts::PI;
 
-use crate::error::{check_finite, check_positive, check_range, check_vec3, Error, Result};
+use serde::{Deserialize, Serialize};
+
+use crate::error::{check_finite, check_positive, check_range, check_vec3, component, Error, Result};
 use crate::id::JointId;
 use crate::math::Vec3;
 
@@ -21,7 +23,8 @@ pub const MAX_DAMPING_RATIO: f32 = 1.0e6;
 pub const MAX_MOTOR_FORCE: f32 = 1.0e30;
 
 /// Limits of a joint's free degree of freedom: metres for slides, radians for turns.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Limits {
     /// Lower limit.
     pub lower: f32,
@@ -61,8 +64,10 @@ impl Limits {
     }
 }
 
-/// A motor on a joint's free degree of freedom.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// A motor on a joint's free degree of freedom. In files: `{"target_velocity": v, "max_force":
+/// f}` or `{"target_position": x, "frequency_hz": f, "damping_ratio": z, "max_force": f}`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
 pub enum Motor {
     /// Drives the relative velocity (m/s or rad/s) towards `target_velocity` with at most
     /// `max_force` (N or N·m).
@@ -105,7 +110,8 @@ impl Motor {
 
 /// A spring that makes a joint's constraint soft: it oscillates at `frequency_hz` with
 /// `damping_ratio` (relative to the joint's effective mass).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Spring {
     /// Frequency, Hz (above 0, at most [`MAX_FREQUENCY_HZ`]).
     pub frequency_hz: f32,
@@ -127,7 +133,8 @@ impl Spring {
     }
 }
 
-/// How a six-DOF joint treats one axis of its frame.
+/// How a six-DOF joint treats one axis of its frame; in files `"locked"`, `"free"` or
+/// `[lower, upper]`.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub enum AxisMotion {
     /// No relative motion along or about the axis.
@@ -144,43 +151,67 @@ pub enum AxisMotion {
 pub const SIX_DOF_AXES: [&str; 6] = ["x", "y", "z", "rx", "ry", "rz"];
 
 /// The kind of a joint with its kind-specific parameters. `J` names other joints (a gear's
-/// hinges): [`JointId`] in the engine, joint names in scene files.
-#[derive(Clone, Copy, Debug, PartialEq)]
+/// hinges): [`JointId`] in the engine, joint names in scene files. Serde gives each variant's
+/// options as the scene format names them (externally tagged; a scene joint flattens it under
+/// `kind`, see `file_form.rs`): angles of a ball in degrees, omitted options `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum JointKind<J = JointId> {
     /// Ball-and-socket: the anchors coincide; rotation free, optionally limited to a swing
     /// cone about the axis and a twist range about it (ragdoll shoulders and hips).
     Ball {
         /// Half-angle of the swing cone about the axis, radians (0 to π).
+        #[serde(
+            rename = "cone_limit_deg",
+            default,
+            with = "super::file_form::degrees",
+            skip_serializing_if = "Option::is_none"
+        )]
         cone_limit: Option<f32>,
         /// Twist range about the axis, radians (within [−π, π]).
+        #[serde(
+            rename = "twist_limits_deg",
+            default,
+            with = "super::file_form::degree_limits",
+            skip_serializing_if = "Option::is_none"
+        )]
         twist_limits: Option<Limits>,
     },
     /// Revolute: the anchors coincide and the bodies turn about the axis only.
     Hinge {
         /// Angle limits, radians (within [−π, π]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<Limits>,
         /// Motor on the angle.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         motor: Option<Motor>,
         /// Spring pulling the angle back to zero.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// Slider: B slides along A's axis without relative rotation.
     Prismatic {
         /// Slide limits, metres.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<Limits>,
         /// Motor on the slide.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         motor: Option<Motor>,
         /// Spring pulling the slide back to zero.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// Point on a line: B's anchor slides along A's axis, rotation free (a wheel on its
     /// suspension).
     Line {
         /// Slide limits, metres.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         limits: Option<Limits>,
         /// Motor on the slide.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         motor: Option<Motor>,
         /// Spring on the slide (the suspension).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// Keeps the distance between two anchors: a rod (`min = max = rest`), a rope (only
@@ -188,22 +219,28 @@ pub enum JointKind<J = JointId> {
     /// [`MAX_JOINT_LENGTH`] metres; a given rest length lies within the given limits.
     Distance {
         /// Rest length, metres; `None`: the distance at creation (kept within the limits).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         rest_length: Option<f32>,
         /// Shortest allowed length; `None`: the rest length unless only a maximum is given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         min_length: Option<f32>,
         /// Longest allowed length; `None`: the rest length unless only a minimum is given.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         max_length: Option<f32>,
         /// Spring around the rest length (inside [min, max]).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// All six degrees of freedom locked; soft with a spring.
     Weld {
         /// Makes the weld soft.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// Relative rotation locked, translation free.
     Angle {
         /// Makes the lock soft.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
         spring: Option<Spring>,
     },
     /// Two bodies hung from two fixed points: `len_a + ratio · len_b` stays constant.
@@ -212,7 +249,8 @@ pub enum JointKind<J = JointId> {
         ground_anchor_a: Vec3,
         /// World point the rope from anchor B runs to.
         ground_anchor_b: Vec3,
-        /// Block-and-tackle ratio (above 0, at most 1e6).
+        /// Block-and-tackle ratio (above 0, at most 1e6; 1 when omitted in files).
+        #[serde(default = "super::file_form::one")]
         ratio: f32,
     },
     /// Couples the angles of two hinges: θ_b = −ratio · θ_a. Acts on the two hinges' B
@@ -228,7 +266,9 @@ pub enum JointKind<J = JointId> {
     /// Each axis of the joint frame locked, free or limited (X, Y, Z translation, then
     /// rotation about X, Y, Z: [`SIX_DOF_AXES`]).
     SixDof {
-        /// Translation along X, Y, Z, then rotation about X, Y, Z.
+        /// Translation along X, Y, Z, then rotation about X, Y, Z (in files an object keyed by
+        /// [`SIX_DOF_AXES`]; an omitted axis is free).
+        #[serde(default, with = "super::file_form::six_dof_axes")]
         axes: [AxisMotion; 6],
     },
     /// Pulls body B's anchor towards a moving world `target` with a soft spring and a force
@@ -394,8 +434,8 @@ pub(crate) fn check_length(field: &str, value: f32) -> Result<()> {
 /// Every component of a point is finite and within [`MAX_JOINT_LENGTH`] of the origin.
 pub(crate) fn check_point(field: &str, point: Vec3) -> Result<()> {
     check_vec3(field, point)?;
-    for (axis, value) in ["x", "y", "z"].iter().zip(point.to_array()) {
-        check_length(&format!("{field}.{axis}"), value)?;
+    for (i, value) in point.to_array().into_iter().enumerate() {
+        check_length(&component(field, i), value)?;
     }
     Ok(())
 }

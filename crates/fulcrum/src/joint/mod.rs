@@ -26,6 +26,7 @@
 //! same parts.
 
 mod def;
+mod file_form;
 mod kind;
 mod stored;
 pub mod user;

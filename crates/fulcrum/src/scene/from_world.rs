@@ -3,16 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use super::joint::JointSpec;
-use super::joint_def::joint_spec;
-use super::types::{BodySpec, ColliderSpec, GroupsSpec, Rotation, SettingsSpec, ShapeSpec, SolverSpec};
-use super::validate::FORMAT_VERSION;
-use super::{Scene, SceneIndex};
-use crate::body::Body;
-use crate::collider::Collider;
+use super::{Scene, SceneBody, SceneCollider, SceneIndex, SceneJoint};
+use crate::body::{Body, BodyDef};
+use crate::collider::{Collider, ColliderDef};
+use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::joint::{Joint, JointDef, JointKind};
-use crate::world::{World, WorldSettings};
+use crate::world::World;
 
 /// The scene describing `world` now: its settings, its enabled bodies in creation-slot order
 /// with their current poses and velocities, and its joints. Bodies keep their names; an unnamed
@@ -27,23 +24,18 @@ pub(crate) fn scene_from_world(world: &World) -> Scene {
     for ((id, _), name) in bodies.iter().zip(&names) {
         index.push(name.clone(), *id);
     }
-    let specs = bodies
+    let scene_bodies = bodies
         .iter()
         .zip(names)
         .map(|((_, body), name)| {
-            let colliders = body.colliders().iter().filter_map(|&id| world.collider(id)).map(collider_spec).collect();
-            BodySpec { colliders, ..body_spec(body, name) }
+            let colliders = body.colliders().iter().filter_map(|&id| world.collider(id));
+            SceneBody {
+                def: BodyDef { name, ..body_def(body) },
+                colliders: colliders.map(|c| SceneCollider::new(collider_def(c))).collect(),
+            }
         })
         .collect();
-    Scene {
-        format: FORMAT_VERSION,
-        description: None,
-        settings: settings_spec(world.settings()),
-        materials: Default::default(),
-        bodies: specs,
-        joints: joint_specs(world, index),
-        source: String::new(),
-    }
+    Scene { settings: *world.settings(), bodies: scene_bodies, joints: joint_entries(world, index), ..Scene::default() }
 }
 
 /// Every joint whose bodies are kept, in creation-slot order, with its frames in each body's
@@ -51,7 +43,7 @@ pub(crate) fn scene_from_world(world: &World) -> Scene {
 /// has now) and its options as they are now. A broken joint is saved disabled. Joints keep
 /// their names; a hinge a gear refers to gets a generated one (`joint<slot>`) when it has none
 /// or repeats another's; other unnamed joints stay unnamed.
-fn joint_specs(world: &World, mut index: SceneIndex) -> Vec<JointSpec> {
+fn joint_entries(world: &World, mut index: SceneIndex) -> Vec<SceneJoint> {
     let kept = |id: Option<BodyId>| id.is_none_or(|id| index.name(id).is_some());
     let mut joints: Vec<(JointId, &Joint)> =
         world.joints().filter(|(_, joint)| kept(joint.body_a()) && kept(Some(joint.body_b()))).collect();
@@ -79,8 +71,8 @@ fn joint_specs(world: &World, mut index: SceneIndex) -> Vec<JointSpec> {
     joints
         .iter()
         .zip(written_names)
-        // Cannot fail: the anchors are local and every body and hinge is in `index`.
-        .filter_map(|((_, joint), name)| joint_spec(&stored_def(joint, name), &index).ok())
+        // Cannot fail: every body and hinge is in `index`.
+        .filter_map(|((_, joint), name)| named(stored_def(joint, name), &index).ok())
         .collect()
 }
 
@@ -93,9 +85,20 @@ fn stored_def(joint: &Joint, name: String) -> JointDef {
         .with_collide_connected(joint.collide_connected())
         .with_enabled(joint.is_enabled())
         .with_name(name);
+    if matches!(joint.kind(), JointKind::Gear { .. }) {
+        (def.body_a, def.body_b) = (None, None);
+    }
     def.break_force = joint.break_force();
     def.break_torque = joint.break_torque();
     def
+}
+
+/// The definition with ids replaced by the names `index` gives them.
+fn named(def: JointDef, index: &SceneIndex) -> Result<SceneJoint> {
+    def.map_references(
+        |field, id| index.name(id).map(str::to_string).ok_or_else(|| Error::new(field, "the body has no name")),
+        |field, id| index.joint_name(id).map(str::to_string).ok_or_else(|| Error::new(field, "the joint has no name")),
+    )
 }
 
 /// Each object's own name where it is non-empty and its first use; `<prefix><position>`
@@ -123,69 +126,36 @@ pub(super) fn unique_names(own_names: &[&str], prefix: &str) -> Vec<String> {
     names
 }
 
-/// Every world setting, explicitly.
-fn settings_spec(settings: &WorldSettings) -> SettingsSpec {
-    let s = &settings.solver;
-    SettingsSpec {
-        gravity: Some(settings.gravity.to_array()),
-        timestep: Some(settings.timestep),
-        substeps: Some(settings.substeps),
-        sleep: Some(settings.sleep),
-        solver: Some(SolverSpec {
-            substeps: None,
-            mode: Some(s.mode),
-            iterations: Some(s.iterations),
-            position_iterations: Some(s.position_iterations),
-            relax: Some(s.relax),
-            warm_start: Some(s.warm_start),
-            position_correction: Some(s.position_correction),
-            baumgarte: Some(s.baumgarte),
-            contact_hertz: Some(s.contact_hertz),
-            contact_damping_ratio: Some(s.contact_damping_ratio),
-            joint_hertz: Some(s.joint_hertz),
-            joint_damping_ratio: Some(s.joint_damping_ratio),
-            max_push_velocity: Some(s.max_push_velocity),
-            restitution_threshold: Some(s.restitution_threshold),
-            linear_slop: Some(s.linear_slop),
-            speculative_distance: Some(s.speculative_distance),
-            exact_joint_trees: Some(s.exact_joint_trees),
-            block_solver: Some(s.block_solver),
-        }),
-    }
-}
-
-/// A body's fields (without colliders), explicitly.
-fn body_spec(body: &Body, name: String) -> BodySpec {
-    BodySpec {
-        position: Some(body.position().to_array()),
-        rotation: Some(Rotation::from_quat(body.rotation())),
-        linear_velocity: Some(body.linear_velocity().to_array()),
-        angular_velocity: Some(body.angular_velocity().to_array()),
-        linear_damping: Some(body.linear_damping()),
-        angular_damping: Some(body.angular_damping()),
-        gravity_scale: Some(body.gravity_scale()),
+/// A body's definition as it is now (every field explicit).
+fn body_def(body: &Body) -> BodyDef {
+    BodyDef {
+        name: body.name().to_string(),
+        kind: body.kind(),
+        position: body.position(),
+        rotation: body.rotation(),
+        linear_velocity: body.linear_velocity(),
+        angular_velocity: body.angular_velocity(),
+        linear_damping: body.linear_damping(),
+        angular_damping: body.angular_damping(),
+        gravity_scale: body.gravity_scale(),
         mass: body.mass_override(),
-        can_sleep: Some(body.can_sleep()),
-        bullet: Some(body.is_bullet()),
-        awake: Some(!body.is_sleeping()),
-        ..BodySpec::new(name, body.kind())
+        can_sleep: body.can_sleep(),
+        bullet: body.is_bullet(),
+        awake: !body.is_sleeping(),
     }
 }
 
-/// A collider's fields, explicitly.
-fn collider_spec(collider: &Collider) -> ColliderSpec {
+/// A collider's definition as it is now.
+fn collider_def(collider: &Collider) -> ColliderDef {
     let pose = collider.local_pose();
-    ColliderSpec {
-        position: Some(pose.position.to_array()),
-        rotation: Some(Rotation::from_quat(pose.rotation)),
-        density: Some(collider.density()),
-        friction: Some(collider.friction()),
-        restitution: Some(collider.restitution()),
-        sensor: Some(collider.is_sensor()),
-        groups: Some(GroupsSpec {
-            memberships: Some(collider.groups().memberships),
-            filter: Some(collider.groups().filter),
-        }),
-        ..ColliderSpec::new(ShapeSpec::from(collider.shape()))
+    ColliderDef {
+        shape: collider.shape().clone(),
+        position: pose.position,
+        rotation: pose.rotation,
+        density: collider.density(),
+        friction: collider.friction(),
+        restitution: collider.restitution(),
+        sensor: collider.is_sensor(),
+        groups: collider.groups(),
     }
 }

@@ -2,9 +2,18 @@
 //! materials, bodies with colliders, joints) that can be loaded, validated, built into a
 //! [`World`], and saved again; and the trajectory lines `fulcrum run` writes.
 //!
+//! The file format is the engine's own definition types in their serde forms:
+//! [`WorldSettings`](crate::WorldSettings) is `settings`, [`BodyDef`](crate::BodyDef) a body,
+//! [`ColliderDef`](crate::ColliderDef) with its [`Shape`](crate::Shape) a collider,
+//! [`JointDef`](crate::JointDef) a joint. This module adds only what files have and the API
+//! does not: names instead of ids ([`SceneJoint`] is `JointDef<String, String>`), a body's
+//! colliders inside the body's object, named materials, and (in the joint's file form)
+//! world-space anchors at load time and the ball's angles in degrees. An unknown or misspelt
+//! field anywhere is refused with its path and the closest known name.
+//!
 //! ```text
-//! text --parse (serde, JSON path of any type error)--> Scene
-//!      --validate (every value, JSON path of the first bad one)--> Scene
+//! text --parse (serde; JSON path of any bad value)--> Scene (materials resolved)
+//!      --validate (the engine types' own checks, plus names)--> Scene
 //!      --build (into a fresh World, returned only on success)--> (World, SceneIndex)
 //! World --from_world--> Scene --to_json_string / save--> text
 //! ```
@@ -25,14 +34,12 @@
 //! assert!(world.body(ball).unwrap().position().y < 5.0);
 //! ```
 
+mod body;
 mod build;
+mod check;
 mod from_world;
-pub mod joint;
-mod joint_def;
 mod json_format;
 pub mod trajectory;
-pub mod types;
-mod validate;
 
 #[cfg(test)]
 mod tests;
@@ -41,20 +48,26 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
+use crate::joint::JointDef;
+use crate::settings::WorldSettings;
 use crate::world::World;
 
-pub use joint::{AxisMotion, JointKind, JointSpec, LimitsSpec, MotorSpec, SixDofAxesSpec, SpringSpec};
+pub use body::{Material, SceneBody, SceneCollider};
 pub use trajectory::{BodyState, JointState, TrajectoryFrame, TrajectoryHeader};
-pub use types::{
-    BodySpec, ColliderSpec, GroupsSpec, MaterialSpec, Rotation, SettingsSpec, ShapeSpec, ShapeType, SolverSpec,
-};
-pub use validate::FORMAT_VERSION;
+
+/// The scene format version this engine reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A joint of a scene file: the engine's definition naming bodies and joints by name.
+pub type SceneJoint = JointDef<String, String>;
 
 /// A scene: the top level of a scene file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scene {
     /// Format version; this engine reads and writes [`FORMAT_VERSION`].
     pub format: u32,
@@ -62,19 +75,32 @@ pub struct Scene {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// World and solver settings (omitted fields: engine defaults).
-    #[serde(default, skip_serializing_if = "SettingsSpec::is_empty")]
-    pub settings: SettingsSpec,
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub settings: WorldSettings,
     /// Named materials colliders may refer to.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub materials: BTreeMap<String, MaterialSpec>,
+    pub materials: BTreeMap<String, Material>,
     /// The bodies, in the order they are created.
-    pub bodies: Vec<BodySpec>,
+    pub bodies: Vec<SceneBody>,
     /// The joints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub joints: Vec<JointSpec>,
+    pub joints: Vec<SceneJoint>,
+    /// Position-based characters (the format's `characters`): not built yet, refused by name.
+    #[serde(default, skip_serializing)]
+    characters: Option<Value>,
+    /// Particle cloths (the format's `cloths`): not built yet, refused by name.
+    #[serde(default, skip_serializing)]
+    cloths: Option<Value>,
+    /// Particle ropes (the format's `ropes`): not built yet, refused by name.
+    #[serde(default, skip_serializing)]
+    ropes: Option<Value>,
     /// Where the scene came from (a file path), for error messages; not part of the format.
     #[serde(skip)]
     source: String,
+}
+
+fn is_default(settings: &WorldSettings) -> bool {
+    *settings == WorldSettings::default()
 }
 
 impl Default for Scene {
@@ -82,10 +108,13 @@ impl Default for Scene {
         Scene {
             format: FORMAT_VERSION,
             description: None,
-            settings: SettingsSpec::default(),
+            settings: WorldSettings::default(),
             materials: BTreeMap::new(),
             bodies: Vec::new(),
             joints: Vec::new(),
+            characters: None,
+            cloths: None,
+            ropes: None,
             source: String::new(),
         }
     }
@@ -105,13 +134,11 @@ impl PartialEq for Scene {
 
 impl Scene {
     /// Parses and validates a scene from JSON text. `source_name` (usually the file path)
-    /// starts every error message. Unknown fields are accepted and dropped.
+    /// starts every error message.
     pub fn from_json_str(text: &str, source_name: &str) -> Result<Scene> {
-        let mut deserializer = serde_json::Deserializer::from_str(text);
-        let parsed: std::result::Result<Scene, _> = serde_path_to_error::deserialize(&mut deserializer);
-        let mut scene = parsed.map_err(|e| locate(source_name, parse_error(&e)))?;
-        deserializer.end().map_err(|e| locate(source_name, Error::new("", format!("invalid JSON: {e}"))))?;
+        let mut scene: Scene = crate::json::from_str(text).map_err(|e| locate(source_name, e))?;
         scene.source = source_name.to_string();
+        scene.resolve_materials().map_err(|e| scene.locate(e))?;
         scene.validate()?;
         Ok(scene)
     }
@@ -141,15 +168,14 @@ impl Scene {
             .map_err(|e| Error::new(path.display().to_string(), format!("cannot write the file: {e}")))
     }
 
-    /// Checks every value of the scene (see the format's Errors section).
+    /// Checks every value of the scene (see the format's Errors section): each definition with
+    /// its own validation, plus the names that tie the scene together.
     pub fn validate(&self) -> Result<()> {
-        validate::validate_scene(self).map_err(|e| self.locate(e))
+        check::validate_scene(self).map_err(|e| self.locate(e))
     }
 
     /// Validates the scene and builds it into a fresh world; returns the world and the index of
-    /// its bodies and joints by name. Trimeshes and height fields are refused for now (the
-    /// engine cannot simulate them yet), naming the first one's path; so is a joint the engine
-    /// refuses, naming it (`joints[3].kind: ...`) with the engine's reason.
+    /// its bodies and joints by name.
     pub fn build(&self) -> Result<(World, SceneIndex)> {
         self.validate()?;
         build::build_world(self).map_err(|e| self.locate(e))
@@ -172,6 +198,19 @@ impl Scene {
         self
     }
 
+    /// Gives each collider that names a material the material's fields it does not set
+    /// itself.
+    fn resolve_materials(&mut self) -> Result<()> {
+        for (i, body) in self.bodies.iter_mut().enumerate() {
+            for (j, collider) in body.colliders.iter_mut().enumerate() {
+                collider
+                    .resolve_material(&self.materials)
+                    .map_err(|e| e.within(&format!("bodies[{i}].colliders[{j}]")))?;
+            }
+        }
+        Ok(())
+    }
+
     fn locate(&self, error: Error) -> Error {
         locate(&self.source, error)
     }
@@ -185,18 +224,6 @@ fn locate(source: &str, mut error: Error) -> Error {
         (false, false) => format!("{source}: {}", error.field),
     };
     error
-}
-
-/// A parse error with the JSON path serde reached.
-fn parse_error(error: &serde_path_to_error::Error<serde_json::Error>) -> Error {
-    let path = error.path().to_string();
-    let path = if path == "." { String::new() } else { path };
-    let inner = error.inner();
-    let reason = match inner.classify() {
-        serde_json::error::Category::Data => inner.to_string(),
-        _ => format!("invalid JSON: {inner}"),
-    };
-    Error::new(path, reason)
 }
 
 /// The bodies and joints of a built scene by name, in file order. A joint the file leaves

@@ -7,7 +7,8 @@ use crate::math::{Pose, Vec3};
 
 /// A capsule: all points within `radius` of the segment from `(0, -half_height, 0)` to
 /// `(0, half_height, 0)`. `half_height` excludes the caps.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Capsule {
     /// Half the length of the inner segment, metres.
     pub half_height: f32,

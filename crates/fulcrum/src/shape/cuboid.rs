@@ -6,7 +6,8 @@ use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
 /// A box with `half_extents` (metres) along the local x, y and z axes.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Cuboid {
     /// Half the side lengths, metres.
     pub half_extents: Vec3,

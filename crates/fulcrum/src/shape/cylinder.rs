@@ -7,7 +7,8 @@ use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
 /// A solid cylinder of `radius` from `y = -half_height` to `y = half_height` (local frame).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Cylinder {
     /// Half the height, metres.
     pub half_height: f32,

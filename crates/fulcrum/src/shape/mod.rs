@@ -5,6 +5,7 @@
 mod capsule;
 mod cuboid;
 mod cylinder;
+mod file_form;
 pub mod hull;
 mod hull_faces;
 mod hull_mesh;
@@ -91,6 +92,19 @@ impl Shape {
     /// The plane `normal·p = offset`, solid below.
     pub fn plane(normal: Vec3, offset: f32) -> crate::Result<Shape> {
         Ok(Shape::Plane(Plane::new(normal, offset)?))
+    }
+
+    /// Checks the shape's sizes as its constructor does (the fields are public, so a shape
+    /// can be changed after it was built). A hull is checked when it is built.
+    pub fn validate(&self) -> crate::Result<()> {
+        match self {
+            Shape::Sphere(s) => Sphere::new(s.radius).map(drop),
+            Shape::Cuboid(s) => Cuboid::new(s.half_extents).map(drop),
+            Shape::Capsule(s) => Capsule::new(s.half_height, s.radius).map(drop),
+            Shape::Cylinder(s) => Cylinder::new(s.half_height, s.radius).map(drop),
+            Shape::ConvexHull(_) => Ok(()),
+            Shape::Plane(s) => Plane::new(s.normal, s.offset).map(drop),
+        }
     }
 
     /// The shape's kind.

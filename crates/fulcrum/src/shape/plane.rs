@@ -9,7 +9,8 @@ pub const PLANE_EXTENT: f32 = 1.0e5;
 
 /// The half space `n·p <= offset` in the collider's local frame is solid; points with
 /// `n·p >= offset` are outside.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Plane {
     /// Unit outward normal (local frame).
     pub normal: Vec3,

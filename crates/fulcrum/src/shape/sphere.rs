@@ -6,7 +6,8 @@ use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
 /// A sphere of `radius` metres centred at the collider origin.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Sphere {
     /// Radius in metres.
     pub radius: f32,

@@ -59,9 +59,7 @@ impl World {
     pub fn create_collider(&mut self, body_id: BodyId, def: &ColliderDef) -> Result<ColliderId> {
         let def = def.validated()?;
         let body = self.bodies.get(body_id).ok_or_else(|| unknown_body(body_id))?;
-        if matches!(def.shape, Shape::Plane(_)) && body.kind != BodyKind::Static {
-            return Err(Error::new("shape", "a plane may only be attached to a static body"));
-        }
+        def.check_body_kind(body.kind)?;
         let body_pose = body.pose;
         if !body.enabled {
             return Err(Error::new("body", "the body was taken out of the simulation"));
