@@ -101,14 +101,21 @@ fn located(error: &serde_path_to_error::Error<serde_json::Error>) -> Error {
     let path = if path == "." { String::new() } else { path };
     let inner = error.inner();
     let message = inner.to_string();
+    // serde_json ends a message read from text with its position; it is put in brackets so
+    // that it does not read as part of the value (`got -1 (line 3, column 7)`).
+    let position = format!(" at line {} column {}", inner.line(), inner.column());
+    let message = message.strip_suffix(&position).unwrap_or(&message);
     let (field, reason) = match message.strip_prefix(NESTED).and_then(|rest| rest.split_once(NESTED)) {
         Some((below, reason)) => (join(&path, below), reason.to_string()),
-        None => (path, message),
+        None => (path, message.to_string()),
     };
-    let reason = match inner.classify() {
+    let mut reason = match inner.classify() {
         serde_json::error::Category::Data => with_suggestion(&reason),
         _ => format!("invalid JSON: {reason}"),
     };
+    if inner.line() > 0 {
+        reason = format!("{reason} (line {}, column {})", inner.line(), inner.column());
+    }
     Error::new(field, reason)
 }
 

@@ -366,7 +366,7 @@ fn world_to_scene_to_world_keeps_bodies_poses_and_masses() {
 fn invalid_json_is_refused_with_its_position() {
     let message = load_error(r#"{"format": 1, "bodies": [}"#);
     assert!(message.starts_with("test.json: bodies"), "{message}");
-    assert!(message.contains("invalid JSON") && message.contains("line 1 column"), "{message}");
+    assert!(message.contains("invalid JSON") && message.contains("(line 1, column"), "{message}");
     assert!(load_error(r#"{"format": 1, "bodies": []} extra"#).contains("trailing characters"));
 }
 
