@@ -13,3 +13,4 @@ pub(crate) mod simd;
 pub mod softness;
 pub(crate) mod solver;
 pub(crate) mod solver_body;
+pub(crate) mod step_context;

@@ -25,12 +25,13 @@ use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::point_wide::WidePointJoints;
 use super::joints::tree::JointForest;
 use super::joints::user::ActiveUserConstraint;
-use super::joints::JointConstraint;
+use super::joints::{JointConstraint, JointInput};
 use super::parts::equality::PassContext;
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
+use super::step_context::StepContext;
 use crate::collision::contact::Contact;
-use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
+use crate::settings::{PositionCorrection, SolverMode};
 
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
@@ -60,8 +61,8 @@ pub(crate) struct SolverData {
     pub joint_coloring: Coloring,
     /// Active user constraints (their boxed constraints are moved in for the step).
     pub user_constraints: Vec<ActiveUserConstraint>,
-    /// Counts solver steps (never 0) so that joint parts know when to refresh what they
-    /// compute once per step.
+    /// Counts steps (never 0) so that joint parts know when to refresh what they compute
+    /// once per step.
     pub step: u32,
 }
 
@@ -131,9 +132,31 @@ impl SolverData {
         }
     }
 
+    /// Counts the step and returns its number (never 0).
+    pub fn next_step(&mut self) -> u32 {
+        self.step = self.step.wrapping_add(1).max(1);
+        self.step
+    }
+
+    /// Adds one joint to this step's solver arrays (after the bodies are gathered).
+    pub fn add_joint(&mut self, input: &JointInput, ctx: &StepContext) {
+        self.joints.push(JointConstraint::prepare(input, ctx.solver.warm_start));
+    }
+
+    /// Finds the joint trees for the exact solve (when enabled) and packs the plain ball
+    /// joints outside them into lanes.
+    fn prepare_joints(&mut self, ctx: &StepContext) {
+        if ctx.solver.exact_joint_trees {
+            self.forest.build(&mut self.joints, &self.bodies);
+        } else {
+            self.forest.clear();
+        }
+        self.pack_wide_joints();
+    }
+
     /// Colours the plain ball joints outside the tree solve and packs each colour four at a
     /// time into lanes; joints that fit no colour stay in the per-joint loop.
-    pub(crate) fn pack_wide_joints(&mut self) {
+    fn pack_wide_joints(&mut self) {
         self.wide_joints.clear();
         let candidates: Vec<u32> =
             (0..self.joints.len() as u32).filter(|&i| WidePointJoints::takes(&self.joints[i as usize])).collect();
@@ -229,135 +252,50 @@ impl PairInput {
     }
 }
 
-/// Softness of contacts against dynamic and against static/kinematic bodies for substeps of
-/// `h` seconds (contacts with an immovable body are twice as stiff).
-pub(crate) fn contact_softness(settings: &SolverSettings, h: f32) -> (Softness, Softness) {
+/// Prepares the gathered joints and contact pairs and runs the solver for one step, then
+/// stores the contact impulses back into the contact pairs (per-step units) for warm
+/// starting and readout. The joints' impulses stay in `data.joints` for the world to save.
+pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: &StepContext) {
+    data.prepare_joints(ctx);
+    for pair in &mut data.pairs {
+        let (a, b) = (&data.bodies[pair.body_a as usize], &data.bodies[pair.body_b as usize]);
+        pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
+    }
+    let settings = &ctx.solver;
     match settings.mode {
         SolverMode::SoftStep => {
-            let hertz = settings.contact_hertz.min(0.25 / h);
-            let zeta = settings.contact_damping_ratio;
-            (Softness::new(hertz, zeta, h), Softness::new(2.0 * hertz, zeta, h))
-        }
-        SolverMode::Pgs => {
-            let rate = match settings.position_correction {
-                PositionCorrection::Baumgarte => settings.baumgarte / h,
-                _ => 0.0,
-            };
-            let soft = Softness { bias_rate: rate, mass_scale: 1.0, impulse_scale: 0.0 };
-            (soft, soft)
-        }
-    }
-}
-
-/// Softness of one contact pair with inverse masses `inv_ma`, `inv_mb` (0 = immovable).
-///
-/// Against an immovable body: `static_soft`. Between two dynamic bodies in soft-step mode the
-/// spring is as stiff as the heavier body's share allows: a contact spring of stiffness
-/// k = m_eff ω² moves body A at ω_A² = k/m_A = ω² m_B/(m_A + m_B), so choosing
-/// ω² = ω₀² (m_A + m_B)/max(m_A, m_B) puts the lighter body (the one that limits stability) at
-/// exactly ω₀. Equal masses get √2 · ω₀ (half the sag of a plain ω₀ spring under load); a heavy
-/// box on a light one keeps ω₀. Capped at a quarter of the substep rate.
-pub(crate) fn pair_softness(
-    settings: &SolverSettings,
-    h: f32,
-    inv_ma: f32,
-    inv_mb: f32,
-    soft: Softness,
-    static_soft: Softness,
-) -> Softness {
-    if inv_ma == 0.0 || inv_mb == 0.0 {
-        return static_soft;
-    }
-    if settings.mode != SolverMode::SoftStep {
-        return soft;
-    }
-    let (ma, mb) = (1.0 / inv_ma, 1.0 / inv_mb);
-    let base = settings.contact_hertz.min(0.25 / h);
-    let hertz = (base * ((ma + mb) / ma.max(mb)).sqrt()).min(0.25 / h);
-    Softness::new(hertz, settings.contact_damping_ratio, h)
-}
-
-/// The joint passes of a solver step of `h` seconds: (with position bias, without). Soft
-/// step: rigid joint rows are soft at the joint frequency (capped at a quarter of the substep
-/// rate) in the biased pass. Pgs: Baumgarte's β/h, or no bias with ngs and none.
-fn joint_passes(settings: &SolverSettings, h: f32, step: u32) -> (PassContext, PassContext) {
-    let joint_softness = match settings.mode {
-        SolverMode::SoftStep => Softness::new(settings.joint_hertz.min(0.25 / h), settings.joint_damping_ratio, h),
-        SolverMode::Pgs => match settings.position_correction {
-            PositionCorrection::Baumgarte => {
-                Softness { bias_rate: settings.baumgarte / h, mass_scale: 1.0, impulse_scale: 0.0 }
-            }
-            _ => Softness::RIGID,
-        },
-    };
-    // The tree solve is followed by a position projection except in pgs with Baumgarte.
-    let tree_softness = match (settings.mode, settings.position_correction) {
-        (SolverMode::Pgs, PositionCorrection::Baumgarte) => joint_softness,
-        _ => Softness::RIGID,
-    };
-    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness, step };
-    (biased, PassContext { use_bias: false, ..biased })
-}
-
-/// Runs the solver for one step of `dt` seconds over `data.pairs`, then stores the impulses
-/// back into the contact pairs (per-step units) for warm starting and readout.
-pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], world: &WorldSettings, dt: f32) {
-    let (settings, substeps) = (&world.solver, world.substeps);
-    let prepare = PrepareSettings {
-        warm_scale: match (settings.warm_start, settings.mode) {
-            (false, _) => 0.0,
-            (true, SolverMode::SoftStep) => 1.0 / substeps as f32,
-            (true, SolverMode::Pgs) => 1.0,
-        },
-        speculative_distance: settings.speculative_distance,
-        restitution_threshold: settings.restitution_threshold,
-    };
-    data.step = data.step.wrapping_add(1).max(1);
-    match settings.mode {
-        SolverMode::SoftStep => {
-            data.prepare_wide(world_contacts, &prepare);
-            solve_soft_step(data, settings, substeps, dt);
-            let step_scale = substeps as f32;
+            data.prepare_wide(world_contacts, &ctx.prepare);
+            solve_soft_step(data, ctx);
+            let step_scale = ctx.solver_steps as f32;
             for w in &data.wide {
                 w.store(world_contacts, step_scale);
             }
             contacts::store_impulses(&data.contacts, world_contacts, step_scale);
         }
         SolverMode::Pgs => {
-            data.prepare_packed(world_contacts, &prepare);
-            solve_pgs(data, settings, dt);
+            data.prepare_packed(world_contacts, &ctx.prepare);
+            solve_pgs(data, ctx);
             contacts::store_impulses(&data.contacts, world_contacts, 1.0);
         }
     }
     data.unpack_wide_joints();
 }
 
-fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, substeps: u32, dt: f32) {
-    let h = dt / substeps as f32;
-    // Friction runs in the relax pass; without relax it must run in the biased one.
-    let biased = SolveParams {
-        inv_h: 1.0 / h,
-        max_push: settings.max_push_velocity,
-        slop: 0.0,
-        use_bias: true,
-        friction: !settings.relax,
-        reverse: false,
-        block: settings.block_solver,
-    };
-    let relaxed =
-        SolveParams { use_bias: false, friction: true, reverse: true, block: settings.block_solver, ..biased };
-    let (joint_biased, joint_relaxed) = joint_passes(settings, h, data.step);
-    for _ in 0..substeps {
+fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
+    let (settings, h) = (&ctx.solver, ctx.h);
+    let (biased, relaxed) = &ctx.contact_passes;
+    let (joint_biased, joint_relaxed) = &ctx.joint_passes;
+    for _ in 0..ctx.solver_steps {
         integrate_velocities(&mut data.bodies, &data.params, h);
         if settings.warm_start {
             data.warm_start();
         }
-        data.solve(&biased, &joint_biased);
+        data.solve(biased, joint_biased);
         integrate_positions(&mut data.bodies, h);
         turn_inertia(&mut data.bodies, &data.params);
         data.forest.correct_positions(&data.joints, &mut data.bodies);
         if settings.relax {
-            data.solve(&relaxed, &joint_relaxed);
+            data.solve(relaxed, joint_relaxed);
         }
     }
     for w in &mut data.wide {
@@ -366,25 +304,16 @@ fn solve_soft_step(data: &mut SolverData, settings: &SolverSettings, substeps: u
     contacts::apply_restitution(&mut data.contacts, &mut data.bodies, settings.restitution_threshold);
 }
 
-fn solve_pgs(data: &mut SolverData, settings: &SolverSettings, dt: f32) {
-    let use_bias = settings.position_correction == PositionCorrection::Baumgarte;
-    let params = SolveParams {
-        inv_h: 1.0 / dt,
-        max_push: settings.max_push_velocity,
-        slop: settings.linear_slop,
-        use_bias,
-        friction: true,
-        reverse: false,
-        block: settings.block_solver,
-    };
-    let (joint_pass, _) = joint_passes(settings, dt, data.step);
+fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
+    let (settings, dt) = (&ctx.solver, ctx.h);
+    let (params, joint_pass) = (ctx.contact_passes.0, &ctx.joint_passes.0);
     integrate_velocities(&mut data.bodies, &data.params, dt);
     if settings.warm_start {
         data.warm_start();
     }
     for iteration in 0..settings.iterations {
         let reverse = iteration % 2 == 1;
-        data.solve(&SolveParams { reverse, ..params }, &joint_pass);
+        data.solve(&SolveParams { reverse, ..params }, joint_pass);
     }
     data.unpack();
     integrate_positions(&mut data.bodies, dt);

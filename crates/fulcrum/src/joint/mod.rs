@@ -37,6 +37,7 @@ pub use kind::{
     MAX_MOTOR_FORCE, SIX_DOF_AXES,
 };
 pub use stored::{Joint, JointBreak};
+pub(crate) use stored::{CreationGeometry, JointState};
 pub use user::{
     RowBounds, UserBody, UserConstraint, UserConstraintEntry, UserConstraintFailure, UserConstraintReaction, UserRow,
     UserRows, MAX_USER_ROWS,

@@ -1,10 +1,42 @@
-//! A joint as the world stores it, and the event of a joint breaking.
+//! A joint as the world stores it (its parameters once, as its kind; what it measured at
+//! creation; and what it carries from step to step), and the event of a joint breaking.
 
 use super::kind::JointKind;
-use crate::dynamics::joints::{JointModel, JointSolver};
-use crate::dynamics::parts::frames::Frames;
 use crate::id::{BodyId, JointId};
-use crate::math::{Pose, Vec3};
+use crate::math::{Pose, Quat, Vec3};
+
+/// Most impulse slots any joint kind has (a six-DOF joint: six axes, two limit sides each).
+pub(crate) const MAX_JOINT_IMPULSES: usize = 12;
+
+/// The world geometry of a joint when it was made (or, for a pulley and a gear, when its
+/// parameters last changed): what a distance joint's unset lengths, a pulley's total rope
+/// length and a gear's turns are measured against.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CreationGeometry {
+    /// World anchor on A.
+    pub anchor_a: Vec3,
+    /// World anchor on B.
+    pub anchor_b: Vec3,
+    /// World rotation of A's joint frame.
+    pub rotation_a: Quat,
+    /// World rotation of B's joint frame.
+    pub rotation_b: Quat,
+}
+
+/// What a joint carries from one step to the next besides its parameters: the accumulated
+/// impulses of its rows (warm starting) and a gear's unwrapped turns. The solver builds the
+/// joint's rows from its kind every step and loads these into them.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct JointState {
+    /// Accumulated impulses, in the kind's slot order.
+    pub impulses: [f32; MAX_JOINT_IMPULSES],
+    /// The part each slot belonged to when saved (0: absent). An impulse is taken back only
+    /// into the same part, so changing a joint's parameters keeps the impulses of the parts
+    /// that stay and starts new parts from zero.
+    pub parts: [u8; MAX_JOINT_IMPULSES],
+    /// A gear's turns (θ_a, θ_b), unwrapped past ±π, radians.
+    pub turns: (f32, f32),
+}
 
 /// A joint as the world stores it. Read it through [`World::joint`](crate::World::joint);
 /// change it through the world's setters so that sleeping bodies wake.
@@ -18,17 +50,17 @@ pub struct Joint {
     pub(crate) frame_a: Pose,
     /// B's joint frame in B's body frame.
     pub(crate) frame_b: Pose,
-    /// Solver parts and their accumulated impulses.
-    pub(crate) model: JointModel,
+    /// The world geometry the joint measures against.
+    pub(crate) reference: CreationGeometry,
+    /// Impulses (and a gear's turns) carried between steps.
+    pub(crate) state: JointState,
     pub(crate) collide_connected: bool,
     pub(crate) break_force: Option<f32>,
     pub(crate) break_torque: Option<f32>,
     pub(crate) enabled: bool,
     pub(crate) broken: bool,
-    /// The frames at the end of the last step the joint was solved in and that step's
-    /// solver step length (s); the reaction is computed from them and the accumulated
-    /// impulses when it is read. `None` before the first step.
-    pub(crate) last_solve: Option<(Frames, f32)>,
+    /// Force and torque on B in the last step it was solved in (zero before).
+    pub(crate) reaction: (Vec3, Vec3),
 }
 
 impl Joint {
@@ -65,24 +97,12 @@ impl Joint {
 
     /// Force the joint applied to body B in the last step, N (world axes).
     pub fn reaction_force(&self) -> Vec3 {
-        self.reaction().0
+        self.reaction.0
     }
 
     /// Torque the joint applied to body B about B's anchor in the last step, N·m.
     pub fn reaction_torque(&self) -> Vec3 {
-        self.reaction().1
-    }
-
-    /// Force and torque on B in the last step: the accumulated impulses over the solver
-    /// step length (zero before the first step).
-    pub(crate) fn reaction(&self) -> (Vec3, Vec3) {
-        match self.last_solve {
-            Some((frames, h)) if h > 0.0 => {
-                let (linear, angular) = self.model.reaction_impulse(&frames);
-                (linear / h, angular / h)
-            }
-            _ => (Vec3::ZERO, Vec3::ZERO),
-        }
+        self.reaction.1
     }
 
     /// Do the connected bodies collide with each other?

@@ -5,11 +5,13 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::dynamics::joints::{CreationGeometry, JointConstraint, JointModel, JointSolver};
-use crate::dynamics::parts::frames::StartFrames;
+use crate::dynamics::joints::JointInput;
+use crate::dynamics::step_context::StepContext;
 use crate::error::{check_positive, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
-use crate::joint::{Anchors, Joint, JointAxes, JointBreak, JointDef, JointKind, Limits, Motor, Spring};
+use crate::joint::{
+    Anchors, CreationGeometry, Joint, JointAxes, JointBreak, JointDef, JointKind, JointState, Limits, Motor, Spring,
+};
 use crate::math::{Pose, Quat, Vec3};
 
 fn unknown_joint(id: JointId) -> Error {
@@ -34,7 +36,6 @@ impl World {
                 (def.body_a, body_b, frame_a, frame_b, geometry)
             }
         };
-        let model = JointModel::new(&def.kind, &geometry).map_err(|e| e.within("kind"))?;
         let joint = Joint {
             name: def.name.clone(),
             kind: def.kind,
@@ -42,13 +43,14 @@ impl World {
             body_b,
             frame_a,
             frame_b,
-            model,
+            reference: geometry,
+            state: JointState::default(),
             collide_connected: def.collide_connected,
             break_force: def.break_force,
             break_torque: def.break_torque,
             enabled: def.enabled,
             broken: false,
-            last_solve: None,
+            reaction: (Vec3::ZERO, Vec3::ZERO),
         };
         let id = self.joints.insert(joint);
         for body in body_a.iter().chain(std::iter::once(&body_b)) {
@@ -127,7 +129,8 @@ impl World {
     }
 
     /// Replaces the joint's kind-specific parameters (the kind itself cannot change). The
-    /// accumulated impulses are kept where they still apply.
+    /// accumulated impulses are kept where their part stays. A pulley's rope length and a
+    /// gear's turns are measured afresh from the current pose, so a new ratio holds from now on.
     pub fn set_joint_kind(&mut self, id: JointId, kind: JointKind) -> Result<()> {
         let joint = self.joints.get(id).ok_or_else(|| unknown_joint(id))?;
         if std::mem::discriminant(&joint.kind) != std::mem::discriminant(&kind) {
@@ -139,7 +142,10 @@ impl World {
         kind.validate()?;
         let geometry = self.current_geometry(joint);
         let joint = self.joints.get_mut(id).ok_or_else(|| unknown_joint(id))?;
-        joint.model.configure(&kind, &geometry).map_err(|e| e.within("kind"))?;
+        if matches!(kind, JointKind::Pulley { .. } | JointKind::Gear { .. }) {
+            joint.reference = geometry;
+            joint.state.turns = (0.0, 0.0);
+        }
         joint.kind = kind;
         self.wake_joint_bodies(id);
         Ok(())
@@ -382,10 +388,9 @@ impl World {
         }
     }
 
-    /// Lists every active joint between simulated bodies for the solver (after the bodies
+    /// Hands every active joint between simulated bodies to the solver (after the bodies
     /// have their solver indices).
-    pub(crate) fn gather_joints(&mut self) {
-        let warm = self.settings.solver.warm_start;
+    pub(crate) fn gather_joints(&mut self, ctx: &StepContext) {
         let data = &mut self.solver;
         data.joints.clear();
         for slot in 0..self.joints.capacity_index() {
@@ -408,52 +413,26 @@ impl World {
             if ia == 0 && ib == 0 {
                 continue;
             }
-            let anchor_a = pose_a.transform_point(joint.frame_a.position);
-            let anchor_b = pose_b.transform_point(joint.frame_b.position);
-            let frames = StartFrames {
-                r_a: anchor_a - center_a,
-                r_b: anchor_b - center_b,
-                centers: center_b - center_a,
-                rotation_a: pose_a.rotation * joint.frame_a.rotation,
-                rotation_b: pose_b.rotation * joint.frame_b.rotation,
-            };
-            let mut model = joint.model;
-            if !warm {
-                model.reset();
-            }
-            model.begin_step(center_a, center_b);
-            data.joints.push(JointConstraint {
+            let input = JointInput {
                 slot: slot as u32,
-                body_a: ia,
-                body_b: ib,
-                frames,
-                model,
-                in_tree: false,
-                wide: false,
-            });
+                joint,
+                bodies: (ia, ib),
+                poses: (pose_a, pose_b),
+                centers: (center_a, center_b),
+            };
+            data.add_joint(&input, ctx);
         }
-        if self.settings.solver.exact_joint_trees {
-            data.forest.build(&mut data.joints, &data.bodies);
-        } else {
-            data.forest.clear();
-        }
-        data.pack_wide_joints();
     }
 
     /// Writes the joints' impulses back, computes their reactions over the solver step `h`,
     /// and breaks the overloaded ones.
     pub(crate) fn store_joints(&mut self, h: f32) {
         let mut broken = Vec::new();
-        for c in &self.solver.joints {
+        for c in &mut self.solver.joints {
             let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
-            let frames = c.current_frames(&self.solver.bodies);
             let Some(joint) = self.joints.get_mut(id) else { continue };
-            joint.model = c.model;
-            joint.last_solve = Some((frames, h));
-            if joint.break_force.is_none() && joint.break_torque.is_none() {
-                continue;
-            }
-            let (force, torque) = joint.reaction();
+            joint.reaction = c.finish(&self.solver.bodies, h, &mut joint.state);
+            let (force, torque) = joint.reaction;
             let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
             let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);
             if over_force || over_torque {
@@ -463,7 +442,7 @@ impl World {
         }
         for id in broken {
             let Some(joint) = self.joints.get(id) else { continue };
-            let (force, torque) = joint.reaction();
+            let (force, torque) = joint.reaction;
             self.events.joint_breaks.push(JointBreak { joint: id, name: joint.name.clone(), force, torque });
             let (a, b) = (joint.body_a, joint.body_b);
             self.wake_joint_bodies(id);

@@ -7,7 +7,9 @@ use super::events::DisabledBody;
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::contact_prepare_wide::PairInput;
-use crate::dynamics::solver::{self, contact_softness, pair_softness};
+use crate::dynamics::softness::Softness;
+use crate::dynamics::solver;
+use crate::dynamics::step_context::StepContext;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
@@ -18,12 +20,12 @@ impl World {
         self.wake_jointed_bodies();
         self.wake_user_constrained_bodies();
         self.gather_bodies();
-        self.gather_joints();
-        let h = self.settings.solver_step_length(dt);
-        self.gather_user_constraints(h);
-        self.gather_contacts(dt);
-        solver::solve(&mut self.solver, &mut self.contacts, &self.settings, dt);
-        self.store_joints(h);
+        let ctx = StepContext::new(&self.settings, dt, self.solver.next_step());
+        self.gather_joints(&ctx);
+        self.gather_user_constraints(ctx.h);
+        self.gather_contacts();
+        solver::solve(&mut self.solver, &mut self.contacts, &ctx);
+        self.store_joints(ctx.h);
         self.store_user_constraints();
         self.finalize_bodies();
     }
@@ -78,10 +80,7 @@ impl World {
     }
 
     /// Lists every touching, non-sensor pair with a simulated body for the solver.
-    fn gather_contacts(&mut self, dt: f32) {
-        let settings = self.settings.solver;
-        let h = self.settings.solver_step_length(dt);
-        let (soft, static_soft) = contact_softness(&settings, h);
+    fn gather_contacts(&mut self) {
         let data = &mut self.solver;
         data.pairs.clear();
         for (index, contact) in self.contacts.iter().enumerate() {
@@ -105,7 +104,8 @@ impl World {
                 body_b: ib,
                 center_a: a.center,
                 center_b: b.center,
-                softness: pair_softness(&settings, h, ma, mb, soft, static_soft),
+                // The solver sets it from the step context and the two masses.
+                softness: Softness::RIGID,
                 point_count: contact.manifold.count as u8,
             });
         }

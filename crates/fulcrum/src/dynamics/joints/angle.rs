@@ -6,7 +6,7 @@
 //! Rigid, the three rows are one block (or the exact tree solve); with a spring the block is
 //! soft at the spring's frequency in every pass and stays out of the tree.
 
-use super::{rows_reaction, JointSolver};
+use super::{rows_reaction, visit_point, JointSolver};
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::rotation_lock::{rotation_lock_rows, RotationLockPart};
@@ -29,15 +29,11 @@ impl AngleJoint {
         Self { rotation: RotationLockPart::default(), spring }
     }
 
-    /// Takes the accumulated impulses of `old`.
-    pub fn keep_impulses(&mut self, old: &AngleJoint) {
-        self.rotation = old.rotation;
-    }
 }
 
 impl JointSolver for AngleJoint {
-    fn reset(&mut self) {
-        self.rotation = RotationLockPart::default();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit_point(&mut self.rotation.impulse, visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -11,7 +11,7 @@
 //! a joint tree the tree solve also holds the limit rows while they push (`limit_rows`:
 //! cone, twist lower, twist upper).
 
-use super::{rows_reaction, JointSolver};
+use super::{rows_reaction, visit_point, JointSolver};
 use crate::dynamics::parts::cone_twist::{ConePart, SwingTwist};
 use crate::dynamics::parts::dof::Dof;
 use crate::dynamics::parts::equality::PassContext;
@@ -46,17 +46,6 @@ impl BallJoint {
         }
     }
 
-    /// Takes the accumulated impulses of `old` where its limits stay.
-    pub fn keep_impulses(&mut self, old: &BallJoint) {
-        self.point = old.point;
-        if let (Some(cone), Some(old_cone)) = (&mut self.cone, old.cone) {
-            cone.impulse = old_cone.impulse;
-        }
-        if self.twist.limits.is_some() {
-            (self.twist.lower_impulse, self.twist.upper_impulse) = (old.twist.lower_impulse, old.twist.upper_impulse);
-        }
-    }
-
     fn has_limits(&self) -> bool {
         self.cone.is_some() || self.twist.is_active()
     }
@@ -76,12 +65,13 @@ impl BallJoint {
 }
 
 impl JointSolver for BallJoint {
-    fn reset(&mut self) {
-        self.point = PointPart::default();
-        if let Some(cone) = &mut self.cone {
-            cone.impulse = 0.0;
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit_point(&mut self.point.impulse, visit);
+        match &mut self.cone {
+            Some(cone) => visit(1, &mut cone.impulse),
+            None => visit(0, &mut 0.0),
         }
-        self.twist.reset();
+        self.twist.impulses(visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -103,14 +103,6 @@ impl DistanceJoint {
         Self { lengths, creation_length, rigid, impulse: 0.0, length }
     }
 
-    /// Takes the accumulated impulses of `old` (the same joint before a parameter change).
-    pub fn keep_impulses(&mut self, old: &DistanceJoint) {
-        self.impulse = if self.rigid { old.impulse } else { 0.0 };
-        let options = (self.length.spring, self.length.motor, self.length.limits);
-        self.length = old.length;
-        (self.length.spring, self.length.motor, self.length.limits) = options;
-    }
-
     /// Position error of the length outside its limits (0 inside, or without limits: a
     /// spring alone is never corrected), metres.
     fn limit_error(&self, length: f32) -> f32 {
@@ -123,9 +115,9 @@ impl DistanceJoint {
 }
 
 impl JointSolver for DistanceJoint {
-    fn reset(&mut self) {
-        self.impulse = 0.0;
-        self.length.reset();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit(u8::from(self.rigid), &mut self.impulse);
+        self.length.impulses(visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

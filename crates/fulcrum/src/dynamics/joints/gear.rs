@@ -56,12 +56,6 @@ impl GearJoint {
         Self { ratio, reference: (rotation_a, rotation_b), turns: (0.0, 0.0), impulse: 0.0 }
     }
 
-    /// Takes the accumulated impulse of `old` (the turns restart from the current pose, so a
-    /// new ratio holds from now on).
-    pub fn keep_impulses(&mut self, old: &GearJoint) {
-        self.impulse = old.impulse;
-    }
-
     /// θ_a and θ_b at the current frames.
     fn current_turns(&self, frames: &Frames) -> (f32, f32) {
         let a = turn_about_axis(self.reference.0, frames.rotation_a);
@@ -83,8 +77,8 @@ impl GearJoint {
 }
 
 impl JointSolver for GearJoint {
-    fn reset(&mut self) {
-        self.impulse = 0.0;
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit(1, &mut self.impulse);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

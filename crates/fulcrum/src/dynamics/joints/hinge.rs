@@ -13,7 +13,7 @@
 //! joint tree the tree solve also holds the limits while they push (`limit_rows`: lower,
 //! upper).
 
-use super::{rows_reaction, JointSolver};
+use super::{rows_reaction, visit_point, JointSolver};
 use crate::dynamics::parts::dof::{Dof, DofMotor, DofSpring};
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
@@ -58,15 +58,6 @@ impl HingeJoint {
         Self { angle: dof(limits, motor, spring, 0.0), ..Self::default() }
     }
 
-    /// Takes the accumulated impulses of `old` (the same joint before a parameter change).
-    pub fn keep_impulses(&mut self, old: &HingeJoint) {
-        self.point = old.point;
-        self.rotation = old.rotation;
-        let options = (self.angle.spring, self.angle.motor, self.angle.limits);
-        self.angle = old.angle;
-        (self.angle.spring, self.angle.motor, self.angle.limits) = options;
-    }
-
     fn angle_row(frames: &Frames) -> JacobianRow {
         JacobianRow::angular(frames.axis_a())
     }
@@ -85,10 +76,10 @@ impl HingeJoint {
 }
 
 impl JointSolver for HingeJoint {
-    fn reset(&mut self) {
-        self.point = PointPart::default();
-        self.rotation = HingeRotationPart::default();
-        self.angle.reset();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit_point(&mut self.point.impulse, visit);
+        self.rotation.impulse.iter_mut().for_each(|x| visit(1, x));
+        self.angle.impulses(visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

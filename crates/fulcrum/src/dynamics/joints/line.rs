@@ -35,17 +35,12 @@ impl LineJoint {
         Self { perpendicular: PerpendicularPart::default(), slide: dof(limits, motor, spring, 0.0) }
     }
 
-    /// Takes the accumulated impulses of `old`.
-    pub fn keep_impulses(&mut self, old: &LineJoint) {
-        self.perpendicular = old.perpendicular;
-        self.slide.keep_impulses(&old.slide);
-    }
 }
 
 impl JointSolver for LineJoint {
-    fn reset(&mut self) {
-        self.perpendicular = PerpendicularPart::default();
-        self.slide.reset();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        self.perpendicular.impulse.iter_mut().for_each(|x| visit(1, x));
+        self.slide.impulses(visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -2,11 +2,13 @@
 //! in `dynamics/parts`, dispatched through [`JointModel`] with one `match` per stage; and the
 //! exact solve of tree-shaped joint graphs in [`tree`].
 //!
-//! Per step the world gathers every active joint between awake bodies into a
-//! [`JointConstraint`] (solver body indices, the frames at the start of the step, and a copy
-//! of the joint's parts with their accumulated impulses); the solver passes call
-//! `warm_start` / `solve` / `correct_positions` on them, and the impulses are copied back
-//! into the joints at the end of the step for warm starting and the reaction readout.
+//! A joint keeps its parameters once, as its [`JointKind`], and carries only its accumulated
+//! impulses (and a gear's turns) from step to step ([`JointState`]). Per step the world hands
+//! every active joint between awake bodies to the solver ([`JointInput`]); the solver builds
+//! a [`JointConstraint`] from it (solver body indices, the frames at the start of the step,
+//! and the kind's parts with the carried impulses loaded), runs `warm_start` / `solve` /
+//! `correct_positions` on it, and at the end of the step saves the impulses back and reports
+//! the reaction ([`JointConstraint::finish`]).
 
 pub(crate) mod angle;
 pub(crate) mod ball;
@@ -27,9 +29,8 @@ use super::parts::equality::PassContext;
 use super::parts::frames::{Frames, StartFrames};
 use super::parts::row::JacobianRow;
 use super::solver_body::SolverBody;
-use crate::error::Result;
-use crate::joint::JointKind;
-use crate::math::{Quat, Vec3};
+use crate::joint::{CreationGeometry, Joint, JointKind, JointState};
+use crate::math::{Pose, Vec3};
 
 pub(crate) use angle::AngleJoint;
 pub(crate) use ball::BallJoint;
@@ -43,24 +44,14 @@ pub(crate) use six_dof::SixDofJoint;
 pub(crate) use target::TargetJoint;
 pub(crate) use weld::WeldJoint;
 
-/// What the world knows about a joint's geometry when it is created (world space).
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct CreationGeometry {
-    /// World anchor on A.
-    pub anchor_a: Vec3,
-    /// World anchor on B.
-    pub anchor_b: Vec3,
-    /// World rotation of A's joint frame.
-    pub rotation_a: Quat,
-    /// World rotation of B's joint frame.
-    pub rotation_b: Quat,
-}
-
 /// The verbs every joint kind implements. Kinds are dispatched by [`JointModel`]'s `match`,
 /// never through trait objects.
 pub(crate) trait JointSolver {
-    /// Forgets the accumulated impulses.
-    fn reset(&mut self);
+    /// Visits every impulse slot of the kind in a fixed order, with the tag of the part the
+    /// slot belongs to (0: the part is absent in this configuration). This is all the state
+    /// a joint carries between steps (besides a gear's turns): loading, saving and
+    /// forgetting impulses go through it.
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32));
     /// Takes the bodies' centres of mass (world) at the start of the step, for joints that
     /// measure against fixed world points (pulley, target).
     fn begin_step(&mut self, _center_a: Vec3, _center_b: Vec3) {}
@@ -143,69 +134,69 @@ macro_rules! dispatch {
 }
 
 impl JointModel {
-    /// The solver state of a new joint of `kind`.
-    pub fn new(kind: &JointKind, geometry: &CreationGeometry) -> Result<JointModel> {
-        let (anchor_a, anchor_b) = (geometry.anchor_a, geometry.anchor_b);
+    /// The rows of a joint of `kind` measured against `reference`, with no impulses yet.
+    pub fn new(kind: &JointKind, reference: &CreationGeometry) -> JointModel {
+        let (anchor_a, anchor_b) = (reference.anchor_a, reference.anchor_b);
         match *kind {
-            JointKind::Ball { cone_limit, twist_limits } => {
-                Ok(JointModel::Ball(BallJoint::new(cone_limit, twist_limits)))
-            }
-            JointKind::Hinge { limits, motor, spring } => Ok(JointModel::Hinge(HingeJoint::new(limits, motor, spring))),
-            JointKind::Weld { spring } => Ok(JointModel::Weld(WeldJoint::new(spring))),
+            JointKind::Ball { cone_limit, twist_limits } => JointModel::Ball(BallJoint::new(cone_limit, twist_limits)),
+            JointKind::Hinge { limits, motor, spring } => JointModel::Hinge(HingeJoint::new(limits, motor, spring)),
+            JointKind::Weld { spring } => JointModel::Weld(WeldJoint::new(spring)),
             JointKind::Distance { rest_length, min_length, max_length, spring } => {
                 let length = (anchor_b - anchor_a).length();
-                Ok(JointModel::Distance(DistanceJoint::new(rest_length, min_length, max_length, spring, length)))
+                JointModel::Distance(DistanceJoint::new(rest_length, min_length, max_length, spring, length))
             }
             JointKind::Pulley { ground_anchor_a, ground_anchor_b, ratio } => {
-                Ok(JointModel::Pulley(PulleyJoint::new(ground_anchor_a, ground_anchor_b, ratio, anchor_a, anchor_b)))
+                JointModel::Pulley(PulleyJoint::new(ground_anchor_a, ground_anchor_b, ratio, anchor_a, anchor_b))
             }
             JointKind::Gear { ratio, .. } => {
-                Ok(JointModel::Gear(GearJoint::new(ratio, geometry.rotation_a, geometry.rotation_b)))
+                JointModel::Gear(GearJoint::new(ratio, reference.rotation_a, reference.rotation_b))
             }
             JointKind::Target { target, spring, max_force } => {
-                Ok(JointModel::Target(TargetJoint::new(target, spring.frequency_hz, spring.damping_ratio, max_force)))
+                JointModel::Target(TargetJoint::new(target, spring.frequency_hz, spring.damping_ratio, max_force))
             }
             JointKind::Prismatic { limits, motor, spring } => {
-                Ok(JointModel::Prismatic(PrismaticJoint::new(limits, motor, spring)))
+                JointModel::Prismatic(PrismaticJoint::new(limits, motor, spring))
             }
-            JointKind::Line { limits, motor, spring } => Ok(JointModel::Line(LineJoint::new(limits, motor, spring))),
-            JointKind::Angle { spring } => Ok(JointModel::Angle(AngleJoint::new(spring))),
-            JointKind::SixDof { axes } => Ok(JointModel::SixDof(SixDofJoint::new(axes))),
+            JointKind::Line { limits, motor, spring } => JointModel::Line(LineJoint::new(limits, motor, spring)),
+            JointKind::Angle { spring } => JointModel::Angle(AngleJoint::new(spring)),
+            JointKind::SixDof { axes } => JointModel::SixDof(SixDofJoint::new(axes)),
         }
     }
 
-    /// Takes new parameters of the same kind, keeping the accumulated impulses where the
-    /// parts stay.
-    pub fn configure(&mut self, kind: &JointKind, geometry: &CreationGeometry) -> Result<()> {
-        let mut fresh = JointModel::new(kind, geometry)?;
-        match (&mut fresh, &*self) {
-            (JointModel::Distance(new), JointModel::Distance(old)) => {
-                // Unset lengths still resolve against the distance at creation.
-                if let JointKind::Distance { rest_length, min_length, max_length, spring } = *kind {
-                    *new = DistanceJoint::new(rest_length, min_length, max_length, spring, old.creation_length);
-                }
-                new.keep_impulses(old)
-            }
-            (JointModel::Pulley(new), JointModel::Pulley(old)) => new.keep_impulses(old),
-            (JointModel::Gear(new), JointModel::Gear(old)) => new.keep_impulses(old),
-            (JointModel::Target(new), JointModel::Target(old)) => new.keep_impulses(old),
-            (JointModel::Hinge(new), JointModel::Hinge(old)) => new.keep_impulses(old),
-            (JointModel::Weld(new), JointModel::Weld(old)) => new.keep_impulses(old),
-            (JointModel::Ball(new), JointModel::Ball(old)) => new.keep_impulses(old),
-            (JointModel::Prismatic(new), JointModel::Prismatic(old)) => new.keep_impulses(old),
-            (JointModel::Line(new), JointModel::Line(old)) => new.keep_impulses(old),
-            (JointModel::Angle(new), JointModel::Angle(old)) => new.keep_impulses(old),
-            (JointModel::SixDof(new), JointModel::SixDof(old)) => new.keep_impulses(old),
-            _ => {}
+    /// Takes the state carried from the last step: a gear's turns, and (when warm starting)
+    /// the impulses of the slots whose part is the same as when they were saved.
+    pub fn load(&mut self, state: &JointState, warm: bool) {
+        if let JointModel::Gear(gear) = self {
+            gear.turns = state.turns;
         }
-        *self = fresh;
-        Ok(())
+        if !warm {
+            return;
+        }
+        let mut slot = 0;
+        self.impulses(&mut |part, impulse| {
+            if part != 0 && state.parts[slot] == part {
+                *impulse = state.impulses[slot];
+            }
+            slot += 1;
+        });
+    }
+
+    /// Saves what the joint carries to the next step.
+    pub fn save(&mut self, state: &mut JointState) {
+        if let JointModel::Gear(gear) = self {
+            state.turns = gear.turns;
+        }
+        let mut slot = 0;
+        self.impulses(&mut |part, impulse| {
+            (state.impulses[slot], state.parts[slot]) = (*impulse, part);
+            slot += 1;
+        });
     }
 }
 
 impl JointSolver for JointModel {
-    fn reset(&mut self) {
-        dispatch!(self, j => j.reset())
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        dispatch!(self, j => j.impulses(visit))
     }
     fn begin_step(&mut self, center_a: Vec3, center_b: Vec3) {
         dispatch!(self, j => j.begin_step(center_a, center_b))
@@ -245,6 +236,20 @@ impl JointSolver for JointModel {
     }
 }
 
+/// One active joint as the world hands it to the solver for a step.
+pub(crate) struct JointInput<'a> {
+    /// Slot of the joint in the world's arena.
+    pub slot: u32,
+    /// The joint: its kind, frames, reference geometry and carried state.
+    pub joint: &'a Joint,
+    /// Solver indices of A and B (0: the static world or a static body).
+    pub bodies: (u32, u32),
+    /// World poses of A and B (identity for the static world).
+    pub poses: (Pose, Pose),
+    /// World centres of mass of A and B (zero for the static world).
+    pub centers: (Vec3, Vec3),
+}
+
 /// One active joint in this step's solver arrays.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JointConstraint {
@@ -265,6 +270,43 @@ pub(crate) struct JointConstraint {
 }
 
 impl JointConstraint {
+    /// The joint's rows for this step: its frames at the start of the step, and its parts
+    /// built from its kind with the state it carried from the last step (its impulses only
+    /// when warm starting).
+    pub fn prepare(input: &JointInput, warm: bool) -> JointConstraint {
+        let joint = input.joint;
+        let ((pose_a, pose_b), (center_a, center_b)) = (input.poses, input.centers);
+        let anchor_a = pose_a.transform_point(joint.frame_a.position);
+        let anchor_b = pose_b.transform_point(joint.frame_b.position);
+        let frames = StartFrames {
+            r_a: anchor_a - center_a,
+            r_b: anchor_b - center_b,
+            centers: center_b - center_a,
+            rotation_a: pose_a.rotation * joint.frame_a.rotation,
+            rotation_b: pose_b.rotation * joint.frame_b.rotation,
+        };
+        let mut model = JointModel::new(&joint.kind, &joint.reference);
+        model.load(&joint.state, warm);
+        model.begin_step(center_a, center_b);
+        JointConstraint {
+            slot: input.slot,
+            body_a: input.bodies.0,
+            body_b: input.bodies.1,
+            frames,
+            model,
+            in_tree: false,
+            wide: false,
+        }
+    }
+
+    /// Saves what the joint carries to the next step and returns its reaction on B over the
+    /// solver step `h`: force (N) and torque about B's anchor (N·m).
+    pub fn finish(&mut self, bodies: &[SolverBody], h: f32, state: &mut JointState) -> (Vec3, Vec3) {
+        self.model.save(state);
+        let (linear, angular) = self.model.reaction_impulse(&self.current_frames(bodies));
+        (linear / h, angular / h)
+    }
+
     /// The frames at the bodies' current positions.
     #[inline]
     pub fn current_frames(&self, bodies: &[SolverBody]) -> Frames {
@@ -317,6 +359,13 @@ pub(crate) fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnO
         }
         _ => {}
     }
+}
+
+/// Visits the three components of a vector impulse as slots of a present part.
+pub(crate) fn visit_point(impulse: &mut Vec3, visit: &mut dyn FnMut(u8, &mut f32)) {
+    let mut components = impulse.to_array();
+    components.iter_mut().for_each(|x| visit(1, x));
+    *impulse = Vec3::from_array(components);
 }
 
 /// Sums the reaction of equality rows with accumulated impulses `impulse` on body B: linear

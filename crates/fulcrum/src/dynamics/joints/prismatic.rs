@@ -53,17 +53,12 @@ impl PrismaticJoint {
         Self { impulse: [0.0; ROWS], slide: dof(limits, motor, spring, 0.0) }
     }
 
-    /// Takes the accumulated impulses of `old`.
-    pub fn keep_impulses(&mut self, old: &PrismaticJoint) {
-        self.impulse = old.impulse;
-        self.slide.keep_impulses(&old.slide);
-    }
 }
 
 impl JointSolver for PrismaticJoint {
-    fn reset(&mut self) {
-        self.impulse = [0.0; ROWS];
-        self.slide.reset();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        self.impulse.iter_mut().for_each(|x| visit(1, x));
+        self.slide.impulses(visit);
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -55,11 +55,6 @@ impl PulleyJoint {
         }
     }
 
-    /// Takes the accumulated impulse of `old`.
-    pub fn keep_impulses(&mut self, old: &PulleyJoint) {
-        self.slack.lower_impulse = old.slack.lower_impulse;
-    }
-
     /// The row and the slack C at the bodies' current positions.
     fn row(&self, frames: &Frames, a: &SolverBody, b: &SolverBody) -> (JacobianRow, f32) {
         let anchor_a = world_anchor(self.start_centers.0, a, frames.r_a);
@@ -78,8 +73,8 @@ impl PulleyJoint {
 }
 
 impl JointSolver for PulleyJoint {
-    fn reset(&mut self) {
-        self.slack.reset();
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        self.slack.impulses(visit);
     }
 
     fn begin_step(&mut self, center_a: Vec3, center_b: Vec3) {

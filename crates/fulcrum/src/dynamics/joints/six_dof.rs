@@ -59,16 +59,6 @@ impl SixDofJoint {
         Self { axes, impulse: [0.0; 6], upper_impulse: [0.0; 6] }
     }
 
-    /// Takes the accumulated impulses of `old` on the axes whose motion keeps its kind.
-    pub fn keep_impulses(&mut self, old: &SixDofJoint) {
-        for i in 0..6 {
-            if std::mem::discriminant(&self.axes[i]) == std::mem::discriminant(&old.axes[i]) {
-                self.impulse[i] = old.impulse[i];
-                self.upper_impulse[i] = old.upper_impulse[i];
-            }
-        }
-    }
-
     /// The locked axes in order, and their number.
     fn locked(&self) -> ([usize; 6], usize) {
         let mut list = [0; 6];
@@ -127,9 +117,18 @@ impl SixDofJoint {
 }
 
 impl JointSolver for SixDofJoint {
-    fn reset(&mut self) {
-        self.impulse = [0.0; 6];
-        self.upper_impulse = [0.0; 6];
+    /// Per axis: the locked row's (tag 1) or the lower limit's (tag 2) impulse, then the
+    /// upper limit's; a free axis has none.
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        for (i, motion) in self.axes.iter().enumerate() {
+            let tag = match motion {
+                AxisMotion::Free => 0,
+                AxisMotion::Locked => 1,
+                AxisMotion::Limited(..) => 2,
+            };
+            visit(tag, &mut self.impulse[i]);
+            visit(u8::from(tag == 2), &mut self.upper_impulse[i]);
+        }
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -17,7 +17,7 @@
 //! implicit damper on three angular rows: Δλ = −γ K⁻¹ ω − (1 − γ) λ, γ = h·rate / (1 + h·rate).
 //! It only removes energy, and is reported as the joint's reaction torque.
 
-use super::{rows_reaction, JointSolver};
+use super::{rows_reaction, visit_point, JointSolver};
 use crate::dynamics::parts::equality::{apply_weighted, equality_delta, PassContext, RowScales};
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::length::world_anchor;
@@ -77,12 +77,6 @@ impl TargetJoint {
         }
     }
 
-    /// Takes the accumulated impulses of `old` (the target moved or the spring changed).
-    pub fn keep_impulses(&mut self, old: &TargetJoint) {
-        self.impulse = old.impulse;
-        self.spin_impulse = old.spin_impulse;
-    }
-
     /// The pull towards the target, its accumulated impulse clamped to the force cap.
     fn solve_pull(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
         let rows = pull_rows(frames.r_b);
@@ -115,9 +109,9 @@ impl TargetJoint {
 }
 
 impl JointSolver for TargetJoint {
-    fn reset(&mut self) {
-        self.impulse = Vec3::ZERO;
-        self.spin_impulse = Vec3::ZERO;
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        visit_point(&mut self.impulse, visit);
+        visit_point(&mut self.spin_impulse, visit);
     }
 
     fn begin_step(&mut self, _center_a: Vec3, center_b: Vec3) {

@@ -39,15 +39,11 @@ impl WeldJoint {
         Self { impulse: [0.0; 6], spring }
     }
 
-    /// Takes the accumulated impulses of `old`.
-    pub fn keep_impulses(&mut self, old: &WeldJoint) {
-        self.impulse = old.impulse;
-    }
 }
 
 impl JointSolver for WeldJoint {
-    fn reset(&mut self) {
-        self.impulse = [0.0; 6];
+    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        self.impulse.iter_mut().for_each(|x| visit(1, x));
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {

@@ -76,21 +76,14 @@ impl Dof {
         self.spring_impulse + self.motor_impulse + self.lower_impulse - self.upper_impulse
     }
 
-    /// Takes the accumulated impulses of `old` (the same joint before a parameter change),
-    /// keeping this part's spring, motor and limits.
-    pub fn keep_impulses(&mut self, old: &Dof) {
-        self.spring_impulse = old.spring_impulse;
-        self.motor_impulse = old.motor_impulse;
-        self.lower_impulse = old.lower_impulse;
-        self.upper_impulse = old.upper_impulse;
-    }
-
-    /// Forgets the accumulated impulses (warm starting off, or the joint was changed).
-    pub fn reset(&mut self) {
-        self.spring_impulse = 0.0;
-        self.motor_impulse = 0.0;
-        self.lower_impulse = 0.0;
-        self.upper_impulse = 0.0;
+    /// Visits the impulse slots (spring, motor, lower limit, upper limit), tagged 1 where
+    /// the part is present (see `JointSolver::impulses`).
+    pub fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+        let limits = u8::from(self.limits.is_some());
+        visit(u8::from(self.spring.is_some()), &mut self.spring_impulse);
+        visit(u8::from(self.motor.is_some()), &mut self.motor_impulse);
+        visit(limits, &mut self.lower_impulse);
+        visit(limits, &mut self.upper_impulse);
     }
 
     /// Applies the accumulated impulses.
