@@ -36,8 +36,8 @@ pub use kind::{
     AxisMotion, JointKind, Limits, Motor, Spring, MAX_DAMPING_RATIO, MAX_FREQUENCY_HZ, MAX_JOINT_LENGTH,
     MAX_MOTOR_FORCE, SIX_DOF_AXES,
 };
-pub use stored::{Joint, JointBreak};
 pub(crate) use stored::{CreationGeometry, JointState};
+pub use stored::{Joint, JointBreak};
 pub use user::{
     RowBounds, UserBody, UserConstraint, UserConstraintEntry, UserConstraintFailure, UserConstraintReaction, UserRow,
     UserRows, MAX_USER_ROWS,

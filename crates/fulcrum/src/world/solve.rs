@@ -9,8 +9,8 @@ use crate::body::BodyKind;
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::softness::Softness;
 use crate::dynamics::solver;
-use crate::dynamics::step_context::StepContext;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
+use crate::dynamics::step_context::StepContext;
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
 

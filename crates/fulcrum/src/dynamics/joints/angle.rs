@@ -28,7 +28,6 @@ impl AngleJoint {
     pub fn new(spring: Option<Spring>) -> Self {
         Self { rotation: RotationLockPart::default(), spring }
     }
-
 }
 
 impl JointSolver for AngleJoint {

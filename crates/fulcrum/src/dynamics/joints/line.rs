@@ -34,7 +34,6 @@ impl LineJoint {
     pub fn new(limits: Option<Limits>, motor: Option<Motor>, spring: Option<Spring>) -> Self {
         Self { perpendicular: PerpendicularPart::default(), slide: dof(limits, motor, spring, 0.0) }
     }
-
 }
 
 impl JointSolver for LineJoint {

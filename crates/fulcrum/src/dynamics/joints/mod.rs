@@ -379,3 +379,63 @@ pub(crate) fn rows_reaction(rows: &[JacobianRow], impulse: &[f32], r_b: Vec3) ->
     }
     (linear, angular - r_b.cross(linear))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::joint::{Limits, Motor};
+    use crate::math::Quat;
+
+    const REFERENCE: CreationGeometry = CreationGeometry {
+        anchor_a: Vec3::ZERO,
+        anchor_b: Vec3::X,
+        rotation_a: Quat::IDENTITY,
+        rotation_b: Quat::IDENTITY,
+    };
+
+    fn hinge(limits: Option<Limits>, motor: Option<Motor>) -> JointModel {
+        JointModel::new(&JointKind::Hinge { limits, motor, spring: None }, &REFERENCE)
+    }
+
+    /// Fills every slot with its number plus one and saves it.
+    fn saved(mut model: JointModel) -> JointState {
+        let mut value = 0.0;
+        model.impulses(&mut |_, impulse| {
+            value += 1.0;
+            *impulse = value;
+        });
+        let mut state = JointState::default();
+        model.save(&mut state);
+        state
+    }
+
+    fn loaded(mut model: JointModel, state: &JointState, warm: bool) -> Vec<f32> {
+        model.load(state, warm);
+        let mut out = Vec::new();
+        model.impulses(&mut |_, impulse| out.push(*impulse));
+        out
+    }
+
+    /// A hinge's slots: point 3, rotation 2, then the angle's spring, motor, lower, upper.
+    #[test]
+    fn changed_parameters_keep_the_impulses_of_the_parts_that_stay() {
+        let motor = Some(Motor::Velocity { target_velocity: 1.0, max_force: 10.0 });
+        let state = saved(hinge(None, motor));
+        // Same parts, new motor speed: everything comes back.
+        let faster = Some(Motor::Velocity { target_velocity: 2.0, max_force: 10.0 });
+        assert_eq!(loaded(hinge(None, faster), &state, true), [1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 7.0, 0.0, 0.0]);
+        // Motor removed, limits added: the equality rows keep theirs, the limits start at 0.
+        let limits = Some(Limits::new(-1.0, 1.0));
+        assert_eq!(loaded(hinge(limits, None), &state, true), [1.0, 2.0, 3.0, 4.0, 5.0, 0.0, 0.0, 0.0, 0.0]);
+        // Without warm starting nothing is taken back.
+        assert!(loaded(hinge(None, motor), &state, false).iter().all(|&x| x == 0.0));
+    }
+
+    /// The most slots a kind has fits the state (a six-DOF joint with every axis limited).
+    #[test]
+    fn every_kind_fits_the_state() {
+        let axes = [crate::joint::AxisMotion::Limited(-1.0, 1.0); 6];
+        let state = saved(JointModel::new(&JointKind::SixDof { axes }, &REFERENCE));
+        assert_eq!(state.parts, [2, 1, 2, 1, 2, 1, 2, 1, 2, 1, 2, 1]);
+    }
+}

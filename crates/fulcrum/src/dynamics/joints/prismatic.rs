@@ -52,7 +52,6 @@ impl PrismaticJoint {
     pub fn new(limits: Option<Limits>, motor: Option<Motor>, spring: Option<Spring>) -> Self {
         Self { impulse: [0.0; ROWS], slide: dof(limits, motor, spring, 0.0) }
     }
-
 }
 
 impl JointSolver for PrismaticJoint {

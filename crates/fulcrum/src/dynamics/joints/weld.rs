@@ -38,7 +38,6 @@ impl WeldJoint {
     pub fn new(spring: Option<Spring>) -> Self {
         Self { impulse: [0.0; 6], spring }
     }
-
 }
 
 impl JointSolver for WeldJoint {
