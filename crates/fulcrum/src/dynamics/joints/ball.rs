@@ -3,21 +3,22 @@
 //!
 //! ```text
 //! point   C = p_B − p_A = 0                 3 rows (equality: the tree solve may take them)
-//! cone    C = α − σ ≥ 0                     1 row about the swing axis (cone_twist part)
+//! cone    C = α − φ ≥ 0                     1 row about the swing axis (cone part)
 //! twist   lower ≤ τ ≤ upper                 1 row about the twist axis (a Dof with limits)
 //! ```
-//! σ and τ are the swing and twist of q_A⁻¹ q_B (see `parts::cone_twist`). The limits run
+//! φ and τ are the swing and twist angles of q_A⁻¹ q_B (see `parts::swing_twist`). The limits run
 //! first, each along its row within the point rows (`FreeRow`), and the point block last. In
 //! a joint tree the tree solve also holds the limit rows while they push (`limit_rows`:
 //! cone, twist lower, twist upper).
 
 use super::{rows_reaction, visit_point, JointSolver};
-use crate::dynamics::parts::cone_twist::{ConePart, SwingTwist};
+use crate::dynamics::parts::cone::ConePart;
 use crate::dynamics::parts::dof::Dof;
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::point::{point_rows, PointPart};
 use crate::dynamics::parts::row::JacobianRow;
+use crate::dynamics::parts::swing_twist::SwingTwist;
 use crate::dynamics::solver_body::SolverBody;
 use crate::joint::Limits;
 use crate::math::Vec3;

@@ -1,6 +1,6 @@
 //! Joint constraints in the solver: one file per joint kind, each assembled from the parts
 //! in `dynamics/parts`, dispatched through [`JointModel`] with one `match` per stage; and the
-//! exact solve of tree-shaped joint graphs in [`tree`].
+//! exact solve of tree-shaped joint graphs in [`forest`].
 //!
 //! A joint keeps its parameters once, as its [`JointKind`], and carries only its accumulated
 //! impulses (and a gear's turns) from step to step ([`JointState`]). Per step the world hands
@@ -13,6 +13,7 @@
 pub(crate) mod angle;
 pub(crate) mod ball;
 pub(crate) mod distance;
+pub(crate) mod forest;
 pub(crate) mod gear;
 pub(crate) mod hinge;
 pub(crate) mod line;
@@ -21,7 +22,6 @@ pub(crate) mod prismatic;
 pub(crate) mod pulley;
 pub(crate) mod six_dof;
 pub(crate) mod target;
-pub(crate) mod tree;
 pub(crate) mod user;
 pub(crate) mod weld;
 

@@ -24,7 +24,7 @@ use crate::dynamics::parts::equality::{correct_positions_rows, solve_equality_ro
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::perpendicular::axis_row;
 use crate::dynamics::parts::row::JacobianRow;
-use crate::dynamics::parts::swing_twist::swing_twist_rows;
+use crate::dynamics::parts::swing_twist::SwingTwist;
 use crate::dynamics::solver_body::SolverBody;
 use crate::joint::AxisMotion;
 use crate::math::Vec3;
@@ -47,7 +47,7 @@ fn axis_rows(frames: &Frames) -> ([JacobianRow; 6], [f32; 6]) {
     for (i, axis) in frames.basis_a().into_iter().enumerate() {
         (rows[i], positions[i]) = axis_row(frames, axis);
     }
-    let (turns, angles) = swing_twist_rows(frames);
+    let (turns, angles) = SwingTwist::of(frames).angle_rows(frames);
     rows[3..].copy_from_slice(&turns);
     positions[3..].copy_from_slice(&angles);
     (rows, positions)

@@ -10,12 +10,13 @@
 //! - [`point`]: anchors coincide (3 rows); [`rotation_lock`]: orientation locked (3 rows);
 //!   [`hinge_rotation`]: axes parallel (2 rows); [`perpendicular`]: B's anchor on A's axis
 //!   (2 rows) and the slide row along it.
-//! - [`swing_twist`]: the relative rotation as three angles about A's axes, with exact rows.
+//! - [`swing_twist`]: swing and twist of the relative rotation with the rows of their rates
+//!   (the ball joint's limits, the six-DOF joint's three angles).
 //! - [`dof`]: one degree of freedom with spring, motor and limits.
 //! - [`length`]: the distance between two points and its row (distance joint, pulley).
-//! - [`cone_twist`]: swing and twist of a ball joint, its cone limit.
+//! - [`cone`]: the cone limit of a ball joint.
 
-pub(crate) mod cone_twist;
+pub(crate) mod cone;
 pub(crate) mod dense;
 pub(crate) mod dof;
 pub(crate) mod equality;
