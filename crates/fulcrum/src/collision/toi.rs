@@ -190,6 +190,7 @@ pub fn core_reach(shape: &Shape, local: &Pose) -> f32 {
         Some(CoreKind::Box { half_extents }) => half_extents.length(),
         Some(CoreKind::Cylinder { half_height, radius }) => half_height.hypot(radius),
         Some(CoreKind::Hull(hull)) => hull.local_aabb.min.abs().max(hull.local_aabb.max.abs()).length(),
+        Some(CoreKind::Triangle(v)) => v.iter().map(|p| p.length()).fold(0.0, f32::max),
     };
     local.position.length() + own
 }

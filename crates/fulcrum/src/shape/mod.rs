@@ -15,6 +15,7 @@ mod quickhull;
 mod sphere;
 #[cfg(test)]
 mod test_support;
+mod triangle;
 
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ pub use hull::ConvexHull;
 pub use mass::MassProperties;
 pub use plane::Plane;
 pub use sphere::Sphere;
+pub use triangle::Triangle;
 
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};

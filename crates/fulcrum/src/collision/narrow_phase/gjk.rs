@@ -56,6 +56,8 @@ pub enum CoreKind<'a> {
     },
     /// A convex hull.
     Hull(&'a ConvexHull),
+    /// One triangle of a mesh or heightfield (corners counter-clockwise about its front).
+    Triangle([Vec3; 3]),
 }
 
 /// A convex shape as GJK sees it: a core at a pose, swept by a sphere of `radius`.
@@ -101,6 +103,16 @@ impl<'a> ConvexCore<'a> {
                 Vec3::new(rim.x, y, rim.z)
             }
             CoreKind::Hull(hull) => hull.support(d),
+            CoreKind::Triangle(v) => {
+                let (d0, d1, d2) = (v[0].dot(d), v[1].dot(d), v[2].dot(d));
+                if d0 >= d1 && d0 >= d2 {
+                    v[0]
+                } else if d1 >= d2 {
+                    v[1]
+                } else {
+                    v[2]
+                }
+            }
         }
     }
 
@@ -115,6 +127,7 @@ impl<'a> ConvexCore<'a> {
     pub fn center(&self) -> Vec3 {
         match self.kind {
             CoreKind::Hull(hull) => self.pose.transform_point(hull.local_aabb.center()),
+            CoreKind::Triangle(v) => self.pose.transform_point((v[0] + v[1] + v[2]) / 3.0),
             _ => self.pose.position,
         }
     }

@@ -27,6 +27,7 @@ pub mod hull_hull;
 pub mod pairs;
 pub mod sat;
 pub mod support_face;
+pub mod triangles;
 
 #[cfg(test)]
 mod tests;

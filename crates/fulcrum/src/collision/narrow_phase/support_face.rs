@@ -9,7 +9,9 @@
 //! - cylinder: the cap facing `d` as a 16-gon when the axis is nearly parallel to `d`
 //!   (`|axis·d| >= CAP_COSINE`), the side line at the azimuth of `d` when nearly perpendicular,
 //!   else the rim point;
-//! - hull: the face whose outward normal is most aligned with `d`.
+//! - hull: the face whose outward normal is most aligned with `d`;
+//! - triangle: its face (either side) when the normal is within `TRIANGLE_FACE_COSINE` of
+//!   `±d`, an edge whose ends support `d` equally (within `SEGMENT_SINE`), else the corner.
 //!
 //! Polygons are counter-clockwise about their outward normal, which is what
 //! `clip::clip_faces` expects of a reference face. Every feature carries an index that names
@@ -26,6 +28,11 @@ pub const CYLINDER_CAP_SIDES: usize = 16;
 pub const SEGMENT_SINE: f32 = 0.05;
 /// `|axis·d|` above which a cylinder's cap counts as facing the direction (about 10 degrees).
 pub const CAP_COSINE: f32 = 0.985;
+
+/// `|n·d|` above which a triangle's face supports the direction `d` (about 3 degrees).
+pub const TRIANGLE_FACE_COSINE: f32 = 0.9986;
+/// Feature index of a triangle's front face; the back face is `+ 1`, edge i is `+ 2 + i`.
+pub const TRIANGLE_FEATURE: u32 = 0x0D00;
 
 /// Feature index of a single support point.
 pub const POINT_FEATURE: u32 = 0x0F00;
@@ -97,6 +104,7 @@ pub fn support_feature(core: &ConvexCore, direction: Vec3) -> SupportFeature {
         CoreKind::Box { half_extents } => box_face(local, half_extents),
         CoreKind::Cylinder { half_height, radius } => cylinder_feature(core, local, half_height, radius),
         CoreKind::Hull(hull) => hull_face(local, hull),
+        CoreKind::Triangle(vertices) => triangle_feature(&vertices, local),
     };
     // Local to world; rounded cores move out by their radius along the direction.
     for v in &mut feature.vertices[..feature.len] {
@@ -216,6 +224,35 @@ fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull) -> SupportFeature {
     };
     let mut feature = SupportFeature::new(plane.normal, best as u32);
     hull.for_each_face_vertex(best, |v| feature.push(hull.vertices[v as usize]));
+    feature
+}
+
+/// The triangle's supporting feature along `local` (the triangle's frame): its face turned
+/// towards `local`, an edge, or a corner.
+fn triangle_feature(v: &[Vec3; 3], local: Vec3) -> SupportFeature {
+    let normal = (v[1] - v[0]).cross(v[2] - v[0]).normalize_or_zero();
+    let length = local.length();
+    let facing = normal.dot(local);
+    if facing.abs() >= TRIANGLE_FACE_COSINE * length {
+        let (side, order) = if facing > 0.0 { (0, [0, 1, 2]) } else { (1, [0, 2, 1]) };
+        let mut feature = SupportFeature::new(normal * facing.signum(), TRIANGLE_FEATURE + side);
+        order.iter().for_each(|&i| feature.push(v[i]));
+        return feature;
+    }
+    let heights = v.map(|p| p.dot(local));
+    let top = (0..3).fold(0, |best, i| if heights[i] > heights[best] { i } else { best });
+    for other in [(top + 1) % 3, (top + 2) % 3] {
+        let edge = v[other] - v[top];
+        if heights[top] - heights[other] <= SEGMENT_SINE * edge.length() * length {
+            let first = if other == (top + 1) % 3 { top } else { other };
+            let mut feature = SupportFeature::new(local, TRIANGLE_FEATURE + 2 + first as u32);
+            feature.push(v[first]);
+            feature.push(v[(first + 1) % 3]);
+            return feature;
+        }
+    }
+    let mut feature = SupportFeature::new(local, POINT_FEATURE + top as u32);
+    feature.push(v[top]);
     feature
 }
 

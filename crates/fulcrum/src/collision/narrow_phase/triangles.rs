@@ -1,0 +1,440 @@
+//! A convex shape against the triangles of a mesh or heightfield: one contact per touching
+//! triangle, corrected so that no body bumps on an inner edge or is pushed through to a
+//! mesh's back, then merged into a few manifolds for the pair.
+//!
+//! Per triangle (mesh frame, the triangle as shape A, the body as B, `f` the face normal on
+//! the body's side: the front of a one-sided triangle, the side of the body's centre for a
+//! two-sided one):
+//!
+//! 1. a body entirely behind a one-sided triangle (its furthest point along f more than the
+//!    margin behind the plane) does not touch it; a heightfield is solid below, so its
+//!    triangles always do;
+//! 2. GJK/EPA between the triangle and the body give the normal n and the separation;
+//! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
+//!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
+//!    triangle can be sideways), or when it lies on an inactive edge or vertex (flat or
+//!    concave: the neighbour continues the surface, so the edge's rounded normal is a ghost);
+//!    the contact is then the body's supporting feature along −f clipped to the triangle's
+//!    prism, each point's separation its height above the plane;
+//! 4. otherwise (a convex edge or corner, or the face itself) the manifold of the convex
+//!    pair machinery stands.
+//!
+//! Merging: triangle manifolds whose normals are within `CLUSTER_COSINE` of each other share
+//! one manifold (the deepest one's normal), reduced to four points; at most
+//! `MAX_PAIR_MANIFOLDS` such groups (a body across a crease or in a corner). A point made by
+//! one of the body's own vertices keeps the body feature's id whichever triangle it lies
+//! over, so warm starting follows a sliding box across triangle boundaries; points made by
+//! clipping get the triangle's index mixed into their id.
+
+use super::clip::{clip_faces, feature_id};
+use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
+use super::gjk::{ConvexCore, CoreKind};
+use super::support_face::{support_feature, SupportFeature, TRIANGLE_FEATURE};
+use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
+use crate::geometry::Aabb;
+use crate::math::{Pose, Vec3};
+use crate::shape::Triangle;
+
+/// Most manifolds one body pair holds against a mesh.
+pub const MAX_PAIR_MANIFOLDS: usize = 4;
+
+/// A contact normal this close to the face normal (cosine, about 1°) is the face's.
+const FACE_NORMAL_COSINE: f32 = 0.9998;
+
+/// Triangle manifolds whose normals are this close (cosine, about 8°) share a manifold.
+const CLUSTER_COSINE: f32 = 0.99;
+
+/// How close (metres) a witness point must be to an edge to be on it.
+const FEATURE_DISTANCE: f32 = 1e-3;
+
+/// Points of one group this close together (metres) are one point (the deeper is kept).
+const DUPLICATE_DISTANCE: f32 = 1e-3;
+
+/// Local clip ids from this value up name points made by clipping, below it the incident
+/// feature's own vertices (see `clip.rs` and `clip_segment_to_face`).
+const FIRST_CLIP_ID: u32 = 0x100;
+
+/// Set in the id of a point made by clipping against a triangle.
+const CLIP_MARK: u32 = 1 << 31;
+
+/// The body as the triangles see it: its core in the mesh frame and whether the shape is
+/// solid below its triangles (a heightfield).
+pub struct TriangleQuery<'a> {
+    /// The body's core, posed in the mesh's frame.
+    pub body: ConvexCore<'a>,
+    /// Speculative distance, metres.
+    pub margin: f32,
+    /// The shape is solid below its surface: a body under it is pushed up, never skipped.
+    pub solid_below: bool,
+}
+
+/// One triangle's contact with the body, in the mesh frame.
+struct TriangleContact {
+    manifold: Manifold,
+    deepest: f32,
+}
+
+/// The manifolds (mesh frame, normals from the mesh to the body) of the body against every
+/// triangle `for_each_triangle` visits in the body's bounds.
+pub fn collide_triangles(
+    query: &TriangleQuery,
+    for_each_triangle: impl FnOnce(&Aabb, &mut dyn FnMut(u32, &Triangle) -> bool),
+    out: &mut Vec<Manifold>,
+) {
+    out.clear();
+    let mut bounds = body_bounds(&query.body, query.margin);
+    if query.solid_below {
+        // Everything below the surface is inside: a triangle above the body's bottom counts.
+        bounds.max.y = f32::INFINITY;
+    }
+    let mut contacts = Vec::new();
+    for_each_triangle(&bounds, &mut |index, triangle| {
+        if let Some(manifold) = triangle_contact(query, index, triangle) {
+            contacts.push(TriangleContact { deepest: manifold.min_separation(), manifold });
+        }
+        true
+    });
+    merge(&mut contacts, out);
+}
+
+/// The body's bounds in the mesh frame, grown by the margin.
+fn body_bounds(body: &ConvexCore, margin: f32) -> Aabb {
+    let extent = |axis: Vec3| {
+        let (high, low) = (body.support(axis).dot(axis), body.support(-axis).dot(axis));
+        (low - body.radius - margin, high + body.radius + margin)
+    };
+    let (x, y, z) = (extent(Vec3::X), extent(Vec3::Y), extent(Vec3::Z));
+    Aabb::new(Vec3::new(x.0, y.0, z.0), Vec3::new(x.1, y.1, z.1))
+}
+
+/// The contact of one triangle with the body (steps 1 to 4 of the module notes).
+fn triangle_contact(query: &TriangleQuery, index: u32, triangle: &Triangle) -> Option<Manifold> {
+    let body = &query.body;
+    let v0 = triangle.vertices[0];
+    let behind = triangle.normal.dot(body.center() - v0) < 0.0;
+    let face = if triangle.two_sided && behind { -triangle.normal } else { triangle.normal };
+    let reach = face.dot(body.support(face) - v0) + body.radius;
+    if reach < -query.margin && !query.solid_below {
+        return None;
+    }
+    let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
+    let found = separation(&core, body, face);
+    let mut manifold = Manifold::new();
+    let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
+    if takes_face_normal(triangle, face, &found) {
+        face_contact(triangle, face, body, query.margin, &mut manifold);
+        for point in &mut manifold.points[..manifold.count] {
+            if point.id & CLIP_MARK != 0 {
+                point.id = (point.id ^ own) | CLIP_MARK;
+            }
+        }
+    } else if found.separation <= query.margin {
+        manifold_from_separation(&core, body, &found, query.margin, &mut manifold);
+        manifold.points[..manifold.count].iter_mut().for_each(|point| point.id ^= own);
+    }
+    (!manifold.is_empty()).then_some(manifold)
+}
+
+/// Step 3: does the contact normal give way to the face normal `face`?
+fn takes_face_normal(triangle: &Triangle, face: Vec3, found: &Separation) -> bool {
+    let alignment = found.normal.dot(face);
+    if alignment >= FACE_NORMAL_COSINE {
+        return false;
+    }
+    if alignment <= 0.0 || !found.normal.is_finite() {
+        return true;
+    }
+    match closest_feature(triangle, found.point_a) {
+        Feature::Face => true,
+        Feature::Edge(i) => triangle.active_edges & (1 << i) == 0,
+        Feature::Vertex(i) => triangle.active_vertices & (1 << i) == 0,
+    }
+}
+
+/// Where on a triangle a point (on or near it) lies.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Feature {
+    Face,
+    /// Edge i runs from vertex i to vertex i + 1.
+    Edge(usize),
+    Vertex(usize),
+}
+
+/// The feature of `triangle` nearest `point`: with d_i the in-plane distance of the point
+/// inside edge i, d_i = ((v_{i+1} − v_i) × (p − v_i))·n / |v_{i+1} − v_i|, an edge holds the
+/// point when d_i ≤ `FEATURE_DISTANCE`, a vertex when both its edges do.
+fn closest_feature(triangle: &Triangle, point: Vec3) -> Feature {
+    let v = &triangle.vertices;
+    let near: [bool; 3] = std::array::from_fn(|i| {
+        let edge = v[(i + 1) % 3] - v[i];
+        edge.cross(point - v[i]).dot(triangle.normal) <= FEATURE_DISTANCE * edge.length()
+    });
+    match near {
+        [false, false, false] => Feature::Face,
+        [true, false, true] => Feature::Vertex(0),
+        [true, true, false] => Feature::Vertex(1),
+        [false, true, true] => Feature::Vertex(2),
+        [true, _, _] => Feature::Edge(0),
+        [_, true, _] => Feature::Edge(1),
+        [_, _, true] => Feature::Edge(2),
+    }
+}
+
+/// The body's supporting feature along −`face` clipped to the triangle's prism: each point's
+/// separation is its height above the triangle's plane along `face`.
+fn face_contact(triangle: &Triangle, face: Vec3, body: &ConvexCore, margin: f32, out: &mut Manifold) {
+    out.clear();
+    out.normal = face;
+    let incident = support_feature(body, -face);
+    let reference = face_polygon(triangle, face);
+    let id_base = incident.index;
+    if incident.is_polygon() {
+        clip_faces(reference.points(), face, incident.points(), margin, true, id_base, out);
+    } else if incident.is_segment() {
+        let segment = [incident.vertices[0], incident.vertices[1]];
+        clip_segment_to_face(segment, &reference, margin, true, id_base, out);
+    } else {
+        let p = incident.vertices[0];
+        let separation = face.dot(p - triangle.vertices[0]);
+        if separation <= margin && inside(triangle, p) {
+            out.push(p - 0.5 * separation * face, separation, feature_id(id_base, 0));
+        }
+    }
+    mark_clip_points(out, id_base);
+}
+
+/// Is `p`'s projection inside the triangle (edges included)?
+fn inside(triangle: &Triangle, p: Vec3) -> bool {
+    let v = &triangle.vertices;
+    (0..3).all(|i| (v[(i + 1) % 3] - v[i]).cross(p - v[i]).dot(triangle.normal) >= 0.0)
+}
+
+/// The triangle as a reference face, counter-clockwise about `face`.
+fn face_polygon(triangle: &Triangle, face: Vec3) -> SupportFeature {
+    let v = triangle.vertices;
+    let order = if face.dot(triangle.normal) > 0.0 { [v[0], v[1], v[2]] } else { [v[0], v[2], v[1]] };
+    let mut polygon = SupportFeature {
+        vertices: [Vec3::ZERO; crate::shape::hull::MAX_FACE_VERTICES],
+        len: 3,
+        normal: face,
+        index: TRIANGLE_FEATURE,
+    };
+    polygon.vertices[..3].copy_from_slice(&order);
+    polygon
+}
+
+/// Flags the points made by clipping (not the body's own vertices) so that the caller mixes
+/// the triangle into their ids: a clip point's local id is at least `FIRST_CLIP_ID`.
+fn mark_clip_points(manifold: &mut Manifold, id_base: u32) {
+    let base = feature_id(id_base, 0);
+    for point in &mut manifold.points[..manifold.count] {
+        if point.id ^ base >= FIRST_CLIP_ID {
+            point.id |= CLIP_MARK;
+        }
+    }
+}
+
+/// Groups the triangle manifolds by normal, deepest first, and reduces each group to one
+/// manifold (module notes).
+fn merge(contacts: &mut [TriangleContact], out: &mut Vec<Manifold>) {
+    contacts.sort_by(|a, b| a.deepest.total_cmp(&b.deepest));
+    let mut groups: Vec<(Vec3, Vec<ContactPoint>)> = Vec::new();
+    for contact in contacts.iter() {
+        let normal = contact.manifold.normal;
+        let fitting = groups.iter().position(|(n, _)| n.dot(normal) >= CLUSTER_COSINE);
+        let group = match fitting {
+            Some(g) => g,
+            None if groups.len() < MAX_PAIR_MANIFOLDS => {
+                groups.push((normal, Vec::new()));
+                groups.len() - 1
+            }
+            None => most_aligned(&groups, normal),
+        };
+        for point in contact.manifold.points() {
+            add_point(&mut groups[group].1, *point);
+        }
+    }
+    for (normal, points) in &groups {
+        let mut manifold = Manifold { normal: *normal, ..Manifold::default() };
+        reduce_points(points, *normal, &mut manifold);
+        manifold.normal = *normal;
+        out.push(manifold);
+    }
+}
+
+fn most_aligned(groups: &[(Vec3, Vec<ContactPoint>)], normal: Vec3) -> usize {
+    (0..groups.len()).max_by(|&a, &b| groups[a].0.dot(normal).total_cmp(&groups[b].0.dot(normal))).unwrap_or(0)
+}
+
+/// Adds a point to a group unless the group has one within `DUPLICATE_DISTANCE` (then the
+/// deeper of the two stays).
+fn add_point(points: &mut Vec<ContactPoint>, point: ContactPoint) {
+    let limit = DUPLICATE_DISTANCE * DUPLICATE_DISTANCE;
+    match points.iter_mut().find(|p| (p.position - point.position).length_squared() <= limit) {
+        Some(existing) if point.separation < existing.separation => *existing = point,
+        Some(_) => {}
+        None => points.push(point),
+    }
+}
+
+/// Maps manifolds from the mesh frame to the world.
+pub fn to_world(manifolds: &mut [Manifold], mesh_pose: &Pose) {
+    for manifold in manifolds {
+        manifold.normal = mesh_pose.rotation * manifold.normal;
+        for point in &mut manifold.points[..manifold.count] {
+            point.position = mesh_pose.transform_point(point.position);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::Quat;
+    use crate::shape::Shape;
+
+    /// A triangle with its normal from the corners.
+    fn triangle(vertices: [Vec3; 3], active_edges: u8, active_vertices: u8, two_sided: bool) -> Triangle {
+        let normal = (vertices[1] - vertices[0]).cross(vertices[2] - vertices[0]).normalize();
+        Triangle { vertices, normal, active_edges, active_vertices, two_sided }
+    }
+
+    /// A flat n × n grid of 1 m cells in the XZ plane (y = 0) starting at the origin, two
+    /// triangles a cell, facing +Y: the inner edges are flat (inactive), the border's are
+    /// boundaries (active), and so are the border's vertices.
+    fn grid(n: usize) -> Vec<Triangle> {
+        let p = |i: usize, j: usize| Vec3::new(i as f32, 0.0, j as f32);
+        let on_border = |i: usize, j: usize| i == 0 || j == 0 || i == n || j == n;
+        let bits = |flags: [bool; 3]| flags.iter().enumerate().fold(0u8, |acc, (k, &f)| acc | (u8::from(f) << k));
+        let mut triangles = Vec::new();
+        for i in 0..n {
+            for j in 0..n {
+                let corners = [(i, j), (i, j + 1), (i + 1, j + 1)];
+                let edges = [i == 0, j + 1 == n, false];
+                let vertices = corners.map(|(a, b)| on_border(a, b));
+                triangles.push(triangle(corners.map(|(a, b)| p(a, b)), bits(edges), bits(vertices), false));
+                let corners = [(i, j), (i + 1, j + 1), (i + 1, j)];
+                let edges = [false, i + 1 == n, j == 0];
+                let vertices = corners.map(|(a, b)| on_border(a, b));
+                triangles.push(triangle(corners.map(|(a, b)| p(a, b)), bits(edges), bits(vertices), false));
+            }
+        }
+        triangles
+    }
+
+    /// The manifolds of `shape` at `pose` against `triangles` (mesh at the origin).
+    fn collide(shape: &Shape, pose: Pose, triangles: &[Triangle], solid_below: bool) -> Vec<Manifold> {
+        let body = ConvexCore::from_shape(shape, &pose).unwrap();
+        let query = TriangleQuery { body, margin: 0.02, solid_below };
+        let mut out = Vec::new();
+        collide_triangles(
+            &query,
+            |bounds, visit| {
+                for (index, t) in triangles.iter().enumerate() {
+                    let mut own = Aabb::new(t.vertices[0], t.vertices[0]);
+                    for v in t.vertices {
+                        own = own.union(&Aabb::new(v, v));
+                    }
+                    if own.overlaps(bounds) && !visit(index as u32, t) {
+                        return;
+                    }
+                }
+            },
+            &mut out,
+        );
+        out
+    }
+
+    /// A ball pressed 1 cm into a flat grid at every point along a line crossing inner edges,
+    /// diagonals and vertices at an angle: one manifold, the face normal, the true depth.
+    #[test]
+    fn a_ball_over_flat_inner_edges_and_vertices_sees_the_face() {
+        let floor = grid(4);
+        let ball = Shape::sphere(0.5).unwrap();
+        for k in 0..=200 {
+            let t = k as f32 / 200.0;
+            let position = Vec3::new(0.7 + 2.6 * t, 0.49, 0.5 + 2.0 * t);
+            for position in [position, Vec3::new(2.0, 0.49, 1.0 + 2.0 * t), Vec3::new(1.0 + t, 0.49, 1.0 + t)] {
+                let manifolds = collide(&ball, Pose::from_position(position), &floor, false);
+                assert_eq!(manifolds.len(), 1, "at {position}: {manifolds:?}");
+                let m = &manifolds[0];
+                assert!((m.normal - Vec3::Y).length() < 1e-5, "at {position}: {m:?}");
+                assert!((m.min_separation() + 0.01).abs() < 1e-4, "at {position}: {m:?}");
+            }
+        }
+    }
+
+    /// A box turned about Y resting 1 cm deep across inner edges: one manifold of four points
+    /// along the face normal at the true depth, whatever triangles its corners lie over.
+    #[test]
+    fn a_box_across_inner_edges_rests_on_the_face() {
+        let floor = grid(4);
+        let cube = Shape::cuboid(Vec3::new(0.5, 0.3, 0.4)).unwrap();
+        for k in 0..50 {
+            let t = k as f32 / 50.0;
+            let pose = Pose::new(Vec3::new(1.2 + 1.5 * t, 0.29, 1.1 + t), Quat::from_rotation_y(0.3 + t));
+            let manifolds = collide(&cube, pose, &floor, false);
+            assert_eq!(manifolds.len(), 1, "{manifolds:?}");
+            let m = &manifolds[0];
+            assert!((m.normal - Vec3::Y).length() < 1e-5, "{m:?}");
+            assert_eq!(m.count, 4, "{m:?}");
+            for p in m.points() {
+                assert!((p.separation + 0.01).abs() < 1e-4, "{m:?}");
+            }
+        }
+    }
+
+    /// A box pushed through a one-sided floor until its centre is below it is pushed back
+    /// up, by its full depth, never down.
+    #[test]
+    fn a_box_deep_in_a_one_sided_floor_is_pushed_out_of_the_front() {
+        let floor = grid(4);
+        let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+        for depth in [0.3f32, 0.6, 0.9] {
+            let pose = Pose::from_position(Vec3::new(2.2, 0.5 - depth, 1.7));
+            let manifolds = collide(&cube, pose, &floor, false);
+            assert_eq!(manifolds.len(), 1);
+            assert!((manifolds[0].normal - Vec3::Y).length() < 1e-5);
+            assert!((manifolds[0].min_separation() + depth).abs() < 1e-4, "{manifolds:?}");
+        }
+        // Entirely below a one-sided mesh: no contact. Below a heightfield: pushed up.
+        let below = Pose::from_position(Vec3::new(2.2, -0.6, 1.7));
+        assert!(collide(&cube, below, &floor, false).is_empty());
+        let solid = collide(&cube, below, &floor, true);
+        assert!((solid[0].normal - Vec3::Y).length() < 1e-5 && (solid[0].min_separation() + 1.1).abs() < 1e-4);
+    }
+
+    /// A ball over a convex ridge (an active edge) touches the edge: the normal points from
+    /// the edge to the ball's centre.
+    #[test]
+    fn a_convex_ridge_keeps_its_edge_normal() {
+        // Two faces falling away from the ridge along Z at x = 0 (roof, 30° each side).
+        let (h, w) = (0.5f32, 30f32.to_radians().cos() / 30f32.to_radians().sin() * 0.5);
+        let (a, b) = (Vec3::new(0.0, h, 0.0), Vec3::new(0.0, h, 2.0));
+        let (left_0, left_1) = (Vec3::new(-w, 0.0, 0.0), Vec3::new(-w, 0.0, 2.0));
+        let (right_0, right_1) = (Vec3::new(w, 0.0, 0.0), Vec3::new(w, 0.0, 2.0));
+        // Left face: corners a, left_0, left_1 facing up-left; the ridge edge is its edge 2.
+        let roof = [
+            triangle([b, a, left_0], 0b111, 0b111, false),
+            triangle([b, left_0, left_1], 0b111, 0b111, false),
+            triangle([a, b, right_1], 0b111, 0b111, false),
+            triangle([a, right_1, right_0], 0b111, 0b111, false),
+        ];
+        assert!(roof.iter().all(|t| t.normal.y > 0.0), "{roof:?}");
+        let centre = Vec3::new(0.1, h + 0.49, 1.0);
+        let manifolds = collide(&Shape::sphere(0.5).unwrap(), Pose::from_position(centre), &roof, false);
+        let expected = (centre - Vec3::new(0.0, h, 1.0)).normalize();
+        assert!(manifolds.iter().any(|m| (m.normal - expected).length() < 1e-3), "{manifolds:?}");
+    }
+
+    /// A two-sided sheet holds a ball from below with the normal pointing down.
+    #[test]
+    fn a_two_sided_sheet_collides_on_its_back() {
+        let mut sheet = grid(2);
+        sheet.iter_mut().for_each(|t| t.two_sided = true);
+        let manifolds =
+            collide(&Shape::sphere(0.3).unwrap(), Pose::from_position(Vec3::new(1.3, -0.29, 0.8)), &sheet, false);
+        assert_eq!(manifolds.len(), 1);
+        assert!((manifolds[0].normal + Vec3::Y).length() < 1e-5 && (manifolds[0].min_separation() + 0.01).abs() < 1e-4);
+    }
+}
