@@ -22,8 +22,8 @@
 
 pub mod body;
 pub mod collider;
-pub mod collision;
-pub mod dynamics;
+pub(crate) mod collision;
+pub(crate) mod dynamics;
 pub mod error;
 pub mod geometry;
 pub mod id;
