@@ -214,6 +214,21 @@ fn every_sample_is_listed_checked_run_and_exported() {
     assert!(Scene::from_json_str(&stdout(&to_stdout), "stdout").is_ok());
 }
 
+/// `fulcrum list` says what each sample shows, one line each, without pointing at the files
+/// the samples were drawn from.
+#[test]
+fn list_describes_each_sample_in_its_own_words() {
+    let listed = stdout(&fulcrum(&["list"]));
+    assert_eq!(listed.lines().count(), SAMPLES.len(), "{listed}");
+    for line in listed.lines() {
+        let description = line.split_once("  ").map_or("", |(_, rest)| rest.trim());
+        assert!(description.len() > 20, "a sentence expected: {line}");
+        for source_reference in ["shared/", ".txt", "seed"] {
+            assert!(!line.contains(source_reference), "{source_reference:?} in: {line}");
+        }
+    }
+}
+
 /// `bench --json` prints one SCENES.md line per scene with every key; the figures are not
 /// asserted (timing is never a test), only their presence and the scene's body count.
 #[test]
@@ -233,15 +248,41 @@ fn bench_writes_scenes_md_json_lines() {
     assert_fails(&fulcrum(&["bench", "--scene", "nowhere"]), 1, &["nowhere"]);
 }
 
+/// Asserts a bad command line: exit code 2, one line containing every `part`, and one hint
+/// (clap's tips, its "For more information" line and its `-- VALUE` advice are not shown).
+fn assert_usage_error(args: &[&str], parts: &[&str]) {
+    let output = fulcrum(args);
+    assert_fails(&output, 2, parts);
+    let err = stderr(&output);
+    assert!(err.starts_with("error: "), "{err}");
+    let hints = err.matches("--help").count() + err.matches("did you mean").count();
+    assert_eq!(hints, 1, "one hint expected: {err}");
+    for noise in ["tip:", "For more information", "Usage:", "-- -"] {
+        assert!(!err.contains(noise), "{noise:?} in: {err}");
+    }
+}
+
 #[test]
 fn bad_command_lines_exit_2_with_one_line() {
-    assert_fails(&fulcrum(&[]), 2, &["no command given"]);
-    assert_fails(&fulcrum(&["frobnicate"]), 2, &["frobnicate"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--steps", "many"]), 2, &["--steps", "many"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--every", "0"]), 2, &["--every", "must be at least 1"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--bogus"]), 2, &["--bogus"]);
-    assert_fails(&fulcrum(&["check"]), 2, &["SCENE"]);
+    let steps_range = "expected a whole number from 1 to 4294967295";
+    assert_usage_error(&["run", "pyramid", "--steps", "abc"], &["'abc'", "--steps", steps_range, "fulcrum run --help"]);
+    assert_usage_error(&["run", "pyramid", "--steps", "-5"], &["'-5'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps", "0"], &["'0'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps=4294967296"], &["'4294967296'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--every", "0"], &["'0'", "--every", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps"], &["--steps", "needs a value"]);
+    assert_usage_error(&["run", "pyramid", "--bogus"], &["unknown option '--bogus'", "fulcrum run --help"]);
+    assert_usage_error(&["run", "pyramid", "--stpes", "5"], &["unknown option '--stpes'", "did you mean '--steps'?"]);
+    assert_usage_error(&["run", "pyramid", "--steps", "5", "--steps", "6"], &["--steps", "more than once"]);
+    assert_usage_error(&["view", "--port", "70000"], &["'70000'", "--port", "from 0 to 65535"]);
+    assert_usage_error(&["bench", "--repeats", "-1"], &["'-1'", "--repeats", "from 1 to"]);
+    assert_usage_error(&[], &["no command given", "run, check, export, list, bench or view"]);
+    assert_usage_error(&["frobnicate"], &["unknown command 'frobnicate'"]);
+    assert_usage_error(&["chek", "pyramid"], &["unknown command 'chek'", "did you mean 'check'?"]);
+    assert_usage_error(&["check"], &["missing <SCENE>", "fulcrum check --help"]);
+    assert_usage_error(&["list", "extra"], &["unexpected argument 'extra'"]);
     assert!(fulcrum(&["--help"]).status.success());
+    assert!(fulcrum(&["run", "--help"]).status.success());
 }
 
 #[test]
