@@ -3,7 +3,7 @@
 //! step, with every non-static body and every joint; format in shared/docs/scene-format.md;
 //! `--trajectory` is another name for `--out`) and/or a self-contained HTML page that replays
 //! the run in a browser (the testbed page with three.js inlined, frames every K-th step, thinned
-//! to a few MB; see `fulcrum_view::replay`), and prints a summary.
+//! evenly to at most 4 MiB of base64; see `fulcrum_view::replay`), and prints a summary.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

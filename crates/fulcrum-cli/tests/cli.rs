@@ -368,6 +368,27 @@ fn run_writes_a_self_contained_replay_page() {
     assert_fails(&output, 1, &["/nonexistent-dir/replay.html", "cannot write the file"]);
 }
 
+/// A long run of a big sample: the replay page's frames, as embedded (base64), stay within the
+/// 4 MiB the README promises, thinned evenly over the whole run (between half the budget and
+/// the budget, by halving).
+#[test]
+fn long_replays_keep_their_frames_within_4_mib() {
+    const BUDGET: usize = 4 << 20;
+    let html_path = scratch("ragdoll_pile_long.html");
+    let output = fulcrum(&["run", "ragdoll_pile", "--steps", "2000", "--html", html_path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html.find("id=\"fulcrum-replay\">").unwrap() + "id=\"fulcrum-replay\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let recording: Value = serde_json::from_str(&html[start..end]).unwrap();
+    let frames = recording["frames"].as_str().unwrap().len();
+    let (count, stride) = (recording["frame_count"].as_u64().unwrap(), recording["stride"].as_u64().unwrap());
+    eprintln!("ragdoll_pile, 2000 steps: {count} frames every {stride} steps, {frames} base64 bytes");
+    assert!(frames <= BUDGET, "{frames} bytes of frames");
+    assert!(frames > BUDGET / 2, "thinned too far: {frames} bytes");
+    assert!(stride > 1 && (count - 1) * stride <= 2000 && count * stride > 2000, "{count} frames every {stride}");
+}
+
 /// Ends the child process when dropped (also when an assertion fails).
 struct Running(std::process::Child);
 
