@@ -8,7 +8,8 @@
 //   - a sample switch from the gallery loads the new scene; solver switches reach the server,
 //   - dragging a body with the mouse moves it; shooting adds a ball that flies,
 //   - a scene file opened from disk loads; a bad one is refused in the page's message area,
-//   - a replay page written by `fulcrum run --html` plays from file:// with no server.
+//   - a replay page written by `fulcrum run --html` plays from file:// with no server,
+//   - at 1280×800 the side panel, live and in a replay, has no horizontal scrollbar.
 // Saves a screenshot as target/e2e/testbed.png (and, with UPDATE_SCREENSHOT=1, the README's
 // docs/testbed.png). Run by scripts/e2e.sh, which installs and builds what it needs.
 //
@@ -164,6 +165,9 @@ async function main() {
     headless: true,
     // WebGL on the CPU (no GPU on CI machines); root in containers needs --no-sandbox.
     args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--ignore-gpu-blocklist'],
+    // Scrollbars take their width, as in a desktop browser (headless hides them by default),
+    // so that the panel check below sees the width its content really has.
+    ignoreDefaultArgs: ['--hide-scrollbars'],
   });
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   page.on('console', (message) => {
@@ -238,6 +242,12 @@ async function main() {
     [SECOND_SAMPLE, expectedBodies],
   );
   log(`sample switch: ${SECOND_SAMPLE} loaded with ${expectedBodies} bodies`);
+
+  // At 1280×800 the panel fits its column: it scrolls down, never sideways.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await sleep(300);
+  await checkPanelFits('live page at 1280×800');
+  await page.setViewportSize({ width: 1440, height: 900 });
 
   // The solver switches go to the server, and the panel shows what the server answers.
   await page.selectOption('#s-mode', 'pgs');
@@ -381,8 +391,34 @@ async function main() {
   await page.click('#step');
   const nextStep = await hook(() => window.fulcrumTestbed.step);
   check(nextStep === replayStep + 1, `replay step went from ${replayStep} to ${nextStep}`);
+  await checkPanelFits('replay page at 1280×800');
   check(consoleErrors.length === 0, `console errors: ${consoleErrors.join(' | ')}`);
   log(`replay: ${path.relative(root, replayPath)} (${(fs.statSync(replayPath).size / 1e6).toFixed(1)} MB) plays from file://`);
+}
+
+// The side panel's content is no wider than the panel (no horizontal scrollbar), and the
+// widest element in it is named when it is.
+async function checkPanelFits(where) {
+  const fit = await page.evaluate(() => {
+    const panel = document.getElementById('panel');
+    const right = panel.getBoundingClientRect().left + panel.clientWidth;
+    let widest = null;
+    for (const element of panel.querySelectorAll('*')) {
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > right + 0.5 && (!widest || box.right > widest.right)) {
+        widest = { right: box.right, what: element.id || element.className || element.tagName };
+      }
+    }
+    const scrollsDown = panel.scrollHeight > panel.clientHeight;
+    return { scrollWidth: panel.scrollWidth, clientWidth: panel.clientWidth, scrollsDown, widest };
+  });
+  check(
+    fit.scrollWidth <= fit.clientWidth,
+    `${where}: the panel scrolls sideways (scrollWidth ${fit.scrollWidth} > clientWidth ${fit.clientWidth}; ` +
+      `widest: ${JSON.stringify(fit.widest)})`,
+  );
+  const scrollbar = fit.scrollsDown ? ', beside its vertical scrollbar' : '';
+  log(`${where}: the panel fits (scrollWidth ${fit.scrollWidth} <= clientWidth ${fit.clientWidth}${scrollbar})`);
 }
 
 let failed = false;

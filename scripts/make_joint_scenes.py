@@ -134,7 +134,7 @@ def rope_bridge():
             "max_length": 1.5 * spacing,
         })
     return scene(
-        "A rope bridge as in the distance-constraint tutorial of shared/seeds/000_29247595330d770f.txt: "
+        "A rope bridge: "
         "10 cubes of 1 kg between two fixed ends 12 m apart, each joined to the next by a rope "
         "(distance joint with only max_length 1.5 m) between their centres. Released in a straight "
         "line, the ropes go taut and the bridge sags into a U, about 4.5 m deep, and comes to rest "
@@ -184,7 +184,7 @@ def swinging_rope():
         "anchor_a": [0.0, 8.0, 0.0], "anchor_b": [-2.5, 5.6, 0.0], "max_length": 4.0,
     }]
     return scene(
-        "The ninja rope of shared/seeds/000_29247595330d770f.txt (Worms): a 20 kg worm fired its rope "
+        "A ninja rope, as in the game Worms: a 20 kg worm fired its rope "
         "at a point under the ceiling girder and runs off at 4 m/s. The rope (a distance joint with "
         "only max_length 4 m) is slack at first; the worm falls until it is taut, then swings under "
         "the girder. It pulls, never pushes. Another worm waits on the floor girder.",

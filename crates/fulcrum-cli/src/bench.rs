@@ -9,6 +9,8 @@ use fulcrum_bench::fulcrum_engine::FulcrumEngine;
 use fulcrum_bench::harness::format_table;
 use fulcrum_bench::run_scene;
 
+use crate::usage::count;
+
 /// Options of `fulcrum bench`.
 #[derive(Args)]
 pub struct BenchArgs {
@@ -17,14 +19,14 @@ pub struct BenchArgs {
     #[arg(long = "scene", value_name = "NAME")]
     scenes: Vec<String>,
     /// Steps per run instead of each scene's standard count.
-    #[arg(long, value_name = "N")]
-    steps: Option<usize>,
+    #[arg(long, value_name = "N", value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    steps: Option<u32>,
     /// Fresh runs per scene; median and minimum are taken over them.
-    #[arg(long, value_name = "R", default_value_t = 3)]
-    repeats: usize,
+    #[arg(long, value_name = "R", default_value_t = 3, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    repeats: u32,
     /// Worker threads (reported as given; the engine steps on one thread for now).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    threads: usize,
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    threads: u32,
     /// One JSON object per scene per line (the SCENES.md format) instead of a table.
     #[arg(long)]
     json: bool,

@@ -18,13 +18,13 @@ mod export;
 mod list;
 mod run;
 mod samples;
+mod usage;
 mod view;
 
 use std::io::Write;
 use std::process::ExitCode;
 
-use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// The fulcrum physics engine's command line tool.
 #[derive(Parser)]
@@ -57,7 +57,12 @@ fn main() -> ExitCode {
     }));
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(error) => return command_line_error(&error),
+        Err(error) => {
+            let args: Vec<String> = std::env::args_os().map(|arg| arg.to_string_lossy().into_owned()).collect();
+            let command = Cli::command();
+            let subcommands: Vec<&str> = command.get_subcommands().map(|sub| sub.get_name()).collect();
+            return usage::report(&error, &args, &subcommands);
+        }
     };
     let result = match &cli.command {
         Command::Run(args) => run::run(args),
@@ -72,34 +77,6 @@ fn main() -> ExitCode {
         Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
-        }
-    }
-}
-
-/// Help and version go to stdout with success; any other parse error becomes one line on
-/// stderr and exit code 2.
-fn command_line_error(error: &clap::Error) -> ExitCode {
-    match error.kind() {
-        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
-            let _ = error.print();
-            ExitCode::SUCCESS
-        }
-        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand | ErrorKind::MissingSubcommand => {
-            eprintln!("error: no command given: use run, check, export, list, bench or view (see `fulcrum --help`)");
-            ExitCode::from(2)
-        }
-        _ => {
-            // clap spreads a message over lines (argument names, tips) before "Usage:".
-            let text = error.to_string();
-            let parts: Vec<&str> = text
-                .lines()
-                .take_while(|line| !line.starts_with("Usage:"))
-                .map(str::trim)
-                .filter(|line| !line.is_empty())
-                .collect();
-            let message = parts.join(" ").replace(" tip:", "; tip:");
-            eprintln!("{message} (see `fulcrum --help`)");
-            ExitCode::from(2)
         }
     }
 }

@@ -3,7 +3,7 @@
 //! step, with every non-static body and every joint; format in shared/docs/scene-format.md;
 //! `--trajectory` is another name for `--out`) and/or a self-contained HTML page that replays
 //! the run in a browser (the testbed page with three.js inlined, frames every K-th step, thinned
-//! to a few MB; see `fulcrum_view::replay`), and prints a summary.
+//! evenly to at most 4 MiB of base64; see `fulcrum_view::replay`), and prints a summary.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -15,17 +15,19 @@ use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::{SceneIndex, World};
 use fulcrum_view::replay::Recorder;
 
+use crate::usage::count;
+
 /// Arguments of `fulcrum run`.
 #[derive(Args)]
 pub struct RunArgs {
     /// A scene file, or the name of a built-in sample (see `fulcrum list`).
     pub scene: String,
     /// Number of steps to simulate.
-    #[arg(long, value_name = "N", default_value_t = 300)]
-    pub steps: u64,
+    #[arg(long, value_name = "N", default_value_t = 300, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    pub steps: u32,
     /// Record every K-th step (step 0 is always recorded).
-    #[arg(long, value_name = "K", default_value_t = 1, value_parser = at_least_one)]
-    pub every: u64,
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    pub every: u32,
     /// Write the trajectory (JSON lines: bodies and joints) to this file.
     #[arg(long, visible_alias = "trajectory", value_name = "FILE.jsonl")]
     pub out: Option<PathBuf>,
@@ -34,23 +36,17 @@ pub struct RunArgs {
     pub html: Option<PathBuf>,
 }
 
-/// Parses a count that must be 1 or more.
-fn at_least_one(text: &str) -> Result<u64, String> {
-    match text.parse::<u64>() {
-        Ok(0) => Err("must be at least 1".to_string()),
-        Ok(k) => Ok(k),
-        Err(e) => Err(e.to_string()),
-    }
-}
-
 /// Builds the scene, steps it, writes the trajectory and prints the summary.
 pub fn run(args: &RunArgs) -> Result<(), String> {
     let scene = crate::samples::resolve(&args.scene)?;
     let (mut world, index) = scene.build().map_err(|e| e.to_string())?;
     // Open the output before simulating, so that an unwritable path fails at once.
     let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
-    let mut replay =
-        args.html.as_deref().map(|path| Replay::create(path, &world, &index, &args.scene, args.every)).transpose()?;
+    let mut replay = args
+        .html
+        .as_deref()
+        .map(|path| Replay::create(path, &world, &index, &args.scene, args.every.into()))
+        .transpose()?;
     if let Some(out) = &mut trajectory {
         out.write_line(TrajectoryHeader::new(&world, &index).to_json_line())?;
         out.write_frame(&world, &index)?;
@@ -163,10 +159,10 @@ impl Trajectory {
 }
 
 /// The run's summary: bodies, steps, simulated and wall time, final contacts, disabled bodies.
-fn summary(source: &str, world: &World, steps: u64, stepping: Duration, written: Option<(PathBuf, u64)>) -> String {
+fn summary(source: &str, world: &World, steps: u32, stepping: Duration, written: Option<(PathBuf, u64)>) -> String {
     let dt = world.settings().timestep;
     let wall_ms = stepping.as_secs_f64() * 1e3;
-    let per_step_ms = if steps > 0 { wall_ms / steps as f64 } else { 0.0 };
+    let per_step_ms = wall_ms / f64::from(steps);
     let disabled: Vec<&str> = world.bodies().filter(|(_, b)| !b.is_enabled()).map(|(_, b)| b.name()).collect();
     let disabled =
         if disabled.is_empty() { "none".to_string() } else { format!("{} ({})", disabled.len(), disabled.join(", ")) };

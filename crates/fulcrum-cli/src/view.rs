@@ -5,6 +5,8 @@
 use clap::Args;
 use fulcrum_view::{SceneSource, DEFAULT_PORT};
 
+use crate::usage::count;
+
 /// The sample shown when no scene is given: a pile of ragdolls falls and settles.
 pub const DEFAULT_SCENE: &str = "ragdoll_pile";
 
@@ -14,7 +16,7 @@ pub struct ViewArgs {
     /// A scene file, a built-in sample or a benchmark scene (default: ragdoll_pile).
     pub scene: Option<String>,
     /// Port to listen on (0: any free port).
-    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_PORT, value_parser = count(0..=u16::MAX), allow_negative_numbers = true)]
     pub port: u16,
     /// Address to listen on. Anything but loopback lets other machines drive the simulation.
     #[arg(long, value_name = "H", default_value = "127.0.0.1")]

@@ -214,6 +214,21 @@ fn every_sample_is_listed_checked_run_and_exported() {
     assert!(Scene::from_json_str(&stdout(&to_stdout), "stdout").is_ok());
 }
 
+/// `fulcrum list` says what each sample shows, one line each, without pointing at the files
+/// the samples were drawn from.
+#[test]
+fn list_describes_each_sample_in_its_own_words() {
+    let listed = stdout(&fulcrum(&["list"]));
+    assert_eq!(listed.lines().count(), SAMPLES.len(), "{listed}");
+    for line in listed.lines() {
+        let description = line.split_once("  ").map_or("", |(_, rest)| rest.trim());
+        assert!(description.len() > 20, "a sentence expected: {line}");
+        for source_reference in ["shared/", ".txt", "seed"] {
+            assert!(!line.contains(source_reference), "{source_reference:?} in: {line}");
+        }
+    }
+}
+
 /// `bench --json` prints one SCENES.md line per scene with every key; the figures are not
 /// asserted (timing is never a test), only their presence and the scene's body count.
 #[test]
@@ -233,15 +248,41 @@ fn bench_writes_scenes_md_json_lines() {
     assert_fails(&fulcrum(&["bench", "--scene", "nowhere"]), 1, &["nowhere"]);
 }
 
+/// Asserts a bad command line: exit code 2, one line containing every `part`, and one hint
+/// (clap's tips, its "For more information" line and its `-- VALUE` advice are not shown).
+fn assert_usage_error(args: &[&str], parts: &[&str]) {
+    let output = fulcrum(args);
+    assert_fails(&output, 2, parts);
+    let err = stderr(&output);
+    assert!(err.starts_with("error: "), "{err}");
+    let hints = err.matches("--help").count() + err.matches("did you mean").count();
+    assert_eq!(hints, 1, "one hint expected: {err}");
+    for noise in ["tip:", "For more information", "Usage:", "-- -"] {
+        assert!(!err.contains(noise), "{noise:?} in: {err}");
+    }
+}
+
 #[test]
 fn bad_command_lines_exit_2_with_one_line() {
-    assert_fails(&fulcrum(&[]), 2, &["no command given"]);
-    assert_fails(&fulcrum(&["frobnicate"]), 2, &["frobnicate"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--steps", "many"]), 2, &["--steps", "many"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--every", "0"]), 2, &["--every", "must be at least 1"]);
-    assert_fails(&fulcrum(&["run", "pyramid", "--bogus"]), 2, &["--bogus"]);
-    assert_fails(&fulcrum(&["check"]), 2, &["SCENE"]);
+    let steps_range = "expected a whole number from 1 to 4294967295";
+    assert_usage_error(&["run", "pyramid", "--steps", "abc"], &["'abc'", "--steps", steps_range, "fulcrum run --help"]);
+    assert_usage_error(&["run", "pyramid", "--steps", "-5"], &["'-5'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps", "0"], &["'0'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps=4294967296"], &["'4294967296'", "--steps", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--every", "0"], &["'0'", "--every", steps_range]);
+    assert_usage_error(&["run", "pyramid", "--steps"], &["--steps", "needs a value"]);
+    assert_usage_error(&["run", "pyramid", "--bogus"], &["unknown option '--bogus'", "fulcrum run --help"]);
+    assert_usage_error(&["run", "pyramid", "--stpes", "5"], &["unknown option '--stpes'", "did you mean '--steps'?"]);
+    assert_usage_error(&["run", "pyramid", "--steps", "5", "--steps", "6"], &["--steps", "more than once"]);
+    assert_usage_error(&["view", "--port", "70000"], &["'70000'", "--port", "from 0 to 65535"]);
+    assert_usage_error(&["bench", "--repeats", "-1"], &["'-1'", "--repeats", "from 1 to"]);
+    assert_usage_error(&[], &["no command given", "run, check, export, list, bench or view"]);
+    assert_usage_error(&["frobnicate"], &["unknown command 'frobnicate'"]);
+    assert_usage_error(&["chek", "pyramid"], &["unknown command 'chek'", "did you mean 'check'?"]);
+    assert_usage_error(&["check"], &["missing <SCENE>", "fulcrum check --help"]);
+    assert_usage_error(&["list", "extra"], &["unexpected argument 'extra'"]);
     assert!(fulcrum(&["--help"]).status.success());
+    assert!(fulcrum(&["run", "--help"]).status.success());
 }
 
 #[test]
@@ -325,6 +366,27 @@ fn run_writes_a_self_contained_replay_page() {
 
     let output = fulcrum(&["run", "pyramid", "--html", "/nonexistent-dir/replay.html"]);
     assert_fails(&output, 1, &["/nonexistent-dir/replay.html", "cannot write the file"]);
+}
+
+/// A long run of a big sample: the replay page's frames, as embedded (base64), stay within the
+/// 4 MiB the README promises, thinned evenly over the whole run (between half the budget and
+/// the budget, by halving).
+#[test]
+fn long_replays_keep_their_frames_within_4_mib() {
+    const BUDGET: usize = 4 << 20;
+    let html_path = scratch("ragdoll_pile_long.html");
+    let output = fulcrum(&["run", "ragdoll_pile", "--steps", "2000", "--html", html_path.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let html = std::fs::read_to_string(&html_path).unwrap();
+    let start = html.find("id=\"fulcrum-replay\">").unwrap() + "id=\"fulcrum-replay\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    let recording: Value = serde_json::from_str(&html[start..end]).unwrap();
+    let frames = recording["frames"].as_str().unwrap().len();
+    let (count, stride) = (recording["frame_count"].as_u64().unwrap(), recording["stride"].as_u64().unwrap());
+    eprintln!("ragdoll_pile, 2000 steps: {count} frames every {stride} steps, {frames} base64 bytes");
+    assert!(frames <= BUDGET, "{frames} bytes of frames");
+    assert!(frames > BUDGET / 2, "thinned too far: {frames} bytes");
+    assert!(stride > 1 && (count - 1) * stride <= 2000 && count * stride > 2000, "{count} frames every {stride}");
 }
 
 /// Ends the child process when dropped (also when an assertion fails).

@@ -1058,6 +1058,9 @@ function drawStats() {
   }
   // The plot: one line per stage over the last PLOT_SECONDS.
   const plot = $('plot');
+  // The drawing buffer follows the shown width (the panel's, less its scrollbar).
+  const shownWidth = Math.round(plot.clientWidth);
+  if (shownWidth > 0 && plot.width !== shownWidth) plot.width = shownWidth;
   const ctx = plot.getContext('2d');
   const { width, height } = plot;
   ctx.clearRect(0, 0, width, height);

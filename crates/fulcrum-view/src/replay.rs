@@ -24,8 +24,9 @@ use crate::assets;
 use crate::frame;
 use crate::messages::{self, SceneReason};
 
-/// Frame bytes a recording keeps by default (about 5.6 MB once base64-encoded, on top of
-/// three.js's 2.1 MB): a 10 s run of a few hundred bodies keeps every step.
+/// Size of the frames as embedded in the page (base64 characters, 4 per 3 frame bytes) a
+/// recording keeps by default: 4 MiB, on top of three.js's 2.1 MB. A 10 s run of a hundred
+/// bodies keeps every step.
 pub const DEFAULT_BUDGET_BYTES: usize = 4 << 20;
 
 /// The page's tags the replay writer replaces (each must occur exactly once in index.html).
@@ -35,8 +36,9 @@ const APP_TAG: &str = r#"<script type="module" src="app.js"></script>"#;
 
 /// A run being recorded: the scene message at the start and a frame every `stride` steps.
 ///
-/// When the kept frames grow past the byte budget, every other one is dropped and the stride
-/// doubles, so a long run ends with between half the budget and the budget, evenly spaced.
+/// When the kept frames, base64-encoded, grow past the budget, every other one is dropped and
+/// the stride doubles, so a long run ends with between half the budget and the budget, evenly
+/// spaced.
 pub struct Recorder {
     name: String,
     /// The bodies in scene-message and frame order.
@@ -77,7 +79,8 @@ impl Recorder {
         recorder
     }
 
-    /// Sets the byte budget of the kept frames (at least one frame is always kept).
+    /// Sets the budget of the kept frames as embedded, in base64 characters (at least one
+    /// frame is always kept).
     pub fn with_budget(mut self, bytes: usize) -> Recorder {
         self.budget = bytes;
         self.thin();
@@ -102,9 +105,9 @@ impl Recorder {
         self.stride
     }
 
-    /// Bytes of the kept frames.
-    pub fn frame_bytes(&self) -> usize {
-        self.bytes
+    /// Size of the kept frames as embedded in the page: base64 characters.
+    pub fn encoded_frame_bytes(&self) -> usize {
+        base64_len(self.bytes)
     }
 
     fn push(&mut self, world: &World) {
@@ -114,7 +117,7 @@ impl Recorder {
     }
 
     fn thin(&mut self) {
-        while self.bytes > self.budget && self.frames.len() > 1 {
+        while self.encoded_frame_bytes() > self.budget && self.frames.len() > 1 {
             let stride = self.stride.saturating_mul(2);
             let first = self.first;
             self.frames.retain(|(step, _)| (step - first) % stride == 0);
@@ -210,10 +213,15 @@ fn escape_lt(json: &str) -> String {
     json.replace('<', "\\u003c")
 }
 
+/// Length of the base64 text of `bytes` bytes: 4 characters per 3 bytes, the last group padded.
+pub fn base64_len(bytes: usize) -> usize {
+    bytes.div_ceil(3) * 4
+}
+
 /// Standard base64 with padding.
 pub fn base64(bytes: &[u8]) -> String {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    let mut out = String::with_capacity(base64_len(bytes.len()));
     for chunk in bytes.chunks(3) {
         let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
@@ -248,6 +256,7 @@ mod tests {
             [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("foobar", "Zm9vYmFy")];
         for (plain, encoded) in cases {
             assert_eq!(base64(plain.as_bytes()), encoded);
+            assert_eq!(base64_len(plain.len()), encoded.len());
         }
     }
 
@@ -261,20 +270,21 @@ mod tests {
         }
         assert_eq!(recorder.frame_count(), 11);
         assert_eq!(recorder.stride(), 2);
-        let one = recorder.frame_bytes() / recorder.frame_count();
+        let one = recorder.encoded_frame_bytes() / recorder.frame_count();
         let mut recorder = recorder.with_budget(one * 4);
-        assert!(recorder.frame_bytes() <= one * 4, "{} bytes", recorder.frame_bytes());
+        assert!(recorder.encoded_frame_bytes() <= one * 4, "{} bytes", recorder.encoded_frame_bytes());
         assert!(recorder.stride() >= 4);
         for _ in 0..40 {
             world.step(world.settings().timestep).unwrap();
             recorder.record(&world);
         }
-        assert!(recorder.frame_count() >= 2 && recorder.frame_bytes() <= one * 4);
+        assert!(recorder.frame_count() >= 2 && recorder.encoded_frame_bytes() <= one * 4);
         // The kept frames are evenly spaced from step 0.
         let json: serde_json::Value = serde_json::from_str(&recorder.to_json()).unwrap();
         assert_eq!(json["scene"]["type"], "scene");
         assert_eq!(json["settings"]["type"], "settings");
         assert_eq!(json["frame_count"], recorder.frame_count());
+        assert_eq!(json["frames"].as_str().unwrap().len(), recorder.encoded_frame_bytes());
         let bytes = decode_base64(json["frames"].as_str().unwrap());
         let (mut at, mut steps) = (0, Vec::new());
         while at < bytes.len() {

@@ -22,8 +22,8 @@
 
 pub mod body;
 pub mod collider;
-pub mod collision;
-pub mod dynamics;
+pub(crate) mod collision;
+pub(crate) mod dynamics;
 pub mod error;
 pub mod geometry;
 pub mod id;
@@ -49,10 +49,18 @@ pub use world::{
     SolverSettings, World, WorldSettings,
 };
 
-/// The types most programs need.
+/// The types most programs need: building a world (bodies, colliders, joints with their
+/// limits, motors and springs), its settings, scene files and queries.
 pub mod prelude {
+    pub use crate::joint::{Limits, Motor, Spring};
     pub use crate::{
-        BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, JointDef, JointId, JointKind, Mat3, Pose,
-        PositionCorrection, Quat, Shape, SolverMode, SolverSettings, Vec3, World, WorldSettings,
+        Aabb, BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, CollisionGroups, JointDef, JointId, JointKind, Mat3,
+        Pose, PositionCorrection, Quat, Ray, Scene, SceneIndex, Shape, SolverMode, SolverSettings, Vec3, World,
+        WorldSettings,
     };
 }
+
+// Every Rust code block of the README is compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctests;

@@ -7,5 +7,3 @@ pub mod manifold;
 pub(crate) mod manifold_cache;
 pub mod narrow_phase;
 pub mod toi;
-
-pub use manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};

@@ -29,7 +29,7 @@
 //! point against the plane's normal.
 
 use crate::collision::narrow_phase::gjk::{gjk, ConvexCore, CoreKind};
-use crate::math::{Pose, Quat, Vec3};
+use crate::math::{Pose, Vec3};
 use crate::shape::{Plane, Shape};
 
 /// The motion of a shape over `t ∈ [0, 1]`: a frame moving from `start` to `end`, and the
@@ -58,8 +58,9 @@ impl Sweep {
 
     /// A shape at `pose` moving with constant linear velocity `v` (m/s) and angular velocity
     /// `w` (rad/s, world axes) for `dt` seconds: `end = (p + v·dt, exp(w·dt)·q)`.
+    #[cfg(test)]
     pub fn from_velocity(pose: Pose, v: Vec3, w: Vec3, dt: f32) -> Self {
-        let turn = Quat::from_scaled_axis(w * dt);
+        let turn = crate::math::Quat::from_scaled_axis(w * dt);
         let end = Pose::new(pose.position + v * dt, (turn * pose.rotation).normalize());
         Self { start: pose, end, local: Pose::IDENTITY }
     }
@@ -106,6 +107,7 @@ impl ToiSettings {
     /// poorly conditioned this close (two flat features touching along a line or a face can
     /// give witnesses that do not face each other), so prefer [`ToiSettings::CAST`] when the
     /// points matter.
+    #[cfg(test)]
     pub const EXACT: ToiSettings = ToiSettings { target: 0.0, tolerance: 1.0e-5, max_iterations: 64 };
     /// For shape casts: stop 1 mm short (to 0.1 mm), where GJK's normal and points are well
     /// conditioned (at 0.1 mm an edge resting on a face had its normal 2.5 mrad off, at 1 mm
@@ -253,6 +255,7 @@ pub fn time_of_impact(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::Quat;
 
     const EXACT: ToiSettings = ToiSettings::EXACT;
 

@@ -26,15 +26,15 @@
 //! Everything is deterministic: trees depend only on the order of calls, and the pair list
 //! is sorted.
 
+pub mod aabb_tree;
 mod pair_sort;
 mod scratch;
 #[cfg(test)]
 mod tests;
 mod traversal;
-pub mod tree;
 
+pub use aabb_tree::{DynamicTree, LeafId};
 pub use traversal::cast_ray_through_trees;
-pub use tree::{DynamicTree, LeafId, REBUILD_AREA_RATIO};
 
 use crate::geometry::{Aabb, Ray};
 use crate::math::Vec3;
@@ -130,21 +130,6 @@ impl BroadPhase {
         self.static_tree.leaf_count() + self.moving_tree.leaf_count()
     }
 
-    /// The tree holding static proxies (for diagnostics and debug drawing).
-    pub fn static_tree(&self) -> &DynamicTree {
-        &self.static_tree
-    }
-
-    /// The tree holding moving proxies (for diagnostics and debug drawing).
-    pub fn moving_tree(&self) -> &DynamicTree {
-        &self.moving_tree
-    }
-
-    /// True when `id` names a live proxy.
-    pub fn contains(&self, id: ProxyId) -> bool {
-        self.tree(id.kind()).contains(id.leaf())
-    }
-
     /// Adds a proxy for a collider with tight world box `aabb` (metres; finite, min <= max)
     /// and the caller's value `user` (usually the collider's index; users should be unique).
     /// Moving proxies get a fat box of `aabb` grown by [`Self::MARGIN`]; static ones keep
@@ -165,24 +150,18 @@ impl BroadPhase {
         }
     }
 
-    /// Gives a proxy a new tight box `aabb` (metres). While `aabb` stays inside the proxy's
-    /// fat box nothing happens (O(1)). Otherwise the proxy gets a fresh fat box (`aabb` grown
-    /// by [`Self::MARGIN`]; static proxies: `aabb` itself) and is marked moved. A static proxy
-    /// is re-inserted at once; a moving one is stored with its new box at once (its
-    /// ancestors' boxes grow to contain it, O(depth)) and placed anew at the next
-    /// [`Self::update_pairs`], all together, where a large batch is cheaper as one refit.
-    /// Queries see the new box either way. Does nothing for a dead handle.
-    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
-        self.move_proxy_along(id, aabb, Vec3::ZERO);
-    }
-
-    /// [`Self::move_proxy`] for a proxy expected to keep moving by `displacement` per step
-    /// (metres, finite; the body's velocity times the time step). When `aabb` leaves the fat
-    /// box, the new fat box covers `aabb` swept by [`Self::PREDICTION_STEPS`] displacements
-    /// (per axis: `min + min(0, k·d)` to `max + max(0, k·d)`), grown by [`Self::MARGIN`]
-    /// (static proxies: not grown). A proxy moving steadily by more than the margin per step
-    /// then leaves its fat box every few steps instead of every step. With a zero
-    /// displacement this is [`Self::move_proxy`].
+    /// Gives a proxy a new tight box `aabb` (metres), expected to keep moving by
+    /// `displacement` per step (metres, finite; the body's velocity times the time step).
+    /// While `aabb` stays inside the proxy's fat box nothing happens (O(1)). Otherwise the
+    /// proxy gets a fresh fat box and is marked moved: `aabb` swept by
+    /// [`Self::PREDICTION_STEPS`] displacements (per axis: `min + min(0, k·d)` to
+    /// `max + max(0, k·d)`), grown by [`Self::MARGIN`] (static proxies: not grown). A proxy
+    /// moving steadily by more than the margin per step then leaves its fat box every few
+    /// steps instead of every step. A static proxy is re-inserted at once; a moving one is
+    /// stored with its new box at once (its ancestors' boxes grow to contain it, O(depth))
+    /// and placed anew at the next [`Self::update_pairs`], all together, where a large batch
+    /// is cheaper as one refit. Queries see the new box either way. Does nothing for a dead
+    /// handle.
     pub fn move_proxy_along(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec3) {
         let (kind, leaf) = (id.kind(), id.leaf());
         let tree = self.tree_mut(kind);
@@ -245,6 +224,25 @@ impl BroadPhase {
             f(trees[tree_index].user(leaf).unwrap_or(u32::MAX), t_enter)
         });
     }
+}
+
+/// Inspection and whole-tree operations used by the tests.
+#[cfg(test)]
+impl BroadPhase {
+    /// The tree holding moving proxies.
+    pub fn moving_tree(&self) -> &DynamicTree {
+        &self.moving_tree
+    }
+
+    /// True when `id` names a live proxy.
+    pub fn contains(&self, id: ProxyId) -> bool {
+        self.tree(id.kind()).contains(id.leaf())
+    }
+
+    /// [`Self::move_proxy_along`] with no expected motion.
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
+        self.move_proxy_along(id, aabb, Vec3::ZERO);
+    }
 
     /// Rebuilds both trees top-down for the best query speed (e.g. after loading a scene).
     /// Handles stay valid; pairs are not affected.
@@ -253,7 +251,7 @@ impl BroadPhase {
         self.moving_tree.rebuild();
     }
 
-    /// Checks both trees' invariants (see [`DynamicTree::validate`]); for tests.
+    /// Checks both trees' invariants (see [`DynamicTree::validate`]).
     pub fn validate(&self) -> crate::Result<()> {
         self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
         self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
@@ -270,7 +268,7 @@ impl BroadPhase {
     /// again only if one of them moved. Clears the moved set.
     ///
     /// First brings the moving tree up to date with the proxies that left their fat boxes
-    /// (see [`Self::move_proxy`] and [`DynamicTree::update_enlarged`]: re-inserted one by
+    /// (see [`Self::move_proxy_along`] and [`DynamicTree::update_enlarged`]: re-inserted one by
     /// one, or refitted all together). Cost: with few moved proxies, one tree query per moved proxy;
     /// once at least 1/[`Self::WALK_FRACTION`] of all proxies moved, one simultaneous walk
     /// of the trees (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not

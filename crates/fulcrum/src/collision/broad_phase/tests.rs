@@ -3,6 +3,7 @@
 //! Every comparison is exact: the tree and the references evaluate the same `Aabb::overlaps`
 //! and `Aabb::ray_entry` on the same boxes, so sets and ray parameters must match bit for bit.
 
+use super::aabb_tree::REBUILD_AREA_RATIO;
 use super::*;
 use crate::math::Vec3;
 

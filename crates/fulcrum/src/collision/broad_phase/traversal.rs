@@ -5,8 +5,8 @@
 //! one cache line, and keeps its work list in an [`InlineStack`] or [`InlineMinHeap`] on the
 //! call stack (no heap allocation for trees of realistic height).
 
+use super::aabb_tree::{Child, DynamicTree, LeafId, STACK_CAPACITY};
 use super::scratch::{InlineMinHeap, InlineStack};
-use super::tree::{Child, DynamicTree, LeafId, STACK_CAPACITY};
 use crate::geometry::{Aabb, Ray};
 
 impl DynamicTree {
@@ -54,6 +54,7 @@ impl DynamicTree {
     /// Casts `ray` against the leaf boxes; see [`cast_ray_through_trees`] for the contract.
     /// `f(leaf, t_enter)` is called with the ray parameter at which the ray enters the leaf's
     /// box and returns the new `max_t` (values <= 0 stop the cast).
+    #[cfg(test)]
     pub fn cast_ray(&self, ray: &Ray, max_t: f32, mut f: impl FnMut(LeafId, f32) -> f32) {
         cast_ray_through_trees(&[self], ray, max_t, |_, leaf, t_enter| f(leaf, t_enter));
     }

@@ -218,6 +218,7 @@ pub struct FaceRectangle {
 
 impl FaceRectangle {
     /// The four corners in loop order.
+    #[cfg(test)]
     pub fn corners(&self) -> [Vec3; 4] {
         let (low_u, high_u) = (self.centre - self.half_edge_u, self.centre + self.half_edge_u);
         [low_u - self.half_edge_v, low_u + self.half_edge_v, high_u + self.half_edge_v, high_u - self.half_edge_v]

@@ -180,11 +180,13 @@ pub fn closest_points_on_segments(p0: Vec3, p1: Vec3, q0: Vec3, q1: Vec3) -> (Ve
 
 /// Faces of a box as CCW corner loops seen from outside, in the order −x, +x, −y, +y, −z,
 /// +z (face `2·axis + positive`). Corner `k` has sign bits x = bit 0, y = bit 1, z = bit 2
-/// (bit set = positive), as in `Cuboid::corners` and `ConvexHull::cuboid`.
+/// (bit set = positive), as in `Cuboid::corners` and `ConvexHull::cuboid`. The tables below are
+/// derived from these loops; tests check them against it.
+#[cfg(test)]
 pub const BOX_FACE_LOOPS: [[usize; 4]; 6] =
     [[0, 4, 6, 2], [1, 3, 7, 5], [0, 1, 5, 4], [2, 6, 7, 3], [0, 2, 3, 1], [4, 5, 7, 6]];
 
-/// The two in-face axes `(u, v)` of each box face, fixed by its loop in [`BOX_FACE_LOOPS`]:
+/// The two in-face axes `(u, v)` of each box face, fixed by its loop in `BOX_FACE_LOOPS`:
 /// every loop starts at the face's corner with `x_u = −h_u`, `x_v = −h_v` and runs
 ///
 /// ```text
@@ -199,7 +201,7 @@ const fn half_edge(origin: u16, next: u16, face: u16) -> HalfEdge {
     HalfEdge { origin, next, face }
 }
 
-/// The half-edge mesh `ConvexHull::cuboid` builds from [`BOX_FACE_LOOPS`] (checked by a test).
+/// The half-edge mesh `ConvexHull::cuboid` builds from `BOX_FACE_LOOPS` (checked by a test).
 static BOX_EDGES: [HalfEdge; 24] = [
     half_edge(0, 2, 0),
     half_edge(4, 16, 2),
@@ -236,7 +238,7 @@ static BOX_FACES: [HullFace; 6] = [
     HullFace { first_edge: 19 },
 ];
 
-/// The corner of a box with sign bits `k` (see [`BOX_FACE_LOOPS`]).
+/// The corner of a box with sign bits `k` (see `BOX_FACE_LOOPS`).
 #[inline]
 pub fn box_corner(half_extents: Vec3, k: usize) -> Vec3 {
     let h = half_extents;

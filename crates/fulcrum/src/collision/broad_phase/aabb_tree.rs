@@ -18,8 +18,10 @@
 mod rebuild;
 
 use rebuild::BuildItem;
+#[cfg(test)]
 pub use rebuild::REBUILD_AREA_RATIO;
 
+#[cfg(test)]
 use crate::error::{Error, Result};
 use crate::geometry::Aabb;
 
@@ -165,15 +167,6 @@ impl DynamicTree {
         self.leaf_count
     }
 
-    /// Height of the tree: 0 for a single leaf (or an empty tree), else the number of edges
-    /// on the longest root-to-leaf path.
-    pub fn height(&self) -> u32 {
-        match self.root {
-            Some(root) if !root.is_leaf() => u32::from(self.internals[root.index()].height()),
-            _ => 0,
-        }
-    }
-
     /// Sum of the surface areas of the internal nodes' boxes, m²: the SAH cost that
     /// insertion and rotations try to keep low (a tree-quality measure for tests).
     pub fn internal_area(&self) -> f32 {
@@ -311,12 +304,6 @@ impl DynamicTree {
             node.boxes[slot] = node.boxes[slot].union(&aabb);
             (child, parent) = (parent, node.parent);
         }
-    }
-
-    /// Number of leaves enlarged since the last [`DynamicTree::update_enlarged`] (an
-    /// upper bound: leaves destroyed meanwhile may still count).
-    pub fn enlarged_count(&self) -> usize {
-        self.enlarged.len()
     }
 }
 
@@ -601,8 +588,24 @@ impl DynamicTree {
     }
 }
 
-// Validation.
+// Inspection and validation, for tests.
+#[cfg(test)]
 impl DynamicTree {
+    /// Height of the tree: 0 for a single leaf (or an empty tree), else the number of edges
+    /// on the longest root-to-leaf path.
+    pub fn height(&self) -> u32 {
+        match self.root {
+            Some(root) if !root.is_leaf() => u32::from(self.internals[root.index()].height()),
+            _ => 0,
+        }
+    }
+
+    /// Number of leaves enlarged since the last [`DynamicTree::update_enlarged`] (an
+    /// upper bound: leaves destroyed meanwhile may still count).
+    pub fn enlarged_count(&self) -> usize {
+        self.enlarged.len()
+    }
+
     /// Checks every structural invariant: parent links; each slot's height (leaf 0, internal
     /// 1 + the taller child) and box (a leaf's exact box; an internal child's box containing
     /// both of its slots); the leaf count; the free lists. For tests and debugging; allocates.
@@ -677,14 +680,12 @@ impl DynamicTree {
 
     /// The children of every internal node slot, free ones included: equal before and after
     /// an edit exactly when the edit kept the tree's shape; for tests.
-    #[cfg(test)]
     pub(super) fn shape(&self) -> Vec<[Child; 2]> {
         self.internals.iter().map(|node| node.children).collect()
     }
 
     /// Number of internal-node slots whose stored box is larger than the child's exact box
     /// (left by [`DynamicTree::enlarge_leaf`]); for tests.
-    #[cfg(test)]
     pub(super) fn loose_slot_count(&self) -> usize {
         let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
         let exact = |child: Child| self.checked_child(child).map(|(aabb, _)| aabb).ok();
