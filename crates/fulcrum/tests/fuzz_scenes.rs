@@ -7,8 +7,10 @@
 //!
 //! `FULCRUM_FUZZ_MUTATIONS=N` sets how many mutated scenes are tried (default 2,000, spread
 //! evenly over the samples). Every case draws its random numbers from its own seed, so a
-//! failure printed as `pyramid.json:123` replays alone with `FULCRUM_FUZZ_CASE=pyramid.json:123`.
+//! failure printed as `pyramid.json:123` replays alone with `FULCRUM_FUZZ_CASE=pyramid.json:123`
+//! (which also prints the panic's backtrace when `RUST_BACKTRACE=1`).
 
+use std::cell::RefCell;
 use std::collections::BTreeSet;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
@@ -301,10 +303,11 @@ fn run_case(sample: &Sample, case: usize, tally: &Mutex<Tally>) {
             None
         }
         Ok(Err(broken)) => Some(broken),
-        Err(payload) => Some(format!("panicked: {}", panic_message(&*payload))),
+        Err(_) => Some(format!("panicked: {}", LAST_PANIC.take())),
     };
     if let Some(failure) = failure {
-        let file = std::env::temp_dir().join(format!("fulcrum-fuzz-{}-{case}.json", sample.name.trim_end_matches(".json")));
+        let file =
+            std::env::temp_dir().join(format!("fulcrum-fuzz-{}-{case}.json", sample.name.trim_end_matches(".json")));
         let _ = std::fs::write(&file, &text);
         tally.failures.push(format!(
             "{}:{case} ({}): {failure}\n    mutated text written to {}",
@@ -315,12 +318,27 @@ fn run_case(sample: &Sample, case: usize, tally: &Mutex<Tally>) {
     }
 }
 
-fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
-    match (payload.downcast_ref::<&str>(), payload.downcast_ref::<String>()) {
-        (Some(text), _) => text.to_string(),
-        (_, Some(text)) => text.clone(),
-        _ => "(no message)".to_string(),
+thread_local! {
+    /// The message and place of this thread's last panic, kept by the quiet panic hook.
+    static LAST_PANIC: RefCell<String> = const { RefCell::new(String::new()) };
+}
+
+/// Replaces the panic hook with one that keeps the message and place for the failure list
+/// instead of printing them (and a backtrace) for every case. A replayed case
+/// (`FULCRUM_FUZZ_CASE`) keeps the default hook, which prints the backtrace.
+fn keep_panics_quiet() {
+    if std::env::var_os("FULCRUM_FUZZ_CASE").is_some() {
+        return;
     }
+    std::panic::set_hook(Box::new(|info| {
+        let place = info.location().map_or(String::new(), |l| format!(" at {}:{}", l.file(), l.line()));
+        let message = match (info.payload().downcast_ref::<&str>(), info.payload().downcast_ref::<String>()) {
+            (Some(text), _) => text.to_string(),
+            (_, Some(text)) => text.clone(),
+            _ => "(no message)".to_string(),
+        };
+        LAST_PANIC.set(format!("{message}{place}"));
+    }));
 }
 
 /// The cases to run: all of them, or the one `FULCRUM_FUZZ_CASE=SCENE:CASE` names.
@@ -344,6 +362,7 @@ fn mutated_samples_never_panic_nor_hide_a_non_finite_body() {
     let cases = cases(&samples);
     let tally = Mutex::new(Tally::default());
     let next = AtomicUsize::new(0);
+    keep_panics_quiet();
     let start = Instant::now();
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get());
     std::thread::scope(|scope| {
@@ -356,6 +375,9 @@ fn mutated_samples_never_panic_nor_hide_a_non_finite_body() {
         }
     });
     let tally = tally.into_inner().unwrap();
+    if std::env::var_os("FULCRUM_FUZZ_CASE").is_none() {
+        let _ = std::panic::take_hook();
+    }
     eprintln!(
         "fuzz_scenes: {} mutated scenes of {} samples in {:.1} s: {} refused, {} simulated ({} bodies \
          taken out and reported), {} failures",
