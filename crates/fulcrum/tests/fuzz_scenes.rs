@@ -87,8 +87,15 @@ fn get<'a>(root: &'a Value, path: &[Step]) -> &'a Value {
 }
 
 /// A number a user might get wrong: zero of both signs, the old value negated or scaled far
-/// up or down, the ends of f32, integers beyond any count, values that overflow f32.
+/// up or down, the ends of f32, integers beyond any count, values that overflow f32; half the
+/// time one that the documented ranges may still accept (the ends of the ranges, the old value
+/// scaled tenfold or a hundredfold), which the engine must then simulate.
 fn odd_number(rng: &mut ChaCha8Rng, old: f64) -> Value {
+    if rng.random_bool(0.5) {
+        let choices =
+            [1e4, -1e4, 1e6, -1e6, 1e5, 1e3, 100.0, 1e-3, 1e-6, 10.0 * old, 100.0 * old, -10.0 * old, 0.1 * old];
+        return json!(choices.choose(rng).unwrap());
+    }
     match rng.random_range(0..18) {
         0 => json!(0),
         1 => json!(-0.0),
@@ -132,13 +139,45 @@ fn other_type(rng: &mut ChaCha8Rng) -> Value {
     choices.choose(rng).unwrap().clone()
 }
 
-/// Applies one random mutation to `doc`; returns what it did.
+/// Words of the format (body and joint kinds, solver modes, axis motions, shape types): a
+/// string replaced by one of them, or by another string of the scene (a body name in a joint's
+/// `body_a`), or a flipped boolean, changes what a valid scene means.
+const WORDS: [&str; 22] = [
+    "static",
+    "dynamic",
+    "kinematic",
+    "soft_step",
+    "pgs",
+    "ngs",
+    "baumgarte",
+    "none",
+    "ball",
+    "hinge",
+    "prismatic",
+    "line",
+    "distance",
+    "weld",
+    "angle",
+    "pulley",
+    "gear",
+    "six_dof",
+    "locked",
+    "free",
+    "sphere",
+    "box",
+];
+
+/// Applies one random mutation to `doc` and returns what it did: a number replaced (4 times in
+/// 10: those mutations most often get past parsing), a value replaced by one of another type
+/// (1 in 10), a string or boolean replaced by another (1 in 10), a key or element deleted (2 in
+/// 10), an array element duplicated (2 in 10).
 fn mutate(rng: &mut ChaCha8Rng, doc: &mut Value) -> String {
     let paths = all_paths(doc);
     let numbers: Vec<&Path> = paths.iter().filter(|p| get(doc, p).is_number()).collect();
+    let words: Vec<&Path> = paths.iter().filter(|p| get(doc, p).is_string() || get(doc, p).is_boolean()).collect();
     let arrays: Vec<&Path> = paths.iter().filter(|p| get(doc, p).as_array().is_some_and(|a| !a.is_empty())).collect();
-    match rng.random_range(0..4) {
-        0 if !numbers.is_empty() => {
+    match rng.random_range(0..10) {
+        0..4 if !numbers.is_empty() => {
             let path = *numbers.choose(rng).unwrap();
             let slot = get_mut(doc, path);
             let new = odd_number(rng, slot.as_f64().unwrap_or(1.0));
@@ -146,13 +185,20 @@ fn mutate(rng: &mut ChaCha8Rng, doc: &mut Value) -> String {
             *slot = new;
             what
         }
-        1 if !paths.is_empty() => {
+        4 if !paths.is_empty() => {
             let path = paths.choose(rng).unwrap();
             let new = other_type(rng);
             *get_mut(doc, path) = new.clone();
             format!("{} = {new}", path_text(path))
         }
-        2 if !paths.is_empty() => {
+        5 if !words.is_empty() => {
+            let path = *words.choose(rng).unwrap();
+            let new = other_word(rng, doc, &words, get(doc, path));
+            let what = format!("{} = {new} (was {})", path_text(path), get(doc, path));
+            *get_mut(doc, path) = new;
+            what
+        }
+        6..8 if !paths.is_empty() => {
             let path = paths.choose(rng).unwrap();
             let (last, parent) = path.split_last().unwrap();
             match (get_mut(doc, parent), last) {
@@ -164,6 +210,15 @@ fn mutate(rng: &mut ChaCha8Rng, doc: &mut Value) -> String {
         }
         _ if !arrays.is_empty() => duplicate(rng, doc, &arrays),
         _ => "nothing to mutate".to_string(),
+    }
+}
+
+/// A flipped boolean, a word of the format or another string of the document.
+fn other_word(rng: &mut ChaCha8Rng, doc: &Value, words: &[&Path], old: &Value) -> Value {
+    match old {
+        Value::Bool(flag) => Value::Bool(!flag),
+        _ if rng.random_bool(0.5) => json!(WORDS.choose(rng).unwrap()),
+        _ => get(doc, words.choose(rng).unwrap()).clone(),
     }
 }
 
