@@ -745,9 +745,9 @@ mod tests {
         assert!(e.field == "points" && e.reason.contains("at least 4"), "{e}");
         let mut points = box_corners(Vec3::ONE);
         points[5].y = f32::NAN;
-        assert_eq!(field_of(&points).field, "points[5]");
+        assert_eq!(field_of(&points).field, "points[5][1]");
         points[5].y = f32::INFINITY;
-        assert_eq!(field_of(&points).field, "points[5]");
+        assert_eq!(field_of(&points).field, "points[5][1]");
         let mut rng = Lcg::new(9);
         let base = Vec3::new(1.0, 2.0, 3.0);
         let coincident: Vec<Vec3> = (0..10).map(|_| base + rng.in_ball() * 1e-9).collect();
