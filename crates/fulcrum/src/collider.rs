@@ -2,11 +2,11 @@
 
 use crate::body::BodyKind;
 use crate::collision::broad_phase::ProxyId;
-use crate::error::{check_non_negative, check_positive, check_rotation, check_vec3, Error, Result};
+use crate::error::{check_above_zero, check_range, check_rotation, check_vec3_range, Error, Result};
 use crate::geometry::Aabb;
 use crate::id::BodyId;
 use crate::math::{Pose, Quat, Vec3};
-use crate::shape::{MassProperties, Shape};
+use crate::shape::{MassProperties, Shape, MAX_SHAPE_SIZE};
 
 /// Which colliders may touch: a pair collides when each one's `memberships` share a bit with
 /// the other's `filter`. In files an omitted mask is all ones.
@@ -45,6 +45,13 @@ impl CollisionGroups {
 pub const DEFAULT_DENSITY: f32 = 1000.0;
 /// Friction coefficient of a collider unless given.
 pub const DEFAULT_FRICTION: f32 = 0.6;
+/// Largest density, kg/m³ (four times that of osmium, the densest element).
+pub const MAX_DENSITY: f32 = 1.0e5;
+/// Largest friction coefficient (real pairs of materials stay below 2).
+pub const MAX_FRICTION: f32 = 100.0;
+/// Largest restitution: 1 is a perfectly elastic bounce; more would add energy at every
+/// bounce.
+pub const MAX_RESTITUTION: f32 = 1.0;
 
 /// Everything needed to attach a collider to a body. Also a collider's entry in scene files,
 /// where everything but the shape may be omitted.
@@ -53,19 +60,22 @@ pub const DEFAULT_FRICTION: f32 = 0.6;
 pub struct ColliderDef {
     /// The shape, in the collider's local frame.
     pub shape: Shape,
-    /// Position of the collider frame in the body frame, metres.
+    /// Position of the collider frame in the body frame, metres (each component within
+    /// ±[`MAX_SHAPE_SIZE`]: a collider is part of its body).
     #[serde(default)]
     pub position: Vec3,
     /// Rotation of the collider frame in the body frame.
     #[serde(default = "identity", with = "crate::json::rotation")]
     pub rotation: Quat,
-    /// Density in kg/m³ (default [`DEFAULT_DENSITY`]).
+    /// Density in kg/m³ (default [`DEFAULT_DENSITY`]; above 0, at most [`MAX_DENSITY`]).
     #[serde(default = "default_density")]
     pub density: f32,
-    /// Coulomb friction coefficient (pairs use the geometric mean; default [`DEFAULT_FRICTION`]).
+    /// Coulomb friction coefficient (pairs use the geometric mean; default [`DEFAULT_FRICTION`];
+    /// 0 to [`MAX_FRICTION`]).
     #[serde(default = "default_friction")]
     pub friction: f32,
-    /// Restitution (pairs use the maximum): 0 = no bounce (default), 1 = elastic.
+    /// Restitution (pairs use the maximum): 0 = no bounce (default) to 1 = elastic
+    /// ([`MAX_RESTITUTION`]).
     #[serde(default)]
     pub restitution: f32,
     /// A sensor reports overlaps but makes no contact forces.
@@ -155,13 +165,16 @@ impl ColliderDef {
         Ok(())
     }
 
+    /// Checks every field (the shape's sizes too); returns the definition with its rotation
+    /// normalised.
     pub(crate) fn validated(&self) -> Result<ColliderDef> {
         let mut def = self.clone();
-        check_vec3("position", def.position)?;
+        def.shape.validate().map_err(|e| e.within("shape"))?;
+        check_vec3_range("position", def.position, -MAX_SHAPE_SIZE, MAX_SHAPE_SIZE)?;
         def.rotation = check_rotation("rotation", def.rotation)?;
-        check_positive("density", def.density)?;
-        check_non_negative("friction", def.friction)?;
-        check_non_negative("restitution", def.restitution)?;
+        check_above_zero("density", def.density, MAX_DENSITY)?;
+        check_range("friction", def.friction, 0.0, MAX_FRICTION)?;
+        check_range("restitution", def.restitution, 0.0, MAX_RESTITUTION)?;
         Ok(def)
     }
 }

@@ -101,10 +101,27 @@ pub fn component(field: &str, i: usize) -> String {
     format!("{field}[{i}]")
 }
 
-/// Checks that every component of `v` is finite and strictly positive.
-pub fn check_positive_vec3(field: &str, v: glam::Vec3) -> Result<()> {
+/// Checks that every component of `v` is finite and within `[low, high]`.
+pub fn check_vec3_range(field: &str, v: glam::Vec3, low: f32, high: f32) -> Result<()> {
     for (i, value) in v.to_array().into_iter().enumerate() {
-        check_positive(&component(field, i), value)?;
+        check_range(&component(field, i), value, low, high)?;
+    }
+    Ok(())
+}
+
+/// Checks that `value` is finite, above zero and at most `max`.
+pub fn check_above_zero(field: &str, value: f32, max: f32) -> Result<()> {
+    check_positive(field, value)?;
+    if value > max {
+        return Err(Error::new(field, format!("must be at most {max}, got {value}")));
+    }
+    Ok(())
+}
+
+/// Checks that every component of `v` is finite, above zero and at most `max`.
+pub fn check_above_zero_vec3(field: &str, v: glam::Vec3, max: f32) -> Result<()> {
+    for (i, value) in v.to_array().into_iter().enumerate() {
+        check_above_zero(&component(field, i), value, max)?;
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::error::{check_finite, check_range, check_vec3, component, Error, Result};
+use crate::error::{check_above_zero, check_range, check_vec3_range, Error, Result};
 use crate::math::Vec3;
 
 /// Which solver steps the world.
@@ -140,16 +140,9 @@ fn check_count(field: &str, value: u32, max: u32) -> Result<()> {
     Ok(())
 }
 
-/// A number above 0 and at most `max`.
-fn check_above_zero(field: &str, value: f32, max: f32) -> Result<()> {
-    check_finite(field, value)?;
-    if value <= 0.0 {
-        return Err(Error::new(field, format!("must be greater than zero, got {value}")));
-    }
-    if value > max {
-        return Err(Error::new(field, format!("must be at most {max}, got {value}")));
-    }
-    Ok(())
+/// Checks a gravity vector: each component within ±[`MAX_SETTING`] m/s².
+pub(crate) fn check_gravity(gravity: Vec3) -> Result<()> {
+    check_vec3_range("gravity", gravity, -MAX_SETTING, MAX_SETTING)
 }
 
 /// Settings of a [`World`](crate::World): the `settings` object of a scene file.
@@ -184,10 +177,7 @@ impl Default for WorldSettings {
 impl WorldSettings {
     /// Checks every field against its documented range.
     pub fn validate(&self) -> Result<()> {
-        check_vec3("gravity", self.gravity)?;
-        for (i, value) in self.gravity.to_array().into_iter().enumerate() {
-            check_range(&component("gravity", i), value, -MAX_SETTING, MAX_SETTING)?;
-        }
+        check_gravity(self.gravity)?;
         check_above_zero("timestep", self.timestep, 1.0)?;
         check_count("substeps", self.substeps, 64)?;
         self.solver.validate().map_err(|e| e.within("solver"))

@@ -209,3 +209,107 @@ fn joints_refuse_bad_input_and_survive_extremes() {
     assert!(world.set_joint_enabled(hinge, true).is_err(), "setters refuse a destroyed joint");
     world.step(DT).unwrap();
 }
+
+/// The next `f32` beyond `bound`, away from zero: the smallest step out of a range.
+fn beyond(bound: f32) -> f32 {
+    f32::from_bits(bound.to_bits() + 1)
+}
+
+/// `make(bound)` is accepted and `make(beyond(bound))` refused, naming `field`.
+fn assert_bound<T: std::fmt::Debug>(field: &str, bound: f32, mut make: impl FnMut(f32) -> Result<T, Error>) {
+    if let Err(err) = make(bound) {
+        panic!("{field} = {bound} lies on its bound and should be accepted: {err}");
+    }
+    let err = make(beyond(bound)).expect_err("one float beyond the bound should be refused");
+    assert_eq!(err.field, field, "wrong field in {err}");
+    assert!(err.reason.contains(&format!("{}", beyond(bound))), "the reason quotes the value: {err}");
+}
+
+#[test]
+fn shape_sizes_are_bounded() {
+    use fulcrum::shape::MAX_SHAPE_SIZE as MAX;
+    assert_bound("radius", MAX, Shape::sphere);
+    assert_bound("half_extents[1]", MAX, |h| Shape::cuboid(Vec3::new(0.5, h, 0.5)));
+    assert_bound("half_height", MAX, |h| Shape::capsule(h, 0.3));
+    assert_bound("radius", MAX, |r| Shape::capsule(0.3, r));
+    assert_bound("half_height", MAX, |h| Shape::cylinder(h, 0.3));
+    assert_bound("radius", MAX, |r| Shape::cylinder(0.3, r));
+    for bound in [MAX, -MAX] {
+        assert_bound("offset", bound, |d| Shape::plane(Vec3::Y, d));
+        assert_bound("points[0][0]", bound, |x| {
+            Shape::convex_hull(&[Vec3::new(x, 0.0, 0.0), Vec3::Y, Vec3::Z, Vec3::ZERO])
+        });
+    }
+    // A plane's normal may be any finite non-zero vector, even one whose length overflows.
+    let Shape::Plane(plane) = Shape::plane(Vec3::new(f32::MAX, f32::MAX, 0.0), 0.0).unwrap() else { unreachable!() };
+    assert!((plane.normal - Vec3::new(1.0, 1.0, 0.0).normalize()).length() < 1e-6, "{:?}", plane.normal);
+}
+
+#[test]
+fn body_definitions_are_bounded() {
+    use fulcrum::body::{MAX_ANGULAR_SPEED, MAX_DAMPING, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_MASS, MAX_POSITION};
+    let mut world = World::default();
+    let mut create = |def: BodyDef| world.create_body(&def);
+    for sign in [1.0, -1.0] {
+        assert_bound("position[0]", sign * MAX_POSITION, |x| create(BodyDef::dynamic(Vec3::new(x, 0.0, 0.0))));
+        let v = |v| create(BodyDef::dynamic(Vec3::ZERO).with_linear_velocity(Vec3::new(0.0, v, 0.0)));
+        assert_bound("linear_velocity[1]", sign * MAX_LINEAR_SPEED, v);
+        let w = |w| create(BodyDef::dynamic(Vec3::ZERO).with_angular_velocity(Vec3::new(0.0, 0.0, w)));
+        assert_bound("angular_velocity[2]", sign * MAX_ANGULAR_SPEED, w);
+        assert_bound("gravity_scale", sign * MAX_GRAVITY_SCALE, |g| {
+            create(BodyDef { gravity_scale: g, ..Default::default() })
+        });
+    }
+    assert_bound("linear_damping", MAX_DAMPING, |d| create(BodyDef { linear_damping: d, ..Default::default() }));
+    assert_bound("angular_damping", MAX_DAMPING, |d| create(BodyDef { angular_damping: d, ..Default::default() }));
+    assert_bound("mass", MAX_MASS, |m| create(BodyDef { mass: Some(m), ..Default::default() }));
+}
+
+#[test]
+fn collider_definitions_are_bounded() {
+    use fulcrum::collider::{MAX_DENSITY, MAX_FRICTION, MAX_RESTITUTION};
+    use fulcrum::shape::MAX_SHAPE_SIZE;
+    let mut world = World::default();
+    let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    let sphere = ColliderDef::new(Shape::sphere(0.5).unwrap());
+    let mut create = |def: ColliderDef| world.create_collider(body, &def);
+    for z in [MAX_SHAPE_SIZE, -MAX_SHAPE_SIZE] {
+        let at = |z| sphere.clone().with_pose(Vec3::new(0.0, 0.0, z), Quat::IDENTITY);
+        assert_bound("position[2]", z, |z| create(at(z)));
+    }
+    assert_bound("density", MAX_DENSITY, |d| create(sphere.clone().with_density(d)));
+    assert_bound("friction", MAX_FRICTION, |f| create(sphere.clone().with_friction(f)));
+    assert_bound("restitution", MAX_RESTITUTION, |e| create(sphere.clone().with_restitution(e)));
+    // A shape changed after it was built is checked again.
+    let Shape::Sphere(mut ball) = Shape::sphere(0.5).unwrap() else { unreachable!() };
+    ball.radius = beyond(MAX_SHAPE_SIZE);
+    assert_err(create(ColliderDef::new(Shape::Sphere(ball))), "shape.radius", "at most");
+}
+
+#[test]
+fn setters_check_the_ranges_of_the_definitions() {
+    use fulcrum::body::{MAX_ANGULAR_SPEED, MAX_DAMPING, MAX_GRAVITY_SCALE, MAX_LINEAR_SPEED, MAX_MASS, MAX_POSITION};
+    let mut world = World::default();
+    let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+    world.create_collider(body, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+    let w = &mut world;
+    assert_bound("position[1]", -MAX_POSITION, |y| w.set_body_pose(body, Vec3::new(0.0, y, 0.0), Quat::IDENTITY));
+    assert_bound("linear_velocity[0]", MAX_LINEAR_SPEED, |v| w.set_linear_velocity(body, Vec3::new(v, 0.0, 0.0)));
+    assert_bound("angular_velocity[0]", MAX_ANGULAR_SPEED, |v| w.set_angular_velocity(body, Vec3::new(v, 0.0, 0.0)));
+    assert_bound("linear_damping", MAX_DAMPING, |d| w.set_damping(body, d, 0.0));
+    assert_bound("angular_damping", MAX_DAMPING, |d| w.set_damping(body, 0.0, d));
+    assert_bound("gravity_scale", -MAX_GRAVITY_SCALE, |g| w.set_gravity_scale(body, g));
+    assert_bound("mass", MAX_MASS, |m| w.set_mass(body, Some(m)));
+    assert_bound("gravity[2]", 1e6, |g| w.set_gravity(Vec3::new(0.0, -9.81, g)));
+}
+
+/// The issue's example: a scene box with half extents of 1e38 is refused at its JSON path
+/// (it used to be accepted and make the solver panic).
+#[test]
+fn a_scene_with_a_huge_box_is_refused_at_its_path() {
+    let text = r#"{"format": 1, "bodies": [{"name": "crate", "position": [0, 1, 0],
+        "colliders": [{"shape": {"type": "box", "half_extents": [0.5, 1e38, 0.5]}}]}]}"#;
+    let err = fulcrum::Scene::from_json_str(text, "huge.json").unwrap_err();
+    assert_eq!(err.field, "huge.json: bodies[0].colliders[0].shape.half_extents[1]");
+    assert!(err.reason.contains("at most 10000"), "{err}");
+}

@@ -3,9 +3,26 @@
 
 pub(crate) mod mass;
 
-use crate::error::{check_finite, check_non_negative, check_positive, check_rotation, check_vec3, Result};
+use crate::error::{check_above_zero, check_range, check_rotation, check_vec3_range, Result};
 use crate::id::ColliderId;
 use crate::math::{Mat3, Pose, Quat, Vec3};
+
+/// Largest distance of a body's origin from the world origin along each axis, metres. At a
+/// million metres a 32-bit float rounds to 6 cm; the bound keeps positions and the products
+/// the solver forms with them finite.
+pub const MAX_POSITION: f32 = 1.0e6;
+/// Largest component of a body's linear velocity, m/s (thirty times the speed of a rifle
+/// bullet).
+pub const MAX_LINEAR_SPEED: f32 = 1.0e5;
+/// Largest component of a body's angular velocity, rad/s (about 95,000 revolutions a minute).
+pub const MAX_ANGULAR_SPEED: f32 = 1.0e4;
+/// Largest linear or angular damping, 1/s.
+pub const MAX_DAMPING: f32 = 1.0e6;
+/// Largest magnitude of a body's gravity scale.
+pub const MAX_GRAVITY_SCALE: f32 = 1.0e3;
+/// Largest mass a body may be given, kg: about the mass of the largest, densest box
+/// ([`MAX_SHAPE_SIZE`](crate::shape::MAX_SHAPE_SIZE), [`MAX_DENSITY`](crate::collider::MAX_DENSITY)).
+pub const MAX_MASS: f32 = 1.0e18;
 
 /// How a body moves.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -30,23 +47,25 @@ pub struct BodyDef {
     pub name: String,
     /// Static, dynamic or kinematic.
     pub kind: BodyKind,
-    /// World position of the body origin, metres.
+    /// World position of the body origin, metres (each component within ±[`MAX_POSITION`]).
     pub position: Vec3,
     /// World rotation (unit quaternion; in files also `{"axis": [x, y, z], "angle_deg": a}`).
     #[serde(with = "crate::json::rotation")]
     pub rotation: Quat,
-    /// Velocity of the centre of mass, m/s.
+    /// Velocity of the centre of mass, m/s (each component within ±[`MAX_LINEAR_SPEED`]).
     pub linear_velocity: Vec3,
-    /// Angular velocity, rad/s, world axes.
+    /// Angular velocity, rad/s, world axes (each component within ±[`MAX_ANGULAR_SPEED`]).
     pub angular_velocity: Vec3,
-    /// Linear damping, 1/s: the velocity decays as `v / (1 + h·damping)` per step of `h` s.
+    /// Linear damping, 1/s: the velocity decays as `v / (1 + h·damping)` per step of `h` s
+    /// (0 to [`MAX_DAMPING`]).
     pub linear_damping: f32,
-    /// Angular damping, 1/s.
+    /// Angular damping, 1/s (0 to [`MAX_DAMPING`]).
     pub angular_damping: f32,
-    /// Multiplies the world's gravity for this body.
+    /// Multiplies the world's gravity for this body (within ±[`MAX_GRAVITY_SCALE`]).
     pub gravity_scale: f32,
-    /// Total mass override in kg; the inertia is scaled by the same factor and the centre of
-    /// mass stays where the colliders put it. `None`: computed from collider densities.
+    /// Total mass override in kg, above 0 and at most [`MAX_MASS`]; the inertia is scaled by
+    /// the same factor and the centre of mass stays where the colliders put it. `None`:
+    /// computed from collider densities.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mass: Option<f32>,
     /// May this body fall asleep when it rests?
@@ -133,15 +152,15 @@ impl BodyDef {
     /// Checks every field; returns the definition with its rotation normalised.
     pub(crate) fn validated(&self) -> Result<BodyDef> {
         let mut def = self.clone();
-        check_vec3("position", def.position)?;
+        check_position(def.position)?;
         def.rotation = check_rotation("rotation", def.rotation)?;
-        check_vec3("linear_velocity", def.linear_velocity)?;
-        check_vec3("angular_velocity", def.angular_velocity)?;
-        check_non_negative("linear_damping", def.linear_damping)?;
-        check_non_negative("angular_damping", def.angular_damping)?;
-        check_finite("gravity_scale", def.gravity_scale)?;
+        check_linear_velocity(def.linear_velocity)?;
+        check_angular_velocity(def.angular_velocity)?;
+        check_damping("linear_damping", def.linear_damping)?;
+        check_damping("angular_damping", def.angular_damping)?;
+        check_gravity_scale(def.gravity_scale)?;
         if let Some(mass) = def.mass {
-            check_positive("mass", mass)?;
+            check_mass(mass)?;
         }
         if def.kind == BodyKind::Static {
             def.linear_velocity = Vec3::ZERO;
@@ -149,6 +168,36 @@ impl BodyDef {
         }
         Ok(def)
     }
+}
+
+/// Checks a body position against [`MAX_POSITION`].
+pub(crate) fn check_position(position: Vec3) -> Result<()> {
+    check_vec3_range("position", position, -MAX_POSITION, MAX_POSITION)
+}
+
+/// Checks a linear velocity against [`MAX_LINEAR_SPEED`].
+pub(crate) fn check_linear_velocity(velocity: Vec3) -> Result<()> {
+    check_vec3_range("linear_velocity", velocity, -MAX_LINEAR_SPEED, MAX_LINEAR_SPEED)
+}
+
+/// Checks an angular velocity against [`MAX_ANGULAR_SPEED`].
+pub(crate) fn check_angular_velocity(velocity: Vec3) -> Result<()> {
+    check_vec3_range("angular_velocity", velocity, -MAX_ANGULAR_SPEED, MAX_ANGULAR_SPEED)
+}
+
+/// Checks a damping coefficient `field` against [0, [`MAX_DAMPING`]].
+pub(crate) fn check_damping(field: &str, damping: f32) -> Result<()> {
+    check_range(field, damping, 0.0, MAX_DAMPING)
+}
+
+/// Checks a gravity scale against ±[`MAX_GRAVITY_SCALE`].
+pub(crate) fn check_gravity_scale(scale: f32) -> Result<()> {
+    check_range("gravity_scale", scale, -MAX_GRAVITY_SCALE, MAX_GRAVITY_SCALE)
+}
+
+/// Checks a mass override against (0, [`MAX_MASS`]].
+pub(crate) fn check_mass(mass: f32) -> Result<()> {
+    check_above_zero("mass", mass, MAX_MASS)
 }
 
 /// A rigid body as the world stores it. Read it through [`World::body`](crate::World::body);

@@ -40,13 +40,13 @@ pub struct SceneCollider {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Material {
-    /// Coulomb friction coefficient.
+    /// Coulomb friction coefficient (0 to [`MAX_FRICTION`](crate::collider::MAX_FRICTION)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub friction: Option<f32>,
-    /// Restitution (0 = no bounce, 1 = elastic).
+    /// Restitution (0 = no bounce to 1 = elastic).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restitution: Option<f32>,
-    /// Density, kg/m³.
+    /// Density, kg/m³ (above 0, at most [`MAX_DENSITY`](crate::collider::MAX_DENSITY)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<f32>,
 }

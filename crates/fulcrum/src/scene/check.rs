@@ -56,7 +56,6 @@ fn validate_body(scene: &Scene, i: usize) -> Result<()> {
     body.def.validated()?;
     for (j, collider) in body.colliders.iter().enumerate() {
         let check = || -> Result<()> {
-            collider.def.shape.validate().map_err(|e| e.within("shape"))?;
             collider.def.validated()?;
             collider.def.check_body_kind(body.def.kind)?;
             match &collider.material {

@@ -1,7 +1,7 @@
 //! Capsule: a segment along the local Y axis swept by a sphere.
 
-use super::{MassProperties, Sphere};
-use crate::error::{check_positive, Result};
+use super::{MassProperties, Sphere, MAX_SHAPE_SIZE};
+use crate::error::{check_above_zero, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
@@ -17,10 +17,10 @@ pub struct Capsule {
 }
 
 impl Capsule {
-    /// A capsule; both sizes must be finite and positive.
+    /// A capsule; both sizes must lie in (0, [`MAX_SHAPE_SIZE`]].
     pub fn new(half_height: f32, radius: f32) -> Result<Self> {
-        check_positive("half_height", half_height)?;
-        check_positive("radius", radius)?;
+        check_above_zero("half_height", half_height, MAX_SHAPE_SIZE)?;
+        check_above_zero("radius", radius, MAX_SHAPE_SIZE)?;
         Ok(Self { half_height, radius })
     }
 

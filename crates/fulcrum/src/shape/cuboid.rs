@@ -1,7 +1,7 @@
 //! Box centred at the local origin, aligned with the local axes.
 
-use super::MassProperties;
-use crate::error::{check_positive_vec3, Result};
+use super::{MassProperties, MAX_SHAPE_SIZE};
+use crate::error::{check_above_zero_vec3, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
@@ -14,9 +14,9 @@ pub struct Cuboid {
 }
 
 impl Cuboid {
-    /// A box; every half extent must be finite and positive.
+    /// A box; every half extent must lie in (0, [`MAX_SHAPE_SIZE`]].
     pub fn new(half_extents: Vec3) -> Result<Self> {
-        check_positive_vec3("half_extents", half_extents)?;
+        check_above_zero_vec3("half_extents", half_extents, MAX_SHAPE_SIZE)?;
         Ok(Self { half_extents })
     }
 

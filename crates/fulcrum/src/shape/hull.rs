@@ -97,9 +97,9 @@ impl ConvexHull {
     /// every face plane within the tolerance; the vertices are a subset of `points`, in input
     /// order.
     ///
-    /// Errors (field `points` or `points[i]`): fewer than 4 points, a non-finite coordinate,
-    /// all points coincident, collinear or coplanar within the tolerance, or a hull with
-    /// more than [`MAX_HULL_VERTICES`] vertices.
+    /// Errors (field `points` or `points[i][k]`): fewer than 4 points, a coordinate outside
+    /// ±[`MAX_SHAPE_SIZE`](super::MAX_SHAPE_SIZE), all points coincident, collinear or coplanar
+    /// within the tolerance, or a hull with more than [`MAX_HULL_VERTICES`] vertices.
     pub fn from_points(points: &[Vec3]) -> Result<ConvexHull> {
         quickhull::check_points(points)?;
         let cloud = quickhull::snap(points)?;

@@ -31,6 +31,12 @@ pub use triangle::Triangle;
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
+/// Largest size of a shape, metres: every radius, half extent and half height lies in
+/// (0, `MAX_SHAPE_SIZE`], every hull point coordinate and plane offset within ±`MAX_SHAPE_SIZE`.
+/// Ten kilometres is beyond any body a 32-bit float simulates well (its rounding at that size
+/// is a millimetre); the bound keeps volumes, inertias and bounds finite.
+pub const MAX_SHAPE_SIZE: f32 = 1.0e4;
+
 /// Which kind a shape is; also the row/column of the narrow phase's dispatch table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ShapeKind {

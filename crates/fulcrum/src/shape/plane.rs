@@ -1,6 +1,7 @@
 //! Infinite plane, for static bodies only.
 
-use crate::error::{check_finite, check_vec3, Error, Result};
+use super::MAX_SHAPE_SIZE;
+use crate::error::{check_range, check_vec3, Error, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
@@ -19,10 +20,13 @@ pub struct Plane {
 }
 
 impl Plane {
-    /// A plane from a (not necessarily unit) normal and an offset along the unit normal.
+    /// A plane from a normal (any finite vector longer than 1e-6, not necessarily unit) and an
+    /// offset along the unit normal within ±[`MAX_SHAPE_SIZE`].
     pub fn new(normal: Vec3, offset: f32) -> Result<Self> {
         check_vec3("normal", normal)?;
-        check_finite("offset", offset)?;
+        check_range("offset", offset, -MAX_SHAPE_SIZE, MAX_SHAPE_SIZE)?;
+        // A normal whose length overflows is scaled down first (its direction is all that counts).
+        let normal = if normal.length().is_finite() { normal } else { normal / normal.abs().max_element() };
         let len = normal.length();
         if len <= 1e-6 {
             return Err(Error::new("normal", "must not be the zero vector"));

@@ -24,10 +24,11 @@
 //! or are dropped when they see none (then they are inside: a point outside the new hull
 //! that saw a removed triangle always sees a new one).
 
-use crate::error::{Error, Result};
+use crate::error::{check_vec3_range, Error, Result};
 use crate::math::Vec3;
 
 use super::hull::{HULL_RELATIVE_TOLERANCE, MAX_HULL_VERTICES};
+use super::MAX_SHAPE_SIZE;
 
 /// Half the grid's range: snapped coordinates lie in `[-2^23, 2^23]`.
 const GRID_HALF_RANGE: f64 = 8_388_608.0;
@@ -123,7 +124,8 @@ fn bounds(points: &[Vec3]) -> (glam::DVec3, glam::DVec3) {
     (min, max)
 }
 
-/// Checks the count and finiteness of `points` (errors name `points` or `points[i]`).
+/// Checks the count of `points` and that every coordinate lies within ±[`MAX_SHAPE_SIZE`]
+/// (errors name `points` or `points[i][k]`).
 pub(crate) fn check_points(points: &[Vec3]) -> Result<()> {
     if points.len() < 4 {
         return Err(Error::new("points", format!("a convex hull needs at least 4 points, got {}", points.len())));
@@ -132,9 +134,7 @@ pub(crate) fn check_points(points: &[Vec3]) -> Result<()> {
         return Err(Error::new("points", "too many points"));
     }
     for (i, p) in points.iter().enumerate() {
-        if !p.is_finite() {
-            return Err(Error::new(format!("points[{i}]"), format!("must have finite coordinates, got {p}")));
-        }
+        check_vec3_range(&format!("points[{i}]"), *p, -MAX_SHAPE_SIZE, MAX_SHAPE_SIZE)?;
     }
     Ok(())
 }
@@ -745,9 +745,9 @@ mod tests {
         assert!(e.field == "points" && e.reason.contains("at least 4"), "{e}");
         let mut points = box_corners(Vec3::ONE);
         points[5].y = f32::NAN;
-        assert_eq!(field_of(&points).field, "points[5]");
+        assert_eq!(field_of(&points).field, "points[5][1]");
         points[5].y = f32::INFINITY;
-        assert_eq!(field_of(&points).field, "points[5]");
+        assert_eq!(field_of(&points).field, "points[5][1]");
         let mut rng = Lcg::new(9);
         let base = Vec3::new(1.0, 2.0, 3.0);
         let coincident: Vec<Vec3> = (0..10).map(|_| base + rng.in_ball() * 1e-9).collect();

@@ -1,7 +1,7 @@
 //! Sphere centred at the local origin.
 
-use super::MassProperties;
-use crate::error::{check_positive, Result};
+use super::{MassProperties, MAX_SHAPE_SIZE};
+use crate::error::{check_above_zero, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
 
@@ -14,9 +14,9 @@ pub struct Sphere {
 }
 
 impl Sphere {
-    /// A sphere; the radius must be finite and positive.
+    /// A sphere; the radius must lie in (0, [`MAX_SHAPE_SIZE`]].
     pub fn new(radius: f32) -> Result<Self> {
-        check_positive("radius", radius)?;
+        check_above_zero("radius", radius, MAX_SHAPE_SIZE)?;
         Ok(Self { radius })
     }
 

@@ -3,13 +3,13 @@
 //! the body.
 
 use super::World;
-use crate::body::{mass, Body, BodyDef, BodyKind};
+use crate::body::{self, mass, Body, BodyDef, BodyKind};
 use crate::collider::{Collider, ColliderDef};
 use crate::collision::broad_phase::{ProxyId, ProxyKind};
 
 /// Proxy of a collider that is not in the broad phase (its body was disabled).
 pub(crate) const NO_PROXY: ProxyId = ProxyId(u32::MAX);
-use crate::error::{check_finite, check_non_negative, check_positive, check_rotation, check_vec3, Error, Result};
+use crate::error::{check_rotation, check_vec3, Error, Result};
 use crate::id::{BodyId, ColliderId};
 use crate::math::{Pose, Vec3};
 use crate::shape::{MassProperties, Shape};
@@ -144,9 +144,10 @@ impl World {
         self.bodies.get_mut(id).ok_or_else(|| unknown_body(id))
     }
 
-    /// Teleports a body (origin pose). Wakes it and whatever touches it.
+    /// Teleports a body (origin pose; the ranges of [`BodyDef::position`]). Wakes it and
+    /// whatever touches it.
     pub fn set_body_pose(&mut self, id: BodyId, position: Vec3, rotation: crate::math::Quat) -> Result<()> {
-        check_vec3("position", position)?;
+        body::check_position(position)?;
         let rotation = check_rotation("rotation", rotation)?;
         let body = self.body_mut_checked(id)?;
         body.pose = Pose::new(position, rotation);
@@ -160,9 +161,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets the velocity of the centre of mass (ignored for static bodies), m/s.
+    /// Sets the velocity of the centre of mass (ignored for static bodies), m/s (the range of
+    /// [`BodyDef::linear_velocity`]).
     pub fn set_linear_velocity(&mut self, id: BodyId, velocity: Vec3) -> Result<()> {
-        check_vec3("linear_velocity", velocity)?;
+        body::check_linear_velocity(velocity)?;
         let body = self.body_mut_checked(id)?;
         if body.kind != BodyKind::Static {
             body.linear_velocity = velocity;
@@ -171,9 +173,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets the angular velocity (ignored for static bodies), rad/s.
+    /// Sets the angular velocity (ignored for static bodies), rad/s (the range of
+    /// [`BodyDef::angular_velocity`]).
     pub fn set_angular_velocity(&mut self, id: BodyId, velocity: Vec3) -> Result<()> {
-        check_vec3("angular_velocity", velocity)?;
+        body::check_angular_velocity(velocity)?;
         let body = self.body_mut_checked(id)?;
         if body.kind != BodyKind::Static {
             body.angular_velocity = velocity;
@@ -254,10 +257,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets the linear and angular damping, 1/s.
+    /// Sets the linear and angular damping, 1/s (the range of [`BodyDef::linear_damping`]).
     pub fn set_damping(&mut self, id: BodyId, linear: f32, angular: f32) -> Result<()> {
-        check_non_negative("linear_damping", linear)?;
-        check_non_negative("angular_damping", angular)?;
+        body::check_damping("linear_damping", linear)?;
+        body::check_damping("angular_damping", angular)?;
         let body = self.body_mut_checked(id)?;
         body.linear_damping = linear;
         body.angular_damping = angular;
@@ -265,18 +268,19 @@ impl World {
         Ok(())
     }
 
-    /// Sets the gravity multiplier.
+    /// Sets the gravity multiplier (the range of [`BodyDef::gravity_scale`]).
     pub fn set_gravity_scale(&mut self, id: BodyId, scale: f32) -> Result<()> {
-        check_finite("gravity_scale", scale)?;
+        body::check_gravity_scale(scale)?;
         self.body_mut_checked(id)?.gravity_scale = scale;
         self.wake_body_island(id);
         Ok(())
     }
 
-    /// Overrides the total mass (kg), or returns to the mass from densities with `None`.
+    /// Overrides the total mass (kg, the range of [`BodyDef::mass`]), or returns to the mass
+    /// from densities with `None`.
     pub fn set_mass(&mut self, id: BodyId, mass: Option<f32>) -> Result<()> {
         if let Some(m) = mass {
-            check_positive("mass", m)?;
+            body::check_mass(m)?;
         }
         self.body_mut_checked(id)?.mass_override = mass;
         self.update_body_mass(id);
@@ -300,9 +304,10 @@ impl World {
         Ok(())
     }
 
-    /// Sets the world's gravity, m/s².
+    /// Sets the world's gravity, m/s² (each component within ±1e6, as in
+    /// [`WorldSettings::gravity`](crate::WorldSettings::gravity)).
     pub fn set_gravity(&mut self, gravity: Vec3) -> Result<()> {
-        check_vec3("gravity", gravity)?;
+        crate::settings::check_gravity(gravity)?;
         self.settings.gravity = gravity;
         self.wake_all();
         Ok(())
@@ -310,6 +315,9 @@ impl World {
 
     /// Refreshes world poses, bounds and proxies of a body's colliders after it moved. A moving
     /// body's proxy covers its bounds swept over the next step, so pairs exist before contact.
+    /// A body whose swept bounds overflow `f32` (a finite but enormous position or velocity,
+    /// after the solver blew up) is taken out of the simulation and reported, like a
+    /// non-finite one.
     pub(crate) fn refresh_collider_poses(&mut self, id: BodyId) {
         let Some(body) = self.bodies.get(id) else { return };
         let pose = body.pose;
@@ -334,7 +342,10 @@ impl World {
             } else {
                 let moved = collider.aabb.expanded(spin);
                 let swept = moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep));
-                self.broad_phase.move_proxy_along(collider.proxy, swept, sweep);
+                if !self.broad_phase.move_proxy_along(collider.proxy, swept, sweep) {
+                    self.disable_body(id, "its motion became too large to bound (its swept bounds overflow)");
+                    return;
+                }
             }
         }
     }
@@ -349,4 +360,30 @@ fn collider_extent(collider: &Collider, local_center: Vec3) -> f32 {
     let local = collider.shape.aabb(&collider.local_pose);
     let far = (local.min - local_center).abs().max((local.max - local_center).abs());
     far.length()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::settings::WorldSettings;
+
+    /// A body whose state is finite but whose swept bounds overflow `f32` (here a speed of
+    /// `f32::MAX` over a one-second step) is taken out and reported; the broad phase never
+    /// sees an infinite box.
+    #[test]
+    fn a_body_whose_swept_bounds_overflow_is_taken_out_and_reported() {
+        let mut world = World::new(WorldSettings { timestep: 1.0, ..Default::default() }).unwrap();
+        let id = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
+        world.create_collider(id, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+        world.bodies.get_mut(id).unwrap().linear_velocity = Vec3::new(f32::MAX, 0.0, 0.0);
+        world.refresh_collider_poses(id);
+        let disabled = &world.events.disabled_bodies;
+        assert_eq!(disabled.len(), 1);
+        assert_eq!(disabled[0].body, id);
+        assert!(disabled[0].reason.contains("too large to bound"), "{}", disabled[0].reason);
+        let body = world.body(id).unwrap();
+        assert!(!body.is_enabled() && body.pose().is_finite() && body.linear_velocity() == Vec3::ZERO);
+        world.step(1.0).unwrap();
+        assert_eq!(world.body(id).unwrap().position(), Vec3::ZERO, "a disabled body stays where it was");
+    }
 }

@@ -161,22 +161,27 @@ impl BroadPhase {
     /// stored with its new box at once (its ancestors' boxes grow to contain it, O(depth))
     /// and placed anew at the next [`Self::update_pairs`], all together, where a large batch
     /// is cheaper as one refit. Queries see the new box either way. Does nothing for a dead
-    /// handle.
-    pub fn move_proxy_along(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec3) {
+    /// handle. Returns false, and leaves the proxy as it was, when the new fat box is not
+    /// finite and ordered (a proxy of a body whose motion overflowed `f32`).
+    pub fn move_proxy_along(&mut self, id: ProxyId, aabb: Aabb, displacement: Vec3) -> bool {
         let (kind, leaf) = (id.kind(), id.leaf());
         let tree = self.tree_mut(kind);
         if !tree.contains(leaf) || tree.aabb(leaf).contains(&aabb) {
-            return;
+            return true;
         }
         // The box swept from here to PREDICTION_STEPS displacements ahead, then fattened.
         let ahead = Self::PREDICTION_STEPS * displacement;
         let reach = Aabb::new(aabb.min + ahead.min(Vec3::ZERO), aabb.max + ahead.max(Vec3::ZERO));
         let fat_box = Self::fat_box(&reach, kind);
+        if !fat_box.is_valid() {
+            return false;
+        }
         match kind {
             ProxyKind::Static => tree.move_leaf(leaf, fat_box),
             ProxyKind::Moving => tree.enlarge_leaf(leaf, fat_box),
         }
         self.mark_moved(id);
+        true
     }
 
     /// The box a proxy is stored with (fat for moving proxies), metres; [`Aabb::EMPTY`] for a
@@ -240,8 +245,8 @@ impl BroadPhase {
     }
 
     /// [`Self::move_proxy_along`] with no expected motion.
-    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) {
-        self.move_proxy_along(id, aabb, Vec3::ZERO);
+    pub fn move_proxy(&mut self, id: ProxyId, aabb: Aabb) -> bool {
+        self.move_proxy_along(id, aabb, Vec3::ZERO)
     }
 
     /// Rebuilds both trees top-down for the best query speed (e.g. after loading a scene).

@@ -622,6 +622,22 @@ fn moving_inside_the_fat_box_is_free() {
     assert_eq!(pairs, vec![(1, 2)]);
 }
 
+/// A box that is not finite, or whose reach ahead overflows `f32`, is refused and the proxy
+/// keeps its old fat box; a finite box near the end of the range is taken.
+#[test]
+fn boxes_that_overflow_are_refused() {
+    let mut bp = BroadPhase::new();
+    let cube = |x: f32| Aabb::from_center_half_extents(Vec3::new(x, 0.0, 0.0), Vec3::splat(0.5));
+    let a = bp.create_proxy(cube(0.0), ProxyKind::Moving, 1);
+    let fat_before = bp.fat_aabb(a);
+    assert!(!bp.move_proxy(a, cube(f32::INFINITY)));
+    let huge_step = Vec3::new(f32::MAX, 0.0, 0.0);
+    assert!(!bp.move_proxy_along(a, cube(1e38), huge_step), "2 steps of f32::MAX ahead overflow");
+    assert_eq!(bp.fat_aabb(a), fat_before);
+    assert!(bp.move_proxy_along(a, cube(1e38), Vec3::new(1e37, 0.0, 0.0)));
+    assert!(bp.fat_aabb(a).contains(&cube(1e38)));
+}
+
 /// A cube moving steadily 0.15 m per step along -x (beyond the 0.1 m margin) over a static
 /// floor. With `move_proxy` it leaves its fat box every step, so the floor pair is reported
 /// every step. With `move_proxy_along` its fat box reaches k = 2 displacements ahead:
@@ -641,10 +657,11 @@ fn predicted_motion_leaves_the_fat_box_less_often() {
         let mut reported_steps = Vec::new();
         for i in 0..10 {
             let x = step.x * i as f32;
-            match predicted {
+            let moved = match predicted {
                 true => bp.move_proxy_along(id, cube(x), step),
                 false => bp.move_proxy(id, cube(x)),
-            }
+            };
+            assert!(moved);
             if predicted && i == 1 {
                 let ahead = Aabb::new(cube(x).min + 2.0 * step, cube(x).max);
                 assert_eq!(bp.fat_aabb(id), ahead.expanded(BroadPhase::MARGIN));
