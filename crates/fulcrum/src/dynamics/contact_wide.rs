@@ -18,7 +18,6 @@ use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{Mat3, Vec3};
 
-
 /// Approach speed (m/s) below which a manifold whose points would all be at rest without any
 /// impulse is treated as not touching in this pass.
 const APPROACH_TOLERANCE: f32 = 1e-5;
@@ -550,8 +549,7 @@ fn solve_normal_sequential<const M: usize>(
         let untouched = p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE)) & lanes;
         p.relative_velocity =
             (untouched & p.active.simd_gt(F4::ZERO)).select(p.relative_velocity.min(vn), p.relative_velocity);
-        let impulse =
-            -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
+        let impulse = -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
         let new = lanes.select((p.normal_impulse + impulse).max(F4::ZERO) * p.active, p.normal_impulse);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
