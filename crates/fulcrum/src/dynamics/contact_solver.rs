@@ -128,6 +128,9 @@ fn restitute(c: &mut WideContact, bodies: &mut [SolverBody], threshold: f32) {
 /// C = clamp(β (s + slop), −max_correction, 0),   Δλ = −K⁻¹ C,
 /// Δp_B += Δλ n / m_B,   Δq_B turned by I_B⁻¹ (r_B × Δλ n)      (and the opposite for A)
 /// ```
+///
+/// K, the masses and the inertias are the lanes' (from the start of the step), like the
+/// velocity passes'.
 pub(crate) fn solve_positions(contacts: &[WideContact], bodies: &mut [SolverBody], params: &PositionParams) {
     for c in contacts {
         correct_positions(c, bodies, params);
