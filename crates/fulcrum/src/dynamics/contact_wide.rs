@@ -25,17 +25,27 @@ const APPROACH_TOLERANCE: f32 = 1e-5;
 /// One manifold point in four lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint {
+    /// Anchor from A's centre of mass, world axes at the start of the step, m.
     pub anchor_a: V3,
+    /// Anchor from B's centre of mass, m.
     pub anchor_b: V3,
     /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian.
     pub arm_a: V3,
     pub arm_b: V3,
+    /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
     pub base_separation: F4,
+    /// Normal velocity at the start of the step, or at impact if the point first pushes in a
+    /// later pass (negative when approaching), m/s. Restitution reflects it.
     pub relative_velocity: F4,
+    /// Target-velocity bias from restitution in pgs mode (≤ 0), m/s.
     pub restitution_bias: F4,
+    /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: F4,
+    /// Largest normal impulse seen this step (restitution runs only where it was pushed).
     pub max_normal_impulse: F4,
+    /// 1/K along the normal (0 for padding).
     pub normal_mass: F4,
+    /// Distance from the friction centre, m (twist friction bound).
     pub lever_arm: F4,
     /// 1 for a real point, 0 for padding.
     pub active: F4,
@@ -43,28 +53,36 @@ pub(crate) struct WidePoint {
     pub in_set: F4,
 }
 
-/// Four contact constraints of one colour.
+/// Up to four contact constraints of one colour, or one pair that fits no colour.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideContact {
     pub body_a: [u32; 4],
     pub body_b: [u32; 4],
     /// Index of each lane's contact pair in the world's list (u32::MAX for an empty lane).
     pub contact_index: [u32; 4],
+    /// Inverse masses and world inverse inertias at the start of the step.
     pub inv_mass_a: F4,
     pub inv_mass_b: F4,
     pub inv_inertia_a: Sym3,
     pub inv_inertia_b: Sym3,
+    /// Contact normal from A to B and the tangents that complete the basis.
     pub normal: V3,
     pub tangent1: V3,
     pub tangent2: V3,
+    /// Friction centre relative to A's and B's centres of mass, m.
     pub friction_anchor_a: V3,
     pub friction_anchor_b: V3,
+    /// Inverse of the 2×2 tangent K: [k11, k12, k22].
     pub tangent_mass: [F4; 3],
+    /// Accumulated friction impulse along tangent1 and tangent2, N·s.
     pub friction_impulse: [F4; 2],
+    /// 1/K of the twist row, and its accumulated angular impulse, N·m·s.
     pub twist_mass: F4,
     pub twist_impulse: F4,
+    /// Friction coefficient μ and restitution e of the pair.
     pub friction: F4,
     pub restitution: F4,
+    /// The pair's softness (bias rate, mass and impulse scales of the biased pass).
     pub bias_rate: F4,
     pub mass_scale: F4,
     pub impulse_scale: F4,
