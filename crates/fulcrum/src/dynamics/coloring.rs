@@ -4,7 +4,8 @@
 //!
 //! Greedy, in constraint order: each constraint takes the first colour unused by both of its
 //! movable bodies. What does not fit in [`MAX_COLORS`] colours goes to an overflow list that
-//! the scalar solver handles after the colours. Same input, same colouring: deterministic.
+//! the solver handles after the colours, one constraint at a time. Same input, same
+//! colouring: deterministic.
 
 /// Most colours; a u32 per body holds which ones it already uses.
 pub(crate) const MAX_COLORS: usize = 32;

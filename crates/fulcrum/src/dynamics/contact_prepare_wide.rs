@@ -1,8 +1,8 @@
-//! Preparing four contact constraints at once, straight into SIMD lanes (the soft-step
-//! path): the same quantities as `contact_solver::prepare` (anchors, base separations, the
-//! normal block K and its masked Cholesky factor, the friction centre, the 2×2 tangent mass and
-//! the twist mass), computed lane-parallel, then impulses stored back and restitution applied
-//! from the lanes after the substeps.
+//! Preparing up to four contact constraints at once, straight into SIMD lanes (both solver
+//! modes; a pair that fits no colour is prepared alone, in one lane): anchors, base
+//! separations, the normal block K and its masked Cholesky factor, the friction centre, the
+//! 2×2 tangent mass and the twist mass, computed lane-parallel; and the impulses stored back
+//! into the contact pairs after the step.
 
 use super::block::{self, REGULARISATION};
 use super::contact_wide::{put, put3, put_sym, WideContact};
@@ -37,8 +37,11 @@ pub(crate) struct PrepareSettings {
     pub warm_scale: f32,
     /// Speculative distance, m: points this far apart no longer pull the friction centre.
     pub speculative_distance: f32,
-    /// Approach speed above which restitution applies, m/s (pgs sets a bounce target from it).
+    /// Approach speed above which restitution applies, m/s.
     pub restitution_threshold: f32,
+    /// Restitution is a target velocity inside the solve (pgs: each point's
+    /// `restitution_bias`), not a pass after the substeps (soft step).
+    pub restitution_in_solve: bool,
 }
 
 /// Scalar gathers of one lane: everything that differs per manifold.
@@ -80,6 +83,9 @@ impl WideContact {
         w.prepare_points(&data);
         w.prepare_block();
         w.prepare_friction(&data, settings);
+        if settings.restitution_in_solve {
+            w.prepare_restitution_bias(settings.restitution_threshold);
+        }
         w
     }
 
@@ -98,7 +104,7 @@ impl WideContact {
         let count = manifold.count;
         self.body_a[lane] = pair.body_a;
         self.body_b[lane] = pair.body_b;
-        self.constraint[lane] = pair.contact_index;
+        self.contact_index[lane] = pair.contact_index;
         self.max_points = self.max_points.max(count);
         put(&mut self.inv_mass_a, lane, a.inv_mass);
         put(&mut self.inv_mass_b, lane, b.inv_mass);
@@ -249,11 +255,21 @@ impl WideContact {
             [data.stored_friction.dot(&self.tangent1) * warm, data.stored_friction.dot(&self.tangent2) * warm];
     }
 
+    /// Each point's bounce target (pgs): approaching faster than `threshold` means the
+    /// separating speed after the step should be e times the approach speed, bias = e·v_n ≤ 0.
+    fn prepare_restitution_bias(&mut self, threshold: f32) {
+        let bounces = self.restitution.simd_gt(F4::ZERO);
+        for p in &mut self.points[..self.max_points] {
+            let fast = p.relative_velocity.simd_lt(F4::splat(-threshold));
+            p.restitution_bias = (bounces & fast).select(self.restitution * p.relative_velocity, F4::ZERO);
+        }
+    }
+
     /// Writes the impulses back into the contact pairs, in per-step units (`step_scale` =
     /// substeps per step), with each pair's block active set.
     pub(crate) fn store(&self, contacts: &mut [Contact], step_scale: f32) {
         for lane in 0..4 {
-            let Some(contact) = contacts.get_mut(self.constraint[lane] as usize) else { continue };
+            let Some(contact) = contacts.get_mut(self.contact_index[lane] as usize) else { continue };
             for i in 0..contact.manifold.count {
                 let p = &self.points[i];
                 contact.impulses[i] = PointImpulse {

@@ -1,15 +1,18 @@
-//! The contact solver four constraints at a time. Same equations as `contact_solver.rs`
-//! (read its header for C, J and K); here each field holds four lanes, one constraint per
-//! lane, and the four constraints of a [`WideContact`] come from one graph colour, so they
-//! share no movable body and their velocity updates can be written back independently.
+//! The contact constraints in four SIMD lanes, one manifold per lane: the data, the warm
+//! start and the velocity passes. The equations (C, J, K, bias, friction) are written out in
+//! `contact_solver.rs`; this is their only implementation. The lanes of a [`WideContact`] come
+//! from one graph colour, so they share no movable body and their velocity updates can be
+//! written back independently; a pair that fits no colour gets a `WideContact` of its own
+//! (one active lane).
 //!
-//! Manifolds with fewer than four points are padded with inactive points (mask 0, no mass,
-//! decoupled identity rows in the block), empty lanes with the shared static body.
+//! Manifolds with fewer than four points are padded with inactive points (`active` 0, no mass,
+//! decoupled identity rows in the block), empty lanes with the shared static body: they apply
+//! no impulse.
 // Small fixed-size matrices read best with explicit row/column indices.
 #![allow(clippy::needless_range_loop)]
 
 use super::block;
-use super::contact_solver::{ContactConstraint, SolveParams};
+use super::contact_solver::SolveParams;
 use super::simd::{Sym3, F4, Q4, V3};
 use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
@@ -22,17 +25,27 @@ const APPROACH_TOLERANCE: f32 = 1e-5;
 /// One manifold point in four lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint {
+    /// Anchor from A's centre of mass, world axes at the start of the step, m.
     pub anchor_a: V3,
+    /// Anchor from B's centre of mass, m.
     pub anchor_b: V3,
     /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian.
     pub arm_a: V3,
     pub arm_b: V3,
+    /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
     pub base_separation: F4,
+    /// Normal velocity at the start of the step, or at impact if the point first pushes in a
+    /// later pass (negative when approaching), m/s. Restitution reflects it.
     pub relative_velocity: F4,
+    /// Target-velocity bias from restitution in pgs mode (≤ 0), m/s.
     pub restitution_bias: F4,
+    /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: F4,
+    /// Largest normal impulse seen this step (restitution runs only where it was pushed).
     pub max_normal_impulse: F4,
+    /// 1/K along the normal (0 for padding).
     pub normal_mass: F4,
+    /// Distance from the friction centre, m (twist friction bound).
     pub lever_arm: F4,
     /// 1 for a real point, 0 for padding.
     pub active: F4,
@@ -40,28 +53,36 @@ pub(crate) struct WidePoint {
     pub in_set: F4,
 }
 
-/// Four contact constraints of one colour.
+/// Up to four contact constraints of one colour, or one pair that fits no colour.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WideContact {
     pub body_a: [u32; 4],
     pub body_b: [u32; 4],
-    /// Index of each lane's scalar constraint (u32::MAX for an empty lane).
-    pub constraint: [u32; 4],
+    /// Index of each lane's contact pair in the world's list (u32::MAX for an empty lane).
+    pub contact_index: [u32; 4],
+    /// Inverse masses and world inverse inertias at the start of the step.
     pub inv_mass_a: F4,
     pub inv_mass_b: F4,
     pub inv_inertia_a: Sym3,
     pub inv_inertia_b: Sym3,
+    /// Contact normal from A to B and the tangents that complete the basis.
     pub normal: V3,
     pub tangent1: V3,
     pub tangent2: V3,
+    /// Friction centre relative to A's and B's centres of mass, m.
     pub friction_anchor_a: V3,
     pub friction_anchor_b: V3,
+    /// Inverse of the 2×2 tangent K: [k11, k12, k22].
     pub tangent_mass: [F4; 3],
+    /// Accumulated friction impulse along tangent1 and tangent2, N·s.
     pub friction_impulse: [F4; 2],
+    /// 1/K of the twist row, and its accumulated angular impulse, N·m·s.
     pub twist_mass: F4,
     pub twist_impulse: F4,
+    /// Friction coefficient μ and restitution e of the pair.
     pub friction: F4,
     pub restitution: F4,
+    /// The pair's softness (bias rate, mass and impulse scales of the biased pass).
     pub bias_rate: F4,
     pub mass_scale: F4,
     pub impulse_scale: F4,
@@ -122,9 +143,22 @@ pub(crate) fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4)
     (V3::from_aligned(b.map(|b| b.delta_position)), Q4::from_aligned(b.map(|b| b.delta_rotation)))
 }
 
+/// Writes displacements back; lanes on the shared static body are skipped.
+#[inline(always)]
+pub(crate) fn scatter_motion(bodies: &mut [SolverBody], index: &[u32; 4], dp: &V3, dq: &Q4) {
+    let (dp, dq) = (dp.to_aligned(), dq.to_aligned());
+    for (lane, &i) in index.iter().enumerate() {
+        if i != 0 {
+            let body = &mut bodies[i as usize];
+            body.delta_position = dp[lane];
+            body.delta_rotation = dq[lane];
+        }
+    }
+}
+
 /// Applies impulse `p` at `r` to A (negative) and B (positive).
 #[inline(always)]
-fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &V3, p: &V3) {
+pub(crate) fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &V3, p: &V3) {
     a.v = a.v.add_scaled(p, -c.inv_mass_a);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&ra.cross(p)));
     b.v = b.v.add_scaled(p, c.inv_mass_b);
@@ -161,7 +195,7 @@ impl WideContact {
             F4::splat(if diagonal { 1.0 } else { 0.0 })
         });
         let mut w = WideContact {
-            constraint: [u32::MAX; 4],
+            contact_index: [u32::MAX; 4],
             mass_scale: F4::ONE,
             k: identity,
             factor: identity,
@@ -172,100 +206,6 @@ impl WideContact {
         w
     }
 
-    /// Packs up to four scalar constraints (indices into `constraints`) into lanes.
-    pub(crate) fn pack(indices: &[u32], constraints: &[ContactConstraint], bodies: &[SolverBody]) -> WideContact {
-        let mut w = WideContact::empty();
-        for (lane, &index) in indices.iter().enumerate().take(4) {
-            let constraint = &constraints[index as usize];
-            w.max_points = w.max_points.max(constraint.point_count);
-            w.set_lane(lane, index, constraint, bodies);
-        }
-        w
-    }
-
-    fn set_lane(&mut self, lane: usize, index: u32, c: &ContactConstraint, bodies: &[SolverBody]) {
-        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
-        self.body_a[lane] = c.body_a;
-        self.body_b[lane] = c.body_b;
-        self.constraint[lane] = index;
-        put(&mut self.inv_mass_a, lane, a.inv_mass);
-        put(&mut self.inv_mass_b, lane, b.inv_mass);
-        put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
-        put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
-        put3(&mut self.normal, lane, c.normal);
-        put3(&mut self.tangent1, lane, c.tangent1);
-        put3(&mut self.tangent2, lane, c.tangent2);
-        put3(&mut self.friction_anchor_a, lane, c.friction_anchor_a);
-        put3(&mut self.friction_anchor_b, lane, c.friction_anchor_b);
-        for k in 0..3 {
-            put(&mut self.tangent_mass[k], lane, c.tangent_mass[k]);
-        }
-        put(&mut self.friction_impulse[0], lane, c.friction_impulse[0]);
-        put(&mut self.friction_impulse[1], lane, c.friction_impulse[1]);
-        put(&mut self.twist_mass, lane, c.twist_mass);
-        put(&mut self.twist_impulse, lane, c.twist_impulse);
-        put(&mut self.friction, lane, c.friction);
-        put(&mut self.restitution, lane, c.restitution);
-        put(&mut self.bias_rate, lane, c.softness.bias_rate);
-        put(&mut self.mass_scale, lane, c.softness.mass_scale);
-        put(&mut self.impulse_scale, lane, c.softness.impulse_scale);
-        for (i, p) in c.points[..c.point_count].iter().enumerate() {
-            let w = &mut self.points[i];
-            put3(&mut w.anchor_a, lane, p.anchor_a);
-            put3(&mut w.anchor_b, lane, p.anchor_b);
-            put3(&mut w.arm_a, lane, p.anchor_a.cross(c.normal));
-            put3(&mut w.arm_b, lane, p.anchor_b.cross(c.normal));
-            put(&mut w.base_separation, lane, p.base_separation);
-            put(&mut w.relative_velocity, lane, p.relative_velocity);
-            put(&mut w.restitution_bias, lane, p.restitution_bias);
-            put(&mut w.normal_impulse, lane, p.normal_impulse);
-            put(&mut w.max_normal_impulse, lane, p.max_normal_impulse);
-            put(&mut w.normal_mass, lane, p.normal_mass);
-            put(&mut w.lever_arm, lane, p.lever_arm);
-            put(&mut w.active, lane, 1.0);
-        }
-        self.set_lane_block(lane, c);
-    }
-
-    /// K and its factor for one lane; rows past the point count stay identity rows.
-    fn set_lane_block(&mut self, lane: usize, c: &ContactConstraint) {
-        let n = c.point_count;
-        let (packed, epsilon, valid, mask) = c.normal_factor.parts();
-        self.factor_valid[lane] = valid || n == 0;
-        self.mask[lane] = mask;
-        put(&mut self.epsilon, lane, epsilon);
-        for i in 0..n {
-            put(&mut self.points[i].in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
-        }
-        for i in 0..n {
-            for j in i..n {
-                let index = block::sym_index(i, j);
-                put(&mut self.k[index], lane, c.normal_k[index]);
-                put(&mut self.factor[index], lane, packed[index]);
-            }
-        }
-    }
-
-    /// Copies the lanes' impulses (and impact speeds) back into the scalar constraints.
-    pub(crate) fn unpack(&self, constraints: &mut [ContactConstraint]) {
-        for lane in 0..4 {
-            let Some(c) = constraints.get_mut(self.constraint[lane] as usize) else { continue };
-            for (i, p) in c.points[..c.point_count].iter_mut().enumerate() {
-                let wp = &self.points[i];
-                p.normal_impulse = wp.normal_impulse.as_array()[lane];
-                p.max_normal_impulse = wp.max_normal_impulse.as_array()[lane];
-                p.relative_velocity = wp.relative_velocity.as_array()[lane];
-            }
-            c.friction_impulse = [self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]];
-            c.twist_impulse = self.twist_impulse.as_array()[lane];
-            if self.mask[lane] != c.normal_factor.parts().3 {
-                c.normal_factor = block::BlockFactor::masked(&c.normal_k, c.point_count, self.mask[lane]);
-            }
-        }
-    }
-}
-
-impl WideContact {
     /// After an exact solve of `lane`: when the points that push changed, re-factor the lane's
     /// block for the new set so the next passes take the fast path again.
     fn adopt_active_set(&mut self, lane: usize, k: &block::Sym4, x: &[f32; 4]) {
@@ -354,13 +294,19 @@ pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &Sol
 fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
-    let (dpa, dqa) = gather_motion(bodies, &c.body_a);
-    let (dpb, dqb) = gather_motion(bodies, &c.body_b);
-    let (bias, mass_scale, impulse_scale) = normal_biases::<M>(c, &dpa, &dqa, &dpb, &dqb, params);
+    let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
+    let pass = normal_pass::<M>(c, &motion, params);
     let total_normal = if params.block {
-        solve_normal_block::<M>(c, &mut a, &mut b, &bias, mass_scale)
+        let (total, unsolved) = solve_normal_block::<M>(c, &mut a, &mut b, &pass);
+        if unsolved.any() {
+            // Lanes whose block problem found no solution: one point at a time instead.
+            let sequential = solve_normal_sequential::<M>(c, &mut a, &mut b, &pass, params.reverse, unsolved);
+            unsolved.select(sequential, total)
+        } else {
+            total
+        }
     } else {
-        solve_normal_sequential::<M>(c, &mut a, &mut b, &bias, mass_scale, impulse_scale, params.reverse, F4::ONE)
+        solve_normal_sequential::<M>(c, &mut a, &mut b, &pass, params.reverse, all_lanes())
     };
     if params.friction {
         solve_twist::<M>(c, &mut a, &mut b);
@@ -370,35 +316,79 @@ fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], 
     b.scatter(bodies, &c.body_b);
 }
 
-/// Per point: the velocity bias at the current separation; and the pass's soft scales.
+/// A lane mask with every lane set.
 #[inline(always)]
-fn normal_biases<const M: usize>(
-    c: &mut WideContact,
-    dpa: &V3,
-    dqa: &Q4,
-    dpb: &V3,
-    dqb: &Q4,
-    params: &SolveParams,
-) -> ([F4; 4], F4, F4) {
+fn all_lanes() -> F4 {
+    F4::ZERO.simd_ge(F4::ZERO)
+}
+
+/// The bodies' motion since the start of the step as each lane's normal sees it, so that a
+/// point's current separation is one dot product per body:
+///
+/// ```text
+/// s = n·((Δp_B + Δq_B r_B) − (Δp_A + Δq_A r_A)) + s₀ − n·(r_B − r_A)
+///   = n·(Δp_B − Δp_A) + (Δq_B⁻¹ n)·r_B − (Δq_A⁻¹ n)·r_A + base_separation
+/// ```
+///
+/// (n·(Δq r) = (Δq⁻¹ n)·r: the shared normal is rotated once per body instead of every anchor.)
+pub(crate) struct NormalMotion {
+    moved_centres: F4,
+    normal_in_a: V3,
+    normal_in_b: V3,
+}
+
+impl NormalMotion {
+    /// From the displacements (Δp, Δq) of the A and B bodies.
+    #[inline(always)]
+    pub(crate) fn new(normal: &V3, (dpa, dqa): (&V3, &Q4), (dpb, dqb): (&V3, &Q4)) -> NormalMotion {
+        NormalMotion {
+            moved_centres: normal.dot(&dpb.sub(dpa)),
+            normal_in_a: dqa.conjugate().rotate(normal),
+            normal_in_b: dqb.conjugate().rotate(normal),
+        }
+    }
+
+    /// From the solver bodies of each lane.
+    #[inline(always)]
+    fn gather(normal: &V3, bodies: &[SolverBody], body_a: &[u32; 4], body_b: &[u32; 4]) -> NormalMotion {
+        let (dpa, dqa) = gather_motion(bodies, body_a);
+        let (dpb, dqb) = gather_motion(bodies, body_b);
+        NormalMotion::new(normal, (&dpa, &dqa), (&dpb, &dqb))
+    }
+
+    /// The current separation of point `p`, m (negative when overlapping).
+    #[inline(always)]
+    pub(crate) fn separation(&self, p: &WidePoint) -> F4 {
+        self.moved_centres + self.normal_in_b.dot(&p.anchor_b) - self.normal_in_a.dot(&p.anchor_a) + p.base_separation
+    }
+}
+
+/// The normal rows' terms in one pass: each point's velocity bias, and the soft scales.
+struct NormalPass {
+    bias: [F4; 4],
+    mass_scale: F4,
+    impulse_scale: F4,
+}
+
+/// Per point: the velocity bias at the current separation (speculative, soft or Baumgarte,
+/// or the pgs bounce target when larger); and the pass's soft scales.
+#[inline(always)]
+fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &SolveParams) -> NormalPass {
     let (mass_scale, impulse_scale) =
         if params.use_bias { (c.mass_scale, c.impulse_scale) } else { (F4::ONE, F4::ZERO) };
     let inv_h = F4::splat(params.inv_h);
     let slop = F4::splat(params.slop);
     let max_push = F4::splat(-params.max_push);
-    // n·(Δq r) = (Δq⁻¹ n)·r: rotate the shared normal once per body instead of every anchor.
-    let normal_in_a = dqa.conjugate().rotate(&c.normal);
-    let normal_in_b = dqb.conjugate().rotate(&c.normal);
-    let moved_centres = c.normal.dot(&dpb.sub(dpa));
     let mut bias = [F4::ZERO; 4];
     for (i, bias) in bias.iter_mut().enumerate().take(M) {
         let p = &c.points[i];
-        let s = moved_centres + normal_in_b.dot(&p.anchor_b) - normal_in_a.dot(&p.anchor_a) + p.base_separation;
+        let s = motion.separation(p);
         let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
         let soft_or_speculative = s.simd_gt(F4::ZERO).select(s * inv_h, soft);
         let restituting = p.restitution_bias.simd_lt(F4::ZERO);
         *bias = restituting.select(soft_or_speculative.min(p.restitution_bias), soft_or_speculative) * p.active;
     }
-    (bias, mass_scale, impulse_scale)
+    NormalPass { bias, mass_scale, impulse_scale }
 }
 
 /// Normal velocities (with bias) of the points before this pass's update.
@@ -431,16 +421,18 @@ fn track_impact_speed<const M: usize>(c: &mut WideContact, velocity: &[F4; 4], b
 
 /// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
 /// the full block gives every point a push take it; the remaining lanes (some points
-/// separating) get the exact small LCP one lane at a time.
+/// separating) get the exact small LCP one lane at a time. Returns the total normal impulse
+/// and the mask of lanes left unsolved (the exact search found no solution; their impulses
+/// are unchanged).
 fn solve_normal_block<const M: usize>(
     c: &mut WideContact,
     a: &mut WideBodies,
     b: &mut WideBodies,
-    bias: &[F4; 4],
-    mass_scale: F4,
-) -> F4 {
-    let velocity = normal_velocities::<M>(c, a, b, bias);
-    track_impact_speed::<M>(c, &velocity, bias);
+    pass: &NormalPass,
+) -> (F4, F4) {
+    let mass_scale = pass.mass_scale;
+    let velocity = normal_velocities::<M>(c, a, b, &pass.bias);
+    track_impact_speed::<M>(c, &velocity, &pass.bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
     let m = M;
@@ -453,7 +445,7 @@ fn solve_normal_block<const M: usize>(
     }
     let x = cholesky_solve(&c.factor, &target, m);
     // Points outside the active set get nothing; they must not be approaching then.
-    let all_true = F4::ZERO.simd_ge(F4::ZERO);
+    let all_true = all_lanes();
     let outside: [F4; 4] = std::array::from_fn(|i| c.points[i].in_set.simd_lt(F4::splat(0.5)));
     let mut outside_ok = all_true;
     if outside[..m].iter().any(|o| o.any()) {
@@ -472,27 +464,7 @@ fn solve_normal_block<const M: usize>(
     let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
     let accepted = (nobody_approaches | (all_push & outside_ok)) & valid;
     let mut solution: [F4; 4] = std::array::from_fn(|i| nobody_approaches.select(F4::ZERO, x[i]));
-    // Lanes with separating points: the exact small LCP, lane by lane.
-    for lane in (0..4).filter(|&l| accepted.to_bitmask() & (1 << l) == 0) {
-        let k: block::Sym4 = std::array::from_fn(|e| c.k[e].as_array()[lane]);
-        let l: block::Sym4 = std::array::from_fn(|e| c.factor[e].as_array()[lane]);
-        let factor = block::BlockFactor::from_parts(l, c.epsilon.as_array()[lane], c.factor_valid[lane], c.mask[lane]);
-        let problem = block::BlockProblem {
-            k: &k,
-            factor: &factor,
-            b: std::array::from_fn(|i| rhs[i].as_array()[lane]),
-            prior: std::array::from_fn(|i| prior[i].as_array()[lane]),
-            mass_scale: mass_scale.as_array()[lane],
-            n: 4,
-        };
-        let exact = block::solve_lcp(&problem).unwrap_or(problem.prior);
-        for i in 0..4 {
-            let mut values = solution[i].to_array();
-            values[lane] = exact[i];
-            solution[i] = F4::new(values);
-        }
-        c.adopt_active_set(lane, &k, &exact);
-    }
+    let unsolved = c.solve_exactly(accepted.to_bitmask(), &rhs, &prior, mass_scale, &mut solution);
     let mut total = F4::ZERO;
     let mut delta = [F4::ZERO; 4];
     for i in 0..m {
@@ -504,7 +476,51 @@ fn solve_normal_block<const M: usize>(
         total += new;
     }
     apply_normal_deltas::<M>(c, a, b, &delta);
-    total
+    (total, unsolved)
+}
+
+impl WideContact {
+    /// The exact small LCP (`block::solve_lcp`) for each lane not in `accepted` (a bit mask),
+    /// written into `solution`; a lane whose points that push changed adopts the new set.
+    /// Returns the mask of lanes without a solution (their `solution` is `prior`).
+    fn solve_exactly(
+        &mut self,
+        accepted: u32,
+        rhs: &[F4; 4],
+        prior: &[F4; 4],
+        mass_scale: F4,
+        solution: &mut [F4; 4],
+    ) -> F4 {
+        let mut unsolved = [0.0f32; 4];
+        for lane in (0..4).filter(|&l| accepted & (1 << l) == 0) {
+            let k: block::Sym4 = std::array::from_fn(|e| self.k[e].as_array()[lane]);
+            let l: block::Sym4 = std::array::from_fn(|e| self.factor[e].as_array()[lane]);
+            let (epsilon, valid, mask) = (self.epsilon.as_array()[lane], self.factor_valid[lane], self.mask[lane]);
+            let factor = block::BlockFactor::from_parts(l, epsilon, valid, mask);
+            let problem = block::BlockProblem {
+                k: &k,
+                factor: &factor,
+                b: std::array::from_fn(|i| rhs[i].as_array()[lane]),
+                prior: std::array::from_fn(|i| prior[i].as_array()[lane]),
+                mass_scale: mass_scale.as_array()[lane],
+                n: 4,
+            };
+            let exact = match block::solve_lcp(&problem) {
+                Some(x) => {
+                    self.adopt_active_set(lane, &k, &x);
+                    x
+                }
+                None => {
+                    unsolved[lane] = 1.0;
+                    problem.prior
+                }
+            };
+            for i in 0..4 {
+                put(&mut solution[i], lane, exact[i]);
+            }
+        }
+        F4::new(unsolved).simd_gt(F4::ZERO)
+    }
 }
 
 /// (L Lᵀ) x = r with the packed factor (inverted diagonal), lane-parallel.
@@ -530,16 +546,13 @@ fn cholesky_solve(l: &[F4; 10], r: &[F4; 4], m: usize) -> [F4; 4] {
     x
 }
 
-/// One point at a time (block solver off, or lanes the block did not take: `lanes` is 1
-/// for the lanes to update, 0 for the others), alternating the order between passes.
-#[allow(clippy::too_many_arguments)]
+/// One point at a time, alternating the order between passes, in the lanes of the mask
+/// `lanes` (all of them with the block solver off; those the block left unsolved with it on).
 fn solve_normal_sequential<const M: usize>(
     c: &mut WideContact,
     a: &mut WideBodies,
     b: &mut WideBodies,
-    bias: &[F4; 4],
-    mass_scale: F4,
-    impulse_scale: F4,
+    pass: &NormalPass,
     reverse: bool,
     lanes: F4,
 ) -> F4 {
@@ -551,11 +564,11 @@ fn solve_normal_sequential<const M: usize>(
         let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
         let vn = c.normal.dot(&dv);
         let p = &mut c.points[i];
-        let untouched = p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE));
+        let untouched = p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE)) & lanes;
         p.relative_velocity =
             (untouched & p.active.simd_gt(F4::ZERO)).select(p.relative_velocity.min(vn), p.relative_velocity);
-        let impulse = -(p.normal_mass * mass_scale * (vn + bias[i])) - impulse_scale * p.normal_impulse;
-        let new = (p.normal_impulse + impulse * lanes).max(F4::ZERO) * p.active;
+        let impulse = -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
+        let new = lanes.select((p.normal_impulse + impulse).max(F4::ZERO) * p.active, p.normal_impulse);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
         p.max_normal_impulse = p.max_normal_impulse.max(new);
@@ -596,32 +609,4 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
     c.friction_impulse = new;
     let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
-}
-
-/// Restitution after the substeps, lane-parallel: points that approached faster than
-/// `threshold` and were pushed get the separating speed e · (approach speed).
-pub(crate) fn apply_restitution(c: &mut WideContact, bodies: &mut [SolverBody], threshold: f32) {
-    if c.restitution.simd_gt(F4::ZERO).to_bitmask() == 0 {
-        return;
-    }
-    let mut a = WideBodies::gather(bodies, &c.body_a);
-    let mut b = WideBodies::gather(bodies, &c.body_b);
-    for i in 0..c.max_points {
-        let (ra, rb, arm_a, arm_b) = (c.points[i].anchor_a, c.points[i].anchor_b, c.points[i].arm_a, c.points[i].arm_b);
-        let p = &mut c.points[i];
-        let applies = p.relative_velocity.simd_lt(F4::splat(-threshold))
-            & p.max_normal_impulse.simd_gt(F4::ZERO)
-            & c.restitution.simd_gt(F4::ZERO)
-            & p.active.simd_gt(F4::ZERO);
-        let vn = c.normal.dot(&b.v.sub(&a.v)) + arm_b.dot(&b.w) - arm_a.dot(&a.w);
-        let impulse = -(p.normal_mass * (vn + c.restitution * p.relative_velocity));
-        let new = applies.select((p.normal_impulse + impulse).max(F4::ZERO), p.normal_impulse);
-        let delta = new - p.normal_impulse;
-        p.normal_impulse = new;
-        p.max_normal_impulse = p.max_normal_impulse.max(new);
-        let impulse = c.normal.scale(delta);
-        apply(c, &mut a, &mut b, &ra, &rb, &impulse);
-    }
-    a.scatter(bodies, &c.body_a);
-    b.scatter(bodies, &c.body_b);
 }

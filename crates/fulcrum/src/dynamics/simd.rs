@@ -146,6 +146,36 @@ impl Q4 {
         Q4 { x, y, z, w }
     }
 
+    /// The four lanes as quaternions (the transpose of [`Q4::from_aligned`]).
+    #[inline(always)]
+    pub fn to_aligned(self) -> [Quat; 4] {
+        F4::transpose([self.x, self.y, self.z, self.w]).map(|row| Quat::from_array(row.to_array()))
+    }
+
+    /// Per lane: `self` where `mask` is set, else `other`.
+    #[inline(always)]
+    pub fn select(&self, mask: F4, other: &Q4) -> Q4 {
+        Q4 {
+            x: mask.select(self.x, other.x),
+            y: mask.select(self.y, other.y),
+            z: mask.select(self.z, other.z),
+            w: mask.select(self.w, other.w),
+        }
+    }
+
+    /// Turned by the rotation vector `angle` (rad), to first order and normalised:
+    /// q' = normalise(q + ½ (angle, 0) q), as `math::integrate_rotation` with h = 1.
+    #[inline(always)]
+    pub fn integrate(&self, angle: &V3) -> Q4 {
+        let half = angle.scale(F4::splat(0.5));
+        // (a, 0)·(u, w) = (w a + a × u, −a·u) with u the vector part of q.
+        let u = V3 { x: self.x, y: self.y, z: self.z };
+        let turn = half.scale(self.w).add(&half.cross(&u));
+        let (x, y, z, w) = (self.x + turn.x, self.y + turn.y, self.z + turn.z, self.w - half.dot(&u));
+        let inv_length = F4::ONE / (x * x + y * y + z * z + w * w).sqrt();
+        Q4 { x: x * inv_length, y: y * inv_length, z: z * inv_length, w: w * inv_length }
+    }
+
     /// The inverse rotation of a unit quaternion.
     #[inline(always)]
     pub fn conjugate(&self) -> Q4 {
@@ -179,6 +209,7 @@ mod tests {
         let aligned = V3::from_aligned(a.map(Vec3A::from));
         assert_eq!(aligned.to_aligned().map(Vec3::from), a);
         let q_aligned = Q4::from_aligned(q);
+        assert_eq!(q_aligned.to_aligned(), q);
         for (lane, quat) in q.iter().enumerate() {
             let lane_of = |f: F4| f.as_array()[lane];
             let back =
@@ -190,6 +221,9 @@ mod tests {
             assert!((va.dot(&vb).as_array()[i] - a[i].dot(b[i])).abs() < 1e-5);
             assert!((vq.rotate(&va).lane(i) - q[i] * a[i]).length() < 1e-5);
             assert!((vm.mul(&va).lane(i) - m[i] * a[i]).length() < 1e-4);
+            let turned = vq.integrate(&vb).to_aligned()[i];
+            let expected = crate::math::integrate_rotation(q[i], b[i], 1.0);
+            assert!(turned.abs_diff_eq(expected, 1e-6), "{turned} {expected}");
         }
     }
 }

@@ -48,13 +48,6 @@ impl SolverBody {
         self.linear_velocity += Vec3A::from(self.inv_mass * p);
         self.angular_velocity += Vec3A::from(self.inv_inertia * r.cross(p));
     }
-
-    /// Current offset of a material point that was at `r` from the centre of mass at the
-    /// start of the step, plus the centre's displacement: `Δp + Δq·r`.
-    #[inline(always)]
-    pub fn moved_anchor(&self, r: Vec3) -> Vec3 {
-        Vec3::from(self.delta_position) + self.delta_rotation * r
-    }
 }
 
 /// Cold per-body data the integrator needs (same indices as the solver bodies).

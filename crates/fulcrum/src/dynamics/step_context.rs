@@ -55,6 +55,7 @@ impl StepContext {
                 warm_scale: if solver.warm_start { 1.0 / solver_steps as f32 } else { 0.0 },
                 speculative_distance: solver.speculative_distance,
                 restitution_threshold: solver.restitution_threshold,
+                restitution_in_solve: solver.mode == SolverMode::Pgs,
             },
             contact_softness,
             static_contact_softness,
