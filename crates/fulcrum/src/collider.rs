@@ -150,19 +150,26 @@ impl ColliderDef {
         self
     }
 
-    /// Refuses a shape the body's kind may not carry: a plane only on a static body.
+    /// Refuses a shape the body's kind may not carry: a plane only on a static body; a
+    /// triangle mesh or heightfield only on a static or kinematic one (they have no volume,
+    /// hence no mass).
     pub(crate) fn check_body_kind(&self, kind: BodyKind) -> Result<()> {
-        if matches!(self.shape, Shape::Plane(_)) && kind != BodyKind::Static {
-            let kind = match kind {
-                BodyKind::Dynamic => "dynamic",
-                _ => "kinematic",
-            };
-            return Err(Error::new(
-                "shape",
-                format!("a plane may only be attached to a static body, not a {kind} one"),
-            ));
-        }
-        Ok(())
+        let kind_name = match kind {
+            BodyKind::Static => "static",
+            BodyKind::Dynamic => "dynamic",
+            BodyKind::Kinematic => "kinematic",
+        };
+        let refused = match self.shape {
+            Shape::Plane(_) if kind != BodyKind::Static => "a plane may only be attached to a static body",
+            Shape::TriMesh(_) if kind == BodyKind::Dynamic => {
+                "a triangle mesh may only be attached to a static or kinematic body (it has no volume)"
+            }
+            Shape::HeightField(_) if kind == BodyKind::Dynamic => {
+                "a heightfield may only be attached to a static or kinematic body (it has no volume)"
+            }
+            _ => return Ok(()),
+        };
+        Err(Error::new("shape", format!("{refused}, not a {kind_name} one")))
     }
 
     /// Checks every field (the shape's sizes too); returns the definition with its rotation

@@ -35,6 +35,18 @@ impl Aabb {
         Self::from_center_half_extents(pose.position, extent)
     }
 
+    /// The world box of this local box when its frame sits at `pose`: the box of the rotated
+    /// box around the moved centre (exact for the local box, not for what it holds).
+    #[inline]
+    pub fn transformed(&self, pose: &Pose) -> Aabb {
+        Self::of_oriented_box(&Pose::new(pose.transform_point(self.center()), pose.rotation), self.half_extents())
+    }
+
+    /// The smallest box holding the points.
+    pub fn of_points(points: &[Vec3]) -> Aabb {
+        points.iter().fold(Aabb::EMPTY, |b, &p| Aabb { min: b.min.min(p), max: b.max.max(p) })
+    }
+
     /// True when the two boxes overlap (touching counts).
     #[inline]
     pub fn overlaps(&self, other: &Aabb) -> bool {

@@ -143,13 +143,16 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Reads, parses and validates a scene file.
+    /// Reads, parses and validates a scene file. Mesh files it names relative paths to are
+    /// read from the scene file's directory (by [`Scene::from_json_str`]: from the current
+    /// directory).
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::new(name.clone(), format!("cannot read the file: {e}")))?;
-        Scene::from_json_str(&text, &name)
+        let dir = path.parent().unwrap_or(Path::new(""));
+        crate::shape::mesh_files::with_base_dir(dir, || Scene::from_json_str(&text, &name))
     }
 
     /// The scene as pretty JSON (short arrays and objects on one line), ending in a newline.

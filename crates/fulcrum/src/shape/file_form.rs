@@ -2,14 +2,15 @@
 //! (`{"type": "box", "half_extents": [0.5, 0.5, 0.5]}`) whose other fields are the shape's own
 //! (the engine structs derive them; a convex hull is written as its `points`). Reading builds
 //! the shape through its constructor, so a bad size is refused with its path like any other
-//! value.
+//! value. A triangle mesh is written as its `vertices` and `indices`, or as the `file` (and
+//! `scale`) it was read from; a heightfield as its `heights` and `scale`.
 
 use std::sync::Arc;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::{Capsule, ConvexHull, Cuboid, Cylinder, Plane, Shape, Sphere};
+use super::{Capsule, ConvexHull, Cuboid, Cylinder, Plane, Shape, Sphere, TriMesh};
 use crate::error::{Error, Result};
 use crate::json::{self, Object};
 use crate::math::Vec3;
@@ -26,6 +27,10 @@ enum ShapeForm {
     Cylinder(Cylinder),
     ConvexHull(HullPoints),
     Plane(Plane),
+    #[serde(rename = "trimesh")]
+    TriMesh(MeshForm),
+    #[serde(rename = "heightfield")]
+    HeightField(HeightsForm),
 }
 
 /// A hull's file form: the points whose hull it is.
@@ -35,12 +40,72 @@ struct HullPoints {
     points: Vec<Vec3>,
 }
 
-/// Types the format defines that the engine cannot build (yet), with the reason.
-const REFUSED: [(&str, &str); 3] = [
-    ("trimesh", "trimesh shapes are not supported yet: the engine cannot simulate them"),
-    ("heightfield", "heightfield shapes are not supported yet: the engine cannot simulate them"),
-    ("compound", "`compound` is not a shape: give the body several colliders instead"),
-];
+/// A triangle mesh's file form: inline `vertices` and `indices`, or a `file` with an optional
+/// `scale` (default 1); `two_sided` optional (default false).
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MeshForm {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vertices: Option<Vec<Vec3>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    indices: Option<Vec<[u32; 3]>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    scale: Option<Vec3>,
+    #[serde(default)]
+    two_sided: bool,
+}
+
+/// A heightfield's file form: rows of heights (along Z; each row along X) and the scale.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HeightsForm {
+    heights: Vec<Vec<f32>>,
+    scale: Vec3,
+}
+
+impl MeshForm {
+    fn of(mesh: &TriMesh) -> MeshForm {
+        let two_sided = mesh.two_sided();
+        match mesh.source() {
+            Some(source) => MeshForm {
+                vertices: None,
+                indices: None,
+                file: Some(source.file.clone()),
+                scale: Some(source.scale),
+                two_sided,
+            },
+            None => MeshForm {
+                vertices: Some(mesh.vertices().to_vec()),
+                indices: Some(mesh.indices().to_vec()),
+                file: None,
+                scale: None,
+                two_sided,
+            },
+        }
+    }
+
+    /// The mesh from its file or its inline triangles (not both).
+    fn build(self) -> Result<Shape> {
+        let MeshForm { vertices, indices, file, scale, two_sided } = self;
+        if let Some(file) = file {
+            if vertices.is_some() || indices.is_some() {
+                return Err(Error::new("file", "give either `file` or `vertices` and `indices`, not both"));
+            }
+            return Shape::trimesh_from_file(&file, scale.unwrap_or(Vec3::ONE), two_sided);
+        }
+        if scale.is_some() {
+            return Err(Error::new("scale", "`scale` applies to a mesh `file` only"));
+        }
+        let vertices = vertices.ok_or_else(|| Error::new("vertices", "missing field `vertices` (or give a `file`)"))?;
+        let indices = indices.ok_or_else(|| Error::new("indices", "missing field `indices`"))?;
+        Shape::trimesh(vertices, indices, two_sided)
+    }
+}
+
+/// Types the format defines that the engine cannot build, with the reason.
+const REFUSED: [(&str, &str); 1] = [("compound", "`compound` is not a shape: give the body several colliders instead")];
 
 impl ShapeForm {
     fn of(shape: &Shape) -> ShapeForm {
@@ -51,6 +116,10 @@ impl ShapeForm {
             Shape::Cylinder(s) => ShapeForm::Cylinder(*s),
             Shape::ConvexHull(hull) => ShapeForm::ConvexHull(HullPoints { points: hull.vertices.clone() }),
             Shape::Plane(s) => ShapeForm::Plane(*s),
+            Shape::TriMesh(mesh) => ShapeForm::TriMesh(MeshForm::of(mesh)),
+            Shape::HeightField(field) => {
+                ShapeForm::HeightField(HeightsForm { heights: field.heights(), scale: field.scale() })
+            }
         }
     }
 
@@ -63,6 +132,8 @@ impl ShapeForm {
             ShapeForm::Cylinder(s) => Shape::cylinder(s.half_height, s.radius),
             ShapeForm::ConvexHull(h) => Ok(Shape::ConvexHull(Arc::new(ConvexHull::from_points(&h.points)?))),
             ShapeForm::Plane(s) => Shape::plane(s.normal, s.offset),
+            ShapeForm::TriMesh(form) => form.build(),
+            ShapeForm::HeightField(form) => Shape::heightfield(form.heights, form.scale),
         }
     }
 }
@@ -123,7 +194,7 @@ mod tests {
         assert_eq!(variant.field, "type");
         assert!(variant.reason.contains("did you mean `sphere`"), "{variant}");
         assert_eq!(error(r#"{"type": "box", "half_extents": [1, 0, 1]}"#).field, "half_extents[1]");
-        assert!(error(r#"{"type": "trimesh"}"#).reason.contains("not supported yet"));
+        assert!(error(r#"{"type": "compound"}"#).reason.contains("not a shape"));
         assert_eq!(error(r#"{"radius": 1}"#).field, "type");
     }
 }

@@ -1,32 +1,43 @@
 //! Collision shapes. Each shape lives in its own file and provides the same verbs: bounds at
 //! a pose, a support mapping, mass properties at a density, and a ray cast. [`Shape`] is the
 //! closed enum the engine dispatches on (one `match` per operation, no trait objects).
+//!
+//! Triangle meshes ([`TriMesh`]) and heightfields ([`HeightField`]) are surfaces for static
+//! and kinematic bodies: no volume (no mass), no support mapping; the narrow phase meets them
+//! one [`Triangle`] at a time (`for_each_triangle_in`).
 
+mod bvh;
 mod capsule;
 mod cuboid;
 mod cylinder;
 mod file_form;
+mod heightfield;
 pub mod hull;
 mod hull_faces;
 mod hull_mesh;
 pub mod mass;
+mod mesh_build;
+pub(crate) mod mesh_files;
 mod plane;
 mod quickhull;
 mod sphere;
 #[cfg(test)]
 mod test_support;
 mod triangle;
+mod trimesh;
 
 use std::sync::Arc;
 
 pub use capsule::Capsule;
 pub use cuboid::Cuboid;
 pub use cylinder::Cylinder;
+pub use heightfield::HeightField;
 pub use hull::ConvexHull;
 pub use mass::MassProperties;
 pub use plane::Plane;
 pub use sphere::Sphere;
-pub use triangle::Triangle;
+pub use triangle::{Triangle, FLAT_ANGLE};
+pub use trimesh::{MeshFile, TriMesh, T_JUNCTION_TOLERANCE, WELD_TOLERANCE};
 
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::{Pose, Vec3};
@@ -52,6 +63,10 @@ pub enum ShapeKind {
     ConvexHull = 4,
     /// [`Plane`]
     Plane = 5,
+    /// [`TriMesh`]
+    TriMesh = 6,
+    /// [`HeightField`]
+    HeightField = 7,
 }
 
 /// A collision shape in its local frame.
@@ -69,6 +84,10 @@ pub enum Shape {
     ConvexHull(Arc<ConvexHull>),
     /// An infinite plane (static bodies only).
     Plane(Plane),
+    /// A triangle mesh (static and kinematic bodies only; shared, immutable).
+    TriMesh(Arc<TriMesh>),
+    /// A heightfield (static and kinematic bodies only; shared, immutable).
+    HeightField(Arc<HeightField>),
 }
 
 impl Shape {
@@ -102,15 +121,32 @@ impl Shape {
         Ok(Shape::Plane(Plane::new(normal, offset)?))
     }
 
+    /// A triangle mesh from vertices (metres) and counter-clockwise index triples; see
+    /// [`TriMesh`] for the valid input.
+    pub fn trimesh(vertices: Vec<Vec3>, indices: Vec<[u32; 3]>, two_sided: bool) -> crate::Result<Shape> {
+        Ok(Shape::TriMesh(Arc::new(TriMesh::new(vertices, indices, two_sided)?)))
+    }
+
+    /// A triangle mesh read from an OBJ or glTF file; see [`TriMesh::from_file`].
+    pub fn trimesh_from_file(file: &str, scale: Vec3, two_sided: bool) -> crate::Result<Shape> {
+        Ok(Shape::TriMesh(Arc::new(TriMesh::from_file(file, scale, two_sided)?)))
+    }
+
+    /// A heightfield from rows of heights and its scale; see [`HeightField`].
+    pub fn heightfield(heights: Vec<Vec<f32>>, scale: Vec3) -> crate::Result<Shape> {
+        Ok(Shape::HeightField(Arc::new(HeightField::new(heights, scale)?)))
+    }
+
     /// Checks the shape's sizes as its constructor does (the fields are public, so a shape
-    /// can be changed after it was built). A hull is checked when it is built.
+    /// can be changed after it was built). Hulls, meshes and heightfields are checked when they
+    /// are built and cannot change.
     pub fn validate(&self) -> crate::Result<()> {
         match self {
             Shape::Sphere(s) => Sphere::new(s.radius).map(drop),
             Shape::Cuboid(s) => Cuboid::new(s.half_extents).map(drop),
             Shape::Capsule(s) => Capsule::new(s.half_height, s.radius).map(drop),
             Shape::Cylinder(s) => Cylinder::new(s.half_height, s.radius).map(drop),
-            Shape::ConvexHull(_) => Ok(()),
+            Shape::ConvexHull(_) | Shape::TriMesh(_) | Shape::HeightField(_) => Ok(()),
             Shape::Plane(s) => Plane::new(s.normal, s.offset).map(drop),
         }
     }
@@ -125,6 +161,8 @@ impl Shape {
             Shape::Cylinder(_) => ShapeKind::Cylinder,
             Shape::ConvexHull(_) => ShapeKind::ConvexHull,
             Shape::Plane(_) => ShapeKind::Plane,
+            Shape::TriMesh(_) => ShapeKind::TriMesh,
+            Shape::HeightField(_) => ShapeKind::HeightField,
         }
     }
 
@@ -137,11 +175,14 @@ impl Shape {
             Shape::Cylinder(s) => s.aabb(pose),
             Shape::ConvexHull(s) => s.aabb(pose),
             Shape::Plane(s) => s.aabb(pose),
+            Shape::TriMesh(s) => s.local_aabb().transformed(pose),
+            Shape::HeightField(s) => s.local_aabb().transformed(pose),
         }
     }
 
-    /// The point of the shape furthest along `dir`, local frame. Planes have none (they are
-    /// unbounded) and return the origin; the narrow phase never asks a plane for support.
+    /// The point of the shape furthest along `dir`, local frame. Planes, meshes and
+    /// heightfields have none (they are unbounded or not convex) and return the origin; the
+    /// narrow phase never asks them for support (it meets meshes one triangle at a time).
     #[inline]
     pub fn support(&self, dir: Vec3) -> Vec3 {
         match self {
@@ -150,12 +191,12 @@ impl Shape {
             Shape::Capsule(s) => s.support(dir),
             Shape::Cylinder(s) => s.support(dir),
             Shape::ConvexHull(s) => s.support(dir),
-            Shape::Plane(_) => Vec3::ZERO,
+            Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_) => Vec3::ZERO,
         }
     }
 
-    /// Mass properties at uniform `density` (kg/m³), in the shape's local frame. Planes have
-    /// none.
+    /// Mass properties at uniform `density` (kg/m³), in the shape's local frame. Planes,
+    /// meshes and heightfields have none (they go on static or kinematic bodies only).
     pub fn mass_properties(&self, density: f32) -> MassProperties {
         match self {
             Shape::Sphere(s) => s.mass_properties(density),
@@ -163,22 +204,26 @@ impl Shape {
             Shape::Capsule(s) => s.mass_properties(density),
             Shape::Cylinder(s) => s.mass_properties(density),
             Shape::ConvexHull(s) => s.mass_properties(density),
-            Shape::Plane(_) => MassProperties::ZERO,
+            Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_) => MassProperties::ZERO,
         }
     }
 
-    /// Casts a world-space ray against the shape at `pose`; the hit normal is in world space.
-    pub fn cast_ray(&self, pose: &Pose, ray: &Ray, max_t: f32) -> Option<RayHit> {
+    /// Casts a world-space ray against the shape at `pose`: the hit (normal in world space)
+    /// and, for meshes and heightfields, the index of the triangle hit.
+    pub fn cast_ray(&self, pose: &Pose, ray: &Ray, max_t: f32) -> Option<(RayHit, Option<u32>)> {
         let local = ray.to_local(pose);
-        let hit = match self {
-            Shape::Sphere(s) => s.cast_ray(&local, max_t),
-            Shape::Cuboid(s) => s.cast_ray(&local, max_t),
-            Shape::Capsule(s) => s.cast_ray(&local, max_t),
-            Shape::Cylinder(s) => s.cast_ray(&local, max_t),
-            Shape::ConvexHull(s) => s.cast_ray(&local, max_t),
-            Shape::Plane(s) => s.cast_ray(&local, max_t),
-        };
-        hit.map(|h| h.to_world(pose))
+        let on_triangle = |(hit, index): (RayHit, u32)| (hit, Some(index));
+        let (hit, triangle) = match self {
+            Shape::Sphere(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::Cuboid(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::Capsule(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::Cylinder(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::ConvexHull(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::Plane(s) => s.cast_ray(&local, max_t).map(|h| (h, None)),
+            Shape::TriMesh(s) => s.cast_ray_local(&local, max_t).map(on_triangle),
+            Shape::HeightField(s) => s.cast_ray_local(&local, max_t).map(on_triangle),
+        }?;
+        Some((hit.to_world(pose), triangle))
     }
 }
 
@@ -208,7 +253,7 @@ mod tests {
                 let origin = pose.position + rng.direction() * 4.0;
                 let target = pose.position + rng.in_box(Vec3::splat(0.3));
                 let ray = Ray::new(origin, target - origin);
-                let world = shape.cast_ray(&pose, &ray, 2.0);
+                let world = shape.cast_ray(&pose, &ray, 2.0).map(|(hit, _)| hit);
                 let local_ray = ray.to_local(&pose);
                 let local = match shape {
                     Shape::Sphere(s) => s.cast_ray(&local_ray, 2.0),
@@ -217,6 +262,8 @@ mod tests {
                     Shape::Cylinder(s) => s.cast_ray(&local_ray, 2.0),
                     Shape::ConvexHull(s) => s.cast_ray(&local_ray, 2.0),
                     Shape::Plane(s) => s.cast_ray(&local_ray, 2.0),
+                    Shape::TriMesh(s) => s.cast_ray_local(&local_ray, 2.0).map(|(hit, _)| hit),
+                    Shape::HeightField(s) => s.cast_ray_local(&local_ray, 2.0).map(|(hit, _)| hit),
                 };
                 let (Some(world), Some(local)) = (world, local) else {
                     assert_eq!(world.is_some(), local.is_some());
@@ -227,7 +274,7 @@ mod tests {
                 assert!((world.normal - pose.transform_vector(local.normal)).length() < 1e-5);
                 let point = ray.at(world.t);
                 let again = Ray::new(point - ray.direction * 1e-3, ray.direction);
-                let second = shape.cast_ray(&pose, &again, 1.0).unwrap();
+                let (second, _) = shape.cast_ray(&pose, &again, 1.0).unwrap();
                 assert!((again.at(second.t) - point).length() < 1e-4);
             }
         }

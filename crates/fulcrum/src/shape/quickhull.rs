@@ -774,7 +774,7 @@ mod tests {
         let shape = crate::shape::Shape::convex_hull(&box_corners(Vec3::ONE)).unwrap();
         let mass = shape.mass_properties(1.0);
         assert!((mass.mass - 8.0).abs() < 1e-5);
-        let hit = shape
+        let (hit, _) = shape
             .cast_ray(
                 &Pose::from_position(Vec3::new(0.0, 0.0, 5.0)),
                 &crate::geometry::Ray::new(Vec3::ZERO, Vec3::Z),

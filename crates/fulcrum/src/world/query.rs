@@ -16,8 +16,10 @@ pub struct RayCastHit {
     pub t: f32,
     /// World hit point.
     pub point: Vec3,
-    /// World surface normal at the hit.
+    /// World surface normal at the hit (a mesh's or heightfield's face normal).
     pub normal: Vec3,
+    /// The index of the triangle hit, for meshes and heightfields (`None` for other shapes).
+    pub triangle: Option<u32>,
 }
 
 impl World {
@@ -35,7 +37,7 @@ impl World {
             if !filter(id) {
                 return limit;
             }
-            if let Some(hit) = collider.shape.cast_ray(&collider.world_pose, ray, limit) {
+            if let Some((hit, triangle)) = collider.shape.cast_ray(&collider.world_pose, ray, limit) {
                 if hit.t <= limit {
                     best = Some(RayCastHit {
                         collider: id,
@@ -43,6 +45,7 @@ impl World {
                         t: hit.t,
                         point: ray.at(hit.t),
                         normal: hit.normal,
+                        triangle,
                     });
                     return hit.t;
                 }

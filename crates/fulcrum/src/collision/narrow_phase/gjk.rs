@@ -72,7 +72,8 @@ pub struct ConvexCore<'a> {
 }
 
 impl<'a> ConvexCore<'a> {
-    /// The core of `shape` at `pose`; `None` for planes (they have no support point).
+    /// The core of `shape` at `pose`; `None` for planes, meshes and heightfields (they have
+    /// no support point).
     pub fn from_shape(shape: &'a Shape, pose: &Pose) -> Option<Self> {
         let (kind, radius) = match shape {
             Shape::Sphere(s) => (CoreKind::Point, s.radius),
@@ -80,7 +81,7 @@ impl<'a> ConvexCore<'a> {
             Shape::Cuboid(b) => (CoreKind::Box { half_extents: b.half_extents }, 0.0),
             Shape::Cylinder(c) => (CoreKind::Cylinder { half_height: c.half_height, radius: c.radius }, 0.0),
             Shape::ConvexHull(h) => (CoreKind::Hull(h), 0.0),
-            Shape::Plane(_) => return None,
+            Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_) => return None,
         };
         Some(Self { kind, pose: *pose, radius })
     }

@@ -106,6 +106,8 @@ pub fn collide(
     manifold.clear();
     let (a, b, out) = ((shape_a, pose_a), (shape_b, pose_b), manifold);
     match (shape_a, shape_b) {
+        // Meshes and heightfields: no contacts until the triangle narrow phase is written.
+        (S::TriMesh(_) | S::HeightField(_), _) | (_, S::TriMesh(_) | S::HeightField(_)) => {}
         (S::Plane(_), S::Plane(_)) => {}
         (S::Plane(p), _) => plane::collide_plane(p, a.1, b.0, b.1, margin, out),
         (_, S::Plane(p)) => flipped(out, |out| plane::collide_plane(p, b.1, a.0, a.1, margin, out)),

@@ -67,7 +67,7 @@ pub fn collide_plane(plane: &Plane, plane_pose: &Pose, shape: &Shape, pose: &Pos
         Shape::Cuboid(b) => box_points(&world, b, pose, margin, out),
         Shape::Cylinder(c) => cylinder_points(&world, c, pose, margin, out),
         Shape::ConvexHull(h) => hull_points(&world, h, pose, margin, out),
-        Shape::Plane(_) => {}
+        Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {}
     }
 }
 

@@ -1,0 +1,379 @@
+//! Heightfields: terrain as a regular grid of heights, solid below its surface.
+
+use std::fmt;
+
+use super::triangle::{fold_is_active, Triangle, ALL_THREE};
+use super::MAX_SHAPE_SIZE;
+use crate::error::{check_above_zero_vec3, check_finite, component, Error, Result};
+use crate::geometry::{Aabb, Ray, RayHit};
+use crate::math::Vec3;
+
+/// A heightfield in its collider's local frame, for static and kinematic bodies.
+///
+/// `heights[i][j]` is the height of sample (i, j): rows run along Z, columns along X, and the
+/// grid is centred on the local origin: x = (j − (cols − 1)/2)·sx, z = (i − (rows − 1)/2)·sz,
+/// y = heights[i][j]·sy. Valid input: at least 2 × 2 samples, every row the same length,
+/// finite heights, a positive finite scale (sx, sz are the sample spacings in metres, sy
+/// multiplies the heights).
+///
+/// Each cell (i, j) is two triangles split along the diagonal from sample (i, j) to
+/// (i + 1, j + 1), triangle index 2·(i·(cols − 1) + j) + half: half 0 is
+/// (i, j), (i + 1, j), (i + 1, j + 1) (the side of smaller x), half 1 is
+/// (i, j), (i + 1, j + 1), (i, j + 1). Their front faces look up. No triangle list is stored:
+/// triangles are made from the samples on demand, cells are found by index, and an edge's
+/// flag is computed from the neighbouring cell when asked. Only the active-vertex flags are
+/// kept, one bit per sample.
+///
+/// The heightfield is solid below its surface: a ray whose origin lies under the surface
+/// (within the grid's x, z extent) hits at t = 0 like a ray starting inside any solid shape.
+/// Otherwise rays hit the surface from above only and pass through it from below.
+#[derive(Clone, PartialEq)]
+pub struct HeightField {
+    rows: usize,
+    cols: usize,
+    /// The heights as given (before `scale.y`), row-major.
+    heights: Vec<f32>,
+    scale: Vec3,
+    /// Lowest and highest sample, metres (after `scale.y`).
+    min_height: f32,
+    max_height: f32,
+    /// Bit `i·cols + j`: sample (i, j) is an active vertex.
+    active_samples: Vec<u64>,
+}
+
+/// A sample as (row, column).
+type Sample = (usize, usize);
+
+impl HeightField {
+    /// A heightfield from rows of heights (row i along Z, column j along X) and the scale
+    /// (sx, sy, sz); see the type's docs for the valid ranges.
+    pub fn new(heights: Vec<Vec<f32>>, scale: Vec3) -> Result<HeightField> {
+        check_above_zero_vec3("scale", scale, MAX_SHAPE_SIZE)?;
+        let (rows, cols) = check_grid(&heights)?;
+        let flat: Vec<f32> = heights.into_iter().flatten().collect();
+        for (k, &h) in flat.iter().enumerate() {
+            let field = component(&component("heights", k / cols), k % cols);
+            check_finite(&field, h)?;
+            check_finite(&field, h * scale.y).map_err(|_| Error::new(field, "times scale[1] is not finite"))?;
+        }
+        let min_height = flat.iter().fold(f32::INFINITY, |m, &h| m.min(h * scale.y));
+        let max_height = flat.iter().fold(f32::NEG_INFINITY, |m, &h| m.max(h * scale.y));
+        let mut field = HeightField {
+            rows,
+            cols,
+            heights: flat,
+            scale,
+            min_height,
+            max_height,
+            active_samples: vec![0; (rows * cols).div_ceil(64)],
+        };
+        field.active_samples = field.find_active_samples();
+        Ok(field)
+    }
+
+    /// Number of rows (samples along Z).
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Number of columns (samples along X).
+    pub fn cols(&self) -> usize {
+        self.cols
+    }
+
+    /// The scale (sample spacing in X, height factor, sample spacing in Z).
+    pub fn scale(&self) -> Vec3 {
+        self.scale
+    }
+
+    /// The heights as given (before `scale.y`), row by row.
+    pub fn heights(&self) -> Vec<Vec<f32>> {
+        self.heights.chunks(self.cols).map(<[f32]>::to_vec).collect()
+    }
+
+    /// Height of sample (i, j) (row i along Z, column j along X) in metres, times `scale.y`.
+    #[inline]
+    pub fn height(&self, i: usize, j: usize) -> f32 {
+        self.heights[i * self.cols + j] * self.scale.y
+    }
+
+    /// Local position of sample (i, j).
+    #[inline]
+    fn sample(&self, (i, j): Sample) -> Vec3 {
+        let x = (j as f32 - 0.5 * (self.cols - 1) as f32) * self.scale.x;
+        let z = (i as f32 - 0.5 * (self.rows - 1) as f32) * self.scale.z;
+        Vec3::new(x, self.height(i, j), z)
+    }
+
+    /// Bounds of the surface, local frame.
+    pub fn local_aabb(&self) -> Aabb {
+        let half =
+            Vec3::new(0.5 * (self.cols - 1) as f32 * self.scale.x, 0.0, 0.5 * (self.rows - 1) as f32 * self.scale.z);
+        Aabb::new(Vec3::new(-half.x, self.min_height, -half.z), Vec3::new(half.x, self.max_height, half.z))
+    }
+
+    /// Number of triangles: two per cell.
+    pub fn triangle_count(&self) -> usize {
+        2 * (self.rows - 1) * (self.cols - 1)
+    }
+
+    /// The samples of triangle `index` (see the type's docs), counter-clockwise from above.
+    fn corners(&self, index: u32) -> [Sample; 3] {
+        let cell = index as usize / 2;
+        let (i, j) = (cell / (self.cols - 1), cell % (self.cols - 1));
+        if index % 2 == 0 {
+            [(i, j), (i + 1, j), (i + 1, j + 1)]
+        } else {
+            [(i, j), (i + 1, j + 1), (i, j + 1)]
+        }
+    }
+
+    /// The sample across edge `edge` of triangle `index` that the neighbouring triangle does
+    /// not share with it; `None` on the grid's border. Half 0's edges are its cell's x = x_j
+    /// side, z = z_(i+1) side and diagonal; half 1's the diagonal, x = x_(j+1), z = z_i.
+    fn across(&self, index: u32, edge: usize) -> Option<Sample> {
+        let [(i, j), ..] = self.corners(index);
+        let (last_row, last_col) = (self.rows - 1, self.cols - 1);
+        match (index % 2, edge) {
+            (0, 0) => (j >= 1).then(|| (i, j - 1)),
+            (0, 1) => (i + 2 <= last_row).then(|| (i + 2, j + 1)),
+            (0, _) => Some((i, j + 1)),
+            (_, 0) => Some((i + 1, j)),
+            (_, 1) => (j + 2 <= last_col).then(|| (i + 1, j + 2)),
+            _ => (i >= 1).then(|| (i - 1, j)),
+        }
+    }
+
+    /// Active edges of triangle `index` (see [`Triangle::active_edges`]): each edge is
+    /// classified against the neighbouring triangle's far sample; border edges are active.
+    fn active_edges(&self, index: u32, vertices: &[Vec3; 3], normal: Vec3) -> u8 {
+        (0..3).fold(0, |bits, edge| {
+            let active = match self.across(index, edge) {
+                None => true,
+                Some(far) => fold_is_active(vertices[edge], vertices[(edge + 1) % 3], normal, self.sample(far)),
+            };
+            bits | (u8::from(active) << edge)
+        })
+    }
+
+    /// Bit per sample: some active edge of the surface ends there.
+    fn find_active_samples(&self) -> Vec<u64> {
+        let mut bits = vec![0u64; (self.rows * self.cols).div_ceil(64)];
+        for index in 0..self.triangle_count() as u32 {
+            let corners = self.corners(index);
+            let edges = self.triangle(index).active_edges;
+            for edge in (0..3).filter(|edge| edges & (1 << edge) != 0) {
+                for (i, j) in [corners[edge], corners[(edge + 1) % 3]] {
+                    let k = i * self.cols + j;
+                    bits[k / 64] |= 1 << (k % 64);
+                }
+            }
+        }
+        bits
+    }
+
+    /// Triangle `index` (< [`HeightField::triangle_count`]) with its normal and flags.
+    pub fn triangle(&self, index: u32) -> Triangle {
+        let corners = self.corners(index);
+        let vertices = corners.map(|s| self.sample(s));
+        let mut triangle = Triangle::new(vertices, 0, 0, false);
+        triangle.active_edges = self.active_edges(index, &vertices, triangle.normal);
+        triangle.active_vertices = (0..3).fold(0, |bits, corner| {
+            let (i, j) = corners[corner];
+            let k = i * self.cols + j;
+            bits | (((self.active_samples[k / 64] >> (k % 64)) & 1) as u8) << corner
+        }) & ALL_THREE;
+        triangle
+    }
+
+    /// Calls `visit(index, triangle)` for every triangle whose bounds overlap `local` (shape
+    /// frame), cell by cell in row order; cells outside the box's x, z range are never looked
+    /// at and cells whose height range misses it are skipped. Stops when `visit` returns false.
+    pub fn for_each_triangle_in(&self, local: &Aabb, mut visit: impl FnMut(u32, &Triangle) -> bool) {
+        let Some((rows, cols)) = self.cells_under(local) else { return };
+        for i in rows.0..=rows.1 {
+            for j in cols.0..=cols.1 {
+                let heights =
+                    [self.height(i, j), self.height(i + 1, j), self.height(i, j + 1), self.height(i + 1, j + 1)];
+                let low = heights.iter().fold(f32::INFINITY, |m, &h| m.min(h));
+                let high = heights.iter().fold(f32::NEG_INFINITY, |m, &h| m.max(h));
+                if high < local.min.y || low > local.max.y {
+                    continue;
+                }
+                for half in 0..2 {
+                    let index = (2 * (i * (self.cols - 1) + j) + half) as u32;
+                    let corners = self.corners(index).map(|s| self.sample(s));
+                    if Aabb::of_points(&corners).overlaps(local) && !visit(index, &self.triangle(index)) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The inclusive ranges of cell rows and columns whose x, z extent touches the box's;
+    /// `None` when the box misses the grid.
+    fn cells_under(&self, local: &Aabb) -> Option<((usize, usize), (usize, usize))> {
+        let range = |low: f32, high: f32, spacing: f32, count: usize| {
+            let start = -0.5 * (count - 1) as f32 * spacing;
+            let (first, last) = (((low - start) / spacing).ceil() - 1.0, ((high - start) / spacing).floor());
+            let cells = (count - 1) as f32;
+            (last >= 0.0 && first < cells && first <= last)
+                .then(|| (first.max(0.0) as usize, last.min(cells - 1.0) as usize))
+        };
+        let rows = range(local.min.z, local.max.z, self.scale.z, self.rows)?;
+        let cols = range(local.min.x, local.max.x, self.scale.x, self.cols)?;
+        Some((rows, cols))
+    }
+
+    /// The cell (i, j) holding the local point's x, z and the point's fractions (u along X,
+    /// w along Z) in it; `None` outside the grid. Points on the far border belong to the last
+    /// cell.
+    fn cell_at(&self, x: f32, z: f32) -> Option<(Sample, f32, f32)> {
+        let locate = |value: f32, spacing: f32, count: usize| {
+            let position = value / spacing + 0.5 * (count - 1) as f32;
+            let cells = (count - 1) as f32;
+            (0.0..=cells).contains(&position).then(|| {
+                let cell = position.floor().min(cells - 1.0);
+                (cell as usize, position - cell)
+            })
+        };
+        let (i, w) = locate(z, self.scale.z, self.rows)?;
+        let (j, u) = locate(x, self.scale.x, self.cols)?;
+        Some(((i, j), u, w))
+    }
+
+    /// Surface height at local (x, z), `None` outside the grid. In cell (i, j) with fractions
+    /// u (along X) and w (along Z): half 0 (u ≤ w) gives h₀₀ + w·(h₁₀ − h₀₀) + u·(h₁₁ − h₁₀),
+    /// half 1 gives h₀₀ + u·(h₀₁ − h₀₀) + w·(h₁₁ − h₀₁) (h_ab = height of sample (i+a, j+b)).
+    pub fn height_at(&self, x: f32, z: f32) -> Option<f32> {
+        let ((i, j), u, w) = self.cell_at(x, z)?;
+        let h = |a: usize, b: usize| self.height(i + a, j + b);
+        Some(if u <= w {
+            h(0, 0) + w * (h(1, 0) - h(0, 0)) + u * (h(1, 1) - h(1, 0))
+        } else {
+            h(0, 0) + u * (h(0, 1) - h(0, 0)) + w * (h(1, 1) - h(0, 1))
+        })
+    }
+
+    /// The triangle under local (x, z), if inside the grid.
+    fn triangle_at(&self, x: f32, z: f32) -> Option<u32> {
+        let ((i, j), u, w) = self.cell_at(x, z)?;
+        Some((2 * (i * (self.cols - 1) + j) + usize::from(u > w)) as u32)
+    }
+
+    /// The first hit of the ray within `max_t` (local frame) and its triangle (see the type's
+    /// docs for rays from below). Walks the cells the ray crosses in order (2D DDA over x, z,
+    /// within the part of the ray inside the bounds) and tests each cell's two triangles; the
+    /// first cell with a hit holds the nearest one.
+    pub fn cast_ray_local(&self, ray: &Ray, max_t: f32) -> Option<(RayHit, u32)> {
+        let (o, d) = (ray.origin, ray.direction);
+        if self.height_at(o.x, o.z).is_some_and(|h| o.y < h) {
+            let triangle = self.triangle_at(o.x, o.z)?;
+            return Some((RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) }, triangle));
+        }
+        let (t_enter, t_exit) = self.ray_span(ray, max_t)?;
+        let start = ray.at(t_enter);
+        let cells = |value: f32, spacing: f32, count: usize| {
+            ((value / spacing + 0.5 * (count - 1) as f32).floor()).clamp(0.0, (count - 2) as f32) as usize
+        };
+        let (mut i, mut j) = (cells(start.z, self.scale.z, self.rows), cells(start.x, self.scale.x, self.cols));
+        let grid_line = |cell: usize, step: f32, spacing: f32, count: usize| {
+            (cell as f32 + if step > 0.0 { 1.0 } else { 0.0 } - 0.5 * (count - 1) as f32) * spacing
+        };
+        let crossing =
+            |line: f32, origin: f32, speed: f32| if speed == 0.0 { f32::INFINITY } else { (line - origin) / speed };
+        loop {
+            let next_x = crossing(grid_line(j, d.x, self.scale.x, self.cols), o.x, d.x);
+            let next_z = crossing(grid_line(i, d.z, self.scale.z, self.rows), o.z, d.z);
+            if let Some(hit) = self.cast_into_cell(ray, (i, j), max_t) {
+                return Some(hit);
+            }
+            let t_leave = next_x.min(next_z);
+            if t_leave > t_exit {
+                return None;
+            }
+            let (ni, nj) =
+                if next_x < next_z { (Some(i), step(j, d.x, self.cols)) } else { (step(i, d.z, self.rows), Some(j)) };
+            (i, j) = (ni?, nj?);
+        }
+    }
+
+    /// The nearer hit of the ray on the two triangles of cell (i, j) within `max_t`.
+    fn cast_into_cell(&self, ray: &Ray, (i, j): Sample, max_t: f32) -> Option<(RayHit, u32)> {
+        let first = (2 * (i * (self.cols - 1) + j)) as u32;
+        let mut best: Option<(RayHit, u32)> = None;
+        for index in [first, first + 1] {
+            let triangle = Triangle::new(self.corners(index).map(|s| self.sample(s)), 0, 0, false);
+            let limit = best.map_or(max_t, |(hit, _)| hit.t);
+            if let Some(hit) = triangle.cast_ray(ray, limit) {
+                best = Some((hit, index));
+            }
+        }
+        best
+    }
+
+    /// The ray's parameter interval inside the bounds (slab test per axis), within
+    /// `[0, max_t]`.
+    fn ray_span(&self, ray: &Ray, max_t: f32) -> Option<(f32, f32)> {
+        let bounds = self.local_aabb();
+        let (mut enter, mut exit) = (0.0f32, max_t);
+        for axis in 0..3 {
+            let (o, d) = (ray.origin[axis], ray.direction[axis]);
+            if d == 0.0 {
+                if o < bounds.min[axis] || o > bounds.max[axis] {
+                    return None;
+                }
+                continue;
+            }
+            let (a, b) = ((bounds.min[axis] - o) / d, (bounds.max[axis] - o) / d);
+            enter = enter.max(a.min(b));
+            exit = exit.min(a.max(b));
+        }
+        (enter <= exit).then_some((enter, exit))
+    }
+}
+
+/// The next cell index from `cell` in the direction of `speed` among `count − 1` cells;
+/// `None` past the border.
+fn step(cell: usize, speed: f32, count: usize) -> Option<usize> {
+    if speed > 0.0 {
+        (cell + 2 < count).then_some(cell + 1)
+    } else {
+        cell.checked_sub(1)
+    }
+}
+
+/// At least 2 × 2 samples and rows of equal length: returns (rows, cols).
+fn check_grid(heights: &[Vec<f32>]) -> Result<(usize, usize)> {
+    let cols = heights.first().map_or(0, Vec::len);
+    if heights.len() < 2 {
+        return Err(Error::new(
+            "heights",
+            format!("a heightfield needs at least 2 × 2 samples, got {} rows", heights.len()),
+        ));
+    }
+    if let Some(i) = heights.iter().position(|row| row.len() != cols) {
+        return Err(Error::new(
+            component("heights", i),
+            format!("row {i} has {} samples but row 0 has {cols}: every row needs the same length", heights[i].len()),
+        ));
+    }
+    if cols < 2 {
+        return Err(Error::new("heights", format!("a heightfield needs at least 2 × 2 samples, got {cols} columns")));
+    }
+    Ok((heights.len(), cols))
+}
+
+/// Shows the sizes, not the samples.
+impl fmt::Debug for HeightField {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("HeightField")
+            .field("rows", &self.rows)
+            .field("cols", &self.cols)
+            .field("scale", &self.scale)
+            .field("min_height", &self.min_height)
+            .field("max_height", &self.max_height)
+            .finish()
+    }
+}
