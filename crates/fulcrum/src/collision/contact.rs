@@ -23,6 +23,27 @@ pub struct FrictionImpulse {
     pub twist: f32,
 }
 
+/// One manifold of a pair with what the solver stored for it last step.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct ManifoldState {
+    pub manifold: Manifold,
+    pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
+    pub friction_impulse: FrictionImpulse,
+    /// Which points pushed when the block solver last solved this manifold (bit i = point i).
+    pub block_mask: u8,
+}
+
+impl Default for ManifoldState {
+    fn default() -> Self {
+        Self {
+            manifold: Manifold::new(),
+            impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
+            friction_impulse: FrictionImpulse::default(),
+            block_mask: 0x0F,
+        }
+    }
+}
+
 /// One live pair of colliders.
 #[derive(Clone, Debug)]
 pub(crate) struct Contact {
@@ -33,11 +54,11 @@ pub(crate) struct Contact {
     pub cache: PairCache,
     /// The last full query's manifold, reused while the pair barely moves.
     pub manifold_cache: crate::collision::manifold_cache::ManifoldCache,
-    pub manifold: Manifold,
-    pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
-    pub friction_impulse: FrictionImpulse,
-    /// Which points pushed when the block solver last solved this manifold (bit i = point i).
-    pub block_mask: u8,
+    /// The pair's first manifold (a convex pair's only one).
+    pub first: ManifoldState,
+    /// A body against a mesh or heightfield: its other manifolds (one per group of triangle
+    /// normals; empty for convex pairs, so they allocate nothing).
+    pub more: Vec<ManifoldState>,
     pub friction: f32,
     pub restitution: f32,
     pub sensor: bool,
@@ -49,11 +70,11 @@ pub(crate) struct Contact {
 /// while the contact itself barely moves).
 pub const WARM_START_MATCH_DISTANCE: f32 = 0.02;
 
-impl Contact {
+impl ManifoldState {
     /// Makes `manifold` current, carrying each previous point's impulses to the new point with
     /// the same feature id, or failing that to the nearest new point within
     /// [`WARM_START_MATCH_DISTANCE`]. Each previous point is used at most once.
-    pub fn set_manifold(&mut self, manifold: &Manifold) {
+    pub fn carry(&mut self, manifold: &Manifold) {
         let old = self.manifold.points();
         let mut used = [false; MAX_MANIFOLD_POINTS];
         let mut matched = [usize::MAX; MAX_MANIFOLD_POINTS];
@@ -99,5 +120,80 @@ impl Contact {
             self.friction_impulse = FrictionImpulse::default();
         }
         self.manifold = *manifold;
+    }
+}
+
+impl Contact {
+    /// Number of manifolds (at least one, possibly empty).
+    pub fn manifold_count(&self) -> usize {
+        1 + self.more.len()
+    }
+
+    /// Manifold `k` with its stored impulses.
+    pub fn state(&self, k: usize) -> &ManifoldState {
+        if k == 0 {
+            &self.first
+        } else {
+            &self.more[k - 1]
+        }
+    }
+
+    /// Manifold `k`, to store impulses into.
+    pub fn state_mut(&mut self, k: usize) -> &mut ManifoldState {
+        if k == 0 {
+            &mut self.first
+        } else {
+            &mut self.more[k - 1]
+        }
+    }
+
+    /// Every manifold with its stored impulses.
+    pub fn states(&self) -> impl Iterator<Item = &ManifoldState> {
+        std::iter::once(&self.first).chain(&self.more)
+    }
+
+    /// Points over all manifolds.
+    pub fn point_count(&self) -> usize {
+        self.states().map(|s| s.manifold.count).sum()
+    }
+
+    /// The smallest separation over all manifolds (`f32::INFINITY` without points).
+    pub fn min_separation(&self) -> f32 {
+        self.states().map(|s| s.manifold.min_separation()).fold(f32::INFINITY, f32::min)
+    }
+
+    /// Makes `manifolds` current (none: the pair has no points). A single manifold carries
+    /// the impulses of the first; several (a body against a mesh) each carry those of the
+    /// previous manifold whose normal is closest to theirs (cosine at least 0.9), so warm
+    /// starting follows each group of triangles.
+    pub fn set_manifolds(&mut self, manifolds: &[Manifold]) {
+        if manifolds.len() <= 1 && self.more.is_empty() {
+            self.first.carry(manifolds.first().unwrap_or(&Manifold::new()));
+            return;
+        }
+        let old: Vec<ManifoldState> = self.states().copied().collect();
+        let mut used = vec![false; old.len()];
+        let mut states = manifolds.iter().map(|manifold| {
+            let best = (0..old.len())
+                .filter(|&j| !used[j] && old[j].manifold.count > 0)
+                .map(|j| (j, old[j].manifold.normal.dot(manifold.normal)))
+                .filter(|&(_, cosine)| cosine >= 0.9)
+                .max_by(|x, y| x.1.total_cmp(&y.1));
+            let mut state = match best {
+                Some((j, _)) => {
+                    used[j] = true;
+                    old[j]
+                }
+                None => ManifoldState::default(),
+            };
+            state.carry(manifold);
+            state
+        });
+        self.first = states.next().unwrap_or_else(|| {
+            let mut empty = ManifoldState::default();
+            empty.carry(&Manifold::new());
+            empty
+        });
+        self.more = states.collect();
     }
 }

@@ -18,6 +18,8 @@ use crate::math::{orthonormal_basis, Vec3};
 pub(crate) struct PairInput {
     /// Index of the contact pair in the world's list.
     pub contact_index: u32,
+    /// Which of the pair's manifolds (0 for a convex pair).
+    pub manifold_index: u8,
     /// Solver body indices (0 = the shared static body).
     pub body_a: u32,
     pub body_b: u32,
@@ -100,11 +102,13 @@ impl WideContact {
         data: &mut LaneData,
     ) {
         let (a, b) = (&bodies[pair.body_a as usize], &bodies[pair.body_b as usize]);
-        let manifold = &contact.manifold;
+        let state = contact.state(pair.manifold_index as usize);
+        let manifold = &state.manifold;
         let count = manifold.count;
         self.body_a[lane] = pair.body_a;
         self.body_b[lane] = pair.body_b;
         self.contact_index[lane] = pair.contact_index;
+        self.manifold_index[lane] = pair.manifold_index;
         self.max_points = self.max_points.max(count);
         put(&mut self.inv_mass_a, lane, a.inv_mass);
         put(&mut self.inv_mass_b, lane, b.inv_mass);
@@ -119,9 +123,9 @@ impl WideContact {
         put(&mut self.bias_rate, lane, pair.softness.bias_rate);
         put(&mut self.mass_scale, lane, pair.softness.mass_scale);
         put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
-        put(&mut self.twist_impulse, lane, settings.warm_scale * contact.friction_impulse.twist);
+        put(&mut self.twist_impulse, lane, settings.warm_scale * state.friction_impulse.twist);
         let full = block::full_mask(count);
-        let mask = match contact.block_mask & full {
+        let mask = match state.block_mask & full {
             0 => full,
             mask => mask,
         };
@@ -130,7 +134,7 @@ impl WideContact {
             put3(&mut data.position[i], lane, point.position);
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];
-            put(&mut wp.normal_impulse, lane, settings.warm_scale * contact.impulses[i].normal);
+            put(&mut wp.normal_impulse, lane, settings.warm_scale * state.impulses[i].normal);
             put(&mut wp.active, lane, 1.0);
             put(&mut wp.in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
         }
@@ -140,7 +144,7 @@ impl WideContact {
         put3(&mut data.w_a, lane, a.angular_velocity.into());
         put3(&mut data.v_b, lane, b.linear_velocity.into());
         put3(&mut data.w_b, lane, b.angular_velocity.into());
-        put3(&mut data.stored_friction, lane, contact.friction_impulse.linear);
+        put3(&mut data.stored_friction, lane, state.friction_impulse.linear);
     }
 
     /// Anchors, base separations, approach speeds and the normal rows' arms.
@@ -270,19 +274,20 @@ impl WideContact {
     pub(crate) fn store(&self, contacts: &mut [Contact], step_scale: f32) {
         for lane in 0..4 {
             let Some(contact) = contacts.get_mut(self.contact_index[lane] as usize) else { continue };
-            for i in 0..contact.manifold.count {
+            let state = contact.state_mut(self.manifold_index[lane] as usize);
+            for i in 0..state.manifold.count {
                 let p = &self.points[i];
-                contact.impulses[i] = PointImpulse {
+                state.impulses[i] = PointImpulse {
                     normal: p.normal_impulse.as_array()[lane] * step_scale,
                     max_normal: p.max_normal_impulse.as_array()[lane] * step_scale,
                 };
             }
             let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
-            contact.friction_impulse = FrictionImpulse {
+            state.friction_impulse = FrictionImpulse {
                 linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
                 twist: self.twist_impulse.as_array()[lane] * step_scale,
             };
-            contact.block_mask = self.mask[lane];
+            state.block_mask = self.mask[lane];
         }
     }
 }

@@ -60,6 +60,8 @@ pub(crate) struct WideContact {
     pub body_b: [u32; 4],
     /// Index of each lane's contact pair in the world's list (u32::MAX for an empty lane).
     pub contact_index: [u32; 4],
+    /// Which of the pair's manifolds each lane holds.
+    pub manifold_index: [u8; 4],
     /// Inverse masses and world inverse inertias at the start of the step.
     pub inv_mass_a: F4,
     pub inv_mass_b: F4,
@@ -196,6 +198,7 @@ impl WideContact {
         });
         let mut w = WideContact {
             contact_index: [u32::MAX; 4],
+            manifold_index: [0; 4],
             mass_scale: F4::ONE,
             k: identity,
             factor: identity,

@@ -185,6 +185,7 @@ impl PairInput {
     /// A placeholder (never solved).
     const EMPTY: PairInput = PairInput {
         contact_index: 0,
+        manifold_index: 0,
         body_a: 0,
         body_b: 0,
         center_a: crate::math::Vec3::ZERO,

@@ -4,8 +4,8 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
-use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
+use crate::collision::contact::{Contact, ManifoldState};
+use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{self, PairCache};
 use crate::id::{BodyId, ColliderId};
 use crate::world::events::ContactEvent;
@@ -52,10 +52,8 @@ impl World {
             body_b: b.body,
             cache: PairCache::default(),
             manifold_cache: Default::default(),
-            manifold: Manifold::new(),
-            impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
-            friction_impulse: FrictionImpulse::default(),
-            block_mask: 0x0F,
+            first: ManifoldState::default(),
+            more: Vec::new(),
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
             sensor: a.sensor || b.sensor,
@@ -113,40 +111,40 @@ impl World {
         // A pair that had points last step is close enough that its fat boxes overlap (or it
         // will be found apart by the narrow phase and checked next step): only pairs without
         // points pay for the broad-phase lookup.
-        if contact.manifold.count == 0 && !self.fat_boxes_overlap(contact.collider_a, contact.collider_b) {
+        if contact.point_count() == 0 && !self.fat_boxes_overlap(contact.collider_a, contact.collider_b) {
             return PairUpdate::Destroy;
         }
         let margin = self.settings.solver.speculative_distance + dt * body_a.closing_speed_bound(&body_b);
         let (pose_a, pose_b) = (hot_a.pose, hot_b.pose);
         let cacheable = hot_a.flat_faced && hot_b.flat_faced;
         let relative = pose_a.inv_mul_pose(&pose_b);
-        let mut manifold = Manifold::new();
         let contact = &mut self.contacts[i];
-        if cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold) {
-            self.narrow_counts.1 += 1;
-        } else {
+        let (Some(col_a), Some(col_b)) =
+            (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
+        else {
+            return PairUpdate::Destroy;
+        };
+        if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
             self.narrow_counts.0 += 1;
-            let (Some(col_a), Some(col_b)) =
-                (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
-            else {
-                return PairUpdate::Destroy;
-            };
-            narrow_phase::collide(
-                &col_a.shape,
-                &pose_a,
-                &col_b.shape,
-                &pose_b,
-                margin,
-                &mut contact.cache,
-                &mut manifold,
-            );
-            if cacheable {
-                contact.manifold_cache.store(&pose_a, relative, &manifold);
+            let mut manifolds = Vec::new();
+            narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, &mut manifolds);
+            contact.set_manifolds(&manifolds);
+        } else {
+            let mut manifold = Manifold::new();
+            if cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold) {
+                self.narrow_counts.1 += 1;
+            } else {
+                self.narrow_counts.0 += 1;
+                let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
+                narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
+                if cacheable {
+                    contact.manifold_cache.store(&pose_a, relative, &manifold);
+                }
             }
+            contact.set_manifolds(std::slice::from_ref(&manifold));
         }
         let sleeping = [(!body_a.sleeping, contact.body_a), (!body_b.sleeping, contact.body_b)];
-        contact.set_manifold(&manifold);
-        let touching = if contact.sensor { manifold.min_separation() < 0.0 } else { manifold.count > 0 };
+        let touching = if contact.sensor { contact.min_separation() < 0.0 } else { contact.point_count() > 0 };
         if touching != contact.touching {
             let event = ContactEvent::of(contact);
             let list = match (contact.sensor, touching) {

@@ -112,12 +112,14 @@ pub struct ContactInfo {
 }
 
 impl ContactInfo {
-    pub(crate) fn of(contact: &Contact) -> Self {
-        let points = contact
+    /// Manifold `k` of `contact` (a body against a mesh may have several).
+    pub(crate) fn of(contact: &Contact, k: usize) -> Self {
+        let state = contact.state(k);
+        let points = state
             .manifold
             .points()
             .iter()
-            .zip(&contact.impulses)
+            .zip(&state.impulses)
             .map(|(p, imp)| ContactPointInfo {
                 position: p.position,
                 separation: p.separation,
@@ -130,13 +132,18 @@ impl ContactInfo {
             collider_b: contact.collider_b,
             body_a: contact.body_a,
             body_b: contact.body_b,
-            normal: contact.manifold.normal,
+            normal: state.manifold.normal,
             friction: contact.friction,
             restitution: contact.restitution,
-            friction_impulse: contact.friction_impulse.linear,
-            twist_impulse: contact.friction_impulse.twist,
+            friction_impulse: state.friction_impulse.linear,
+            twist_impulse: state.friction_impulse.twist,
             points,
         }
+    }
+
+    /// Every manifold of `contact` that has points.
+    pub(crate) fn all_of(contact: &Contact) -> impl Iterator<Item = ContactInfo> + '_ {
+        (0..contact.manifold_count()).filter(|&k| contact.state(k).manifold.count > 0).map(|k| Self::of(contact, k))
     }
 
     /// Total normal impulse of all points over the last step, N·s.

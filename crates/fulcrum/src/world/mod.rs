@@ -199,18 +199,21 @@ impl World {
         self.bodies.iter().find(|(_, b)| b.name == name).map(|(id, _)| id)
     }
 
-    /// Touching contact pairs (non-sensor, at least one point) after the last step.
+    /// Touching contacts (non-sensor, at least one point) after the last step: one per
+    /// touching pair of convex colliders; a body against a mesh or heightfield may give
+    /// several, one per manifold (a group of touching triangles with one normal).
     pub fn contacts(&self) -> impl Iterator<Item = ContactInfo> + '_ {
-        self.contacts.iter().filter(|c| c.touching && !c.sensor).map(ContactInfo::of)
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).flat_map(ContactInfo::all_of)
     }
 
     /// Number of points in touching contact pairs.
     pub fn contact_point_count(&self) -> usize {
-        self.contacts.iter().filter(|c| c.touching && !c.sensor).map(|c| c.manifold.count).sum()
+        self.contacts.iter().filter(|c| c.touching && !c.sensor).map(|c| c.point_count()).sum()
     }
 
     /// Number of touching contact pairs (non-sensor, at least one point); what
-    /// `contacts().count()` gives, without building the point lists.
+    /// `contacts().count()` gives when no pair involves a mesh, without building the point
+    /// lists.
     pub fn touching_pair_count(&self) -> usize {
         self.contacts.iter().filter(|c| c.touching && !c.sensor).count()
     }
@@ -220,11 +223,12 @@ impl World {
         self.contacts.len()
     }
 
-    /// The touching contact between two colliders, if any (either order).
+    /// The touching contact between two colliders, if any (either order); its first
+    /// manifold for a body against a mesh.
     pub fn contact_between(&self, a: ColliderId, b: ColliderId) -> Option<ContactInfo> {
         let key = if a.0 <= b.0 { (a, b) } else { (b, a) };
         let index = *self.pair_map.get(&key)?;
         let contact = &self.contacts[index as usize];
-        (contact.touching && !contact.sensor).then(|| ContactInfo::of(contact))
+        (contact.touching && !contact.sensor).then(|| ContactInfo::of(contact, 0))
     }
 }

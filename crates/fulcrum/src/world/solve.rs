@@ -79,7 +79,8 @@ impl World {
         }
     }
 
-    /// Lists every touching, non-sensor pair with a simulated body for the solver.
+    /// Lists every manifold of the touching, non-sensor pairs with a simulated body for the
+    /// solver.
     fn gather_contacts(&mut self) {
         let data = &mut self.solver;
         data.pairs.clear();
@@ -98,16 +99,19 @@ impl World {
             if ma == 0.0 && mb == 0.0 {
                 continue;
             }
-            data.pairs.push(PairInput {
-                contact_index: index as u32,
-                body_a: ia,
-                body_b: ib,
-                center_a: a.center,
-                center_b: b.center,
-                // The solver sets it from the step context and the two masses.
-                softness: Softness::RIGID,
-                point_count: contact.manifold.count as u8,
-            });
+            for (k, state) in contact.states().enumerate().filter(|(_, s)| s.manifold.count > 0) {
+                data.pairs.push(PairInput {
+                    contact_index: index as u32,
+                    manifold_index: k as u8,
+                    body_a: ia,
+                    body_b: ib,
+                    center_a: a.center,
+                    center_b: b.center,
+                    // The solver sets it from the step context and the two masses.
+                    softness: Softness::RIGID,
+                    point_count: state.manifold.count as u8,
+                });
+            }
         }
     }
 

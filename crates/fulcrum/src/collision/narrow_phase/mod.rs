@@ -133,6 +133,56 @@ pub fn collide(
     }
 }
 
+/// Is one of the shapes a mesh or heightfield (its contacts come from
+/// [`collide_triangles`], possibly several manifolds)?
+pub fn is_triangle_pair(shape_a: &Shape, shape_b: &Shape) -> bool {
+    let triangles = |s: &Shape| matches!(s, Shape::TriMesh(_) | Shape::HeightField(_));
+    triangles(shape_a) || triangles(shape_b)
+}
+
+/// The manifolds of a convex shape against a mesh or heightfield, either order (normals
+/// from A to B, see [`triangles`]); none for two triangle shapes or a plane.
+pub fn collide_triangles(
+    shape_a: &Shape,
+    pose_a: &Pose,
+    shape_b: &Shape,
+    pose_b: &Pose,
+    margin: f32,
+    out: &mut Vec<Manifold>,
+) {
+    out.clear();
+    match (shape_a, shape_b) {
+        (Shape::TriMesh(_) | Shape::HeightField(_), Shape::TriMesh(_) | Shape::HeightField(_)) => {}
+        (Shape::TriMesh(_) | Shape::HeightField(_), convex) => {
+            triangles_against(shape_a, pose_a, convex, pose_b, margin, out)
+        }
+        (convex, _) => {
+            triangles_against(shape_b, pose_b, convex, pose_a, margin, out);
+            out.iter_mut().for_each(Manifold::flip);
+        }
+    }
+}
+
+/// `mesh` (a mesh or heightfield, as A) against `convex` (B).
+fn triangles_against(
+    mesh: &Shape,
+    mesh_pose: &Pose,
+    convex: &Shape,
+    convex_pose: &Pose,
+    margin: f32,
+    out: &mut Vec<Manifold>,
+) {
+    let Some(body) = gjk::ConvexCore::from_shape(convex, &mesh_pose.inv_mul_pose(convex_pose)) else { return };
+    let solid_below = matches!(mesh, Shape::HeightField(_));
+    let query = triangles::TriangleQuery { body, margin, solid_below };
+    match mesh {
+        Shape::TriMesh(m) => triangles::collide_triangles(&query, |b, visit| m.for_each_triangle_in(b, visit), out),
+        Shape::HeightField(h) => triangles::collide_triangles(&query, |b, visit| h.for_each_triangle_in(b, visit), out),
+        _ => return,
+    }
+    triangles::to_world(out, mesh_pose);
+}
+
 /// Runs a routine written for (B, A) and turns its manifold back into (A, B): the normal
 /// flips, points and feature ids stay.
 #[inline]
