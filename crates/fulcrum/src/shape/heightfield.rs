@@ -50,7 +50,7 @@ impl HeightField {
         check_positive_vec3("scale", scale)?;
         let (rows, cols) = check_grid(&heights)?;
         let flat: Vec<f32> = heights.into_iter().flatten().collect();
-        for (k, &h) in flat.iter().enumerate() {
+        for (k, &h) in flat.iter().enumerate().filter(|(_, h)| !(*h * scale.y).is_finite()) {
             let field = component(&component("heights", k / cols), k % cols);
             check_finite(&field, h)?;
             check_finite(&field, h * scale.y).map_err(|_| Error::new(field, "times scale[1] is not finite"))?;
