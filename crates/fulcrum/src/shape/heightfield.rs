@@ -471,7 +471,8 @@ mod tests {
             if k % 10 == 0 {
                 half = Vec3::ZERO; // a point, also exactly on grid lines
             }
-            let center = if k % 20 == 0 { Vec3::new(center.x.round() + 0.5, center.y, center.z.round()) } else { center };
+            let center =
+                if k % 20 == 0 { Vec3::new(center.x.round() + 0.5, center.y, center.z.round()) } else { center };
             let query = Aabb::from_center_half_extents(center, half);
             let mut found = Vec::new();
             field.for_each_triangle_in(&query, |index, triangle| {
