@@ -58,7 +58,7 @@ const state = {
   errors: [],
   selected: -1,
   info: null,
-  overlays: { contacts: false, joints: false, aabbs: false, com: false },
+  overlays: { contacts: false, joints: false, aabbs: false, com: false, wireframe: false },
 };
 
 // Body poses of the current frame: position xyz, rotation xyzw per body, and flags.
@@ -343,7 +343,8 @@ function hullGeometry(points) {
 }
 
 // Heights in rows along Z, columns along X, centred on the origin; `scale` is the cell size in
-// X and Z and the height factor in Y.
+// X and Z and the height factor in Y. Cells split along the diagonal from sample (i, j) to
+// (i + 1, j + 1), as the engine's (scene-format.md).
 function heightfieldGeometry(heights, scale) {
   const rows = heights.length;
   const cols = rows ? heights[0].length : 0;
@@ -357,7 +358,7 @@ function heightfieldGeometry(heights, scale) {
   for (let r = 0; r + 1 < rows; r++) {
     for (let c = 0; c + 1 < cols; c++) {
       const i = r * cols + c;
-      triangles.push([i, i + cols, i + 1], [i + 1, i + cols, i + cols + 1]);
+      triangles.push([i, i + cols, i + cols + 1], [i, i + cols + 1, i + 1]);
     }
   }
   return meshGeometry(vertices, triangles);
@@ -373,6 +374,19 @@ const sensorMaterial = new THREE.MeshStandardMaterial({
   opacity: 0.28,
   depthWrite: false,
 });
+// Triangle meshes and heightfields: pushed back a little in depth so that their wireframe
+// overlay draws on top of the faces without flicker.
+const surfaceMaterial = new THREE.MeshStandardMaterial({
+  vertexColors: true,
+  roughness: 0.8,
+  metalness: 0.02,
+  polygonOffset: true,
+  polygonOffsetFactor: 1,
+  polygonOffsetUnits: 1,
+});
+const wireframeMaterial = new THREE.MeshBasicMaterial({ color: '#2b3138', wireframe: true, transparent: true, opacity: 0.45 });
+const isSurface = (shape) => shape.type === 'trimesh' || shape.type === 'heightfield';
+
 const planeMaterial = new THREE.MeshStandardMaterial({
   color: '#aeb8c3',
   roughness: 0.95,
@@ -381,7 +395,7 @@ const planeMaterial = new THREE.MeshStandardMaterial({
   polygonOffsetUnits: 1,
 });
 
-let batches = []; // { mesh, instances: [{ body, local: Matrix4 }] }
+let batches = []; // { mesh, wire (surfaces only), instances: [{ body, local: Matrix4 }] }
 let planeMeshes = []; // { mesh, body, local }
 let bodyInstances = []; // per body: [{ batch, index }]
 let bodyLocalBoxes = []; // per body: Box3 of its drawn colliders in its own frame (may be empty)
@@ -393,6 +407,7 @@ function disposeScene() {
   for (const batch of batches) {
     batch.mesh.geometry.dispose();
     batch.mesh.dispose();
+    if (batch.wire) batch.wire.dispose();
   }
   for (const p of planeMeshes) p.mesh.geometry.dispose();
   bodiesRoot.clear();
@@ -421,7 +436,7 @@ function buildScene(message) {
   const byKey = new Map();
   const geometryBox = new THREE.Box3();
   message.bodies.forEach((body, bodyIndex) => {
-    for (const collider of body.colliders) {
+    body.colliders.forEach((collider, colliderIndex) => {
       const local = new THREE.Matrix4().compose(
         new THREE.Vector3().fromArray(collider.position || [0, 0, 0]),
         new THREE.Quaternion().fromArray(collider.rotation || [0, 0, 0, 1]),
@@ -429,40 +444,50 @@ function buildScene(message) {
       );
       if (collider.shape.type === 'plane') {
         addPlane(collider.shape, bodyIndex, local);
-        continue;
+        return;
       }
-      const key = `${collider.sensor ? 's' : 'o'}${JSON.stringify(collider.shape)}`;
+      // A surface (possibly a million triangles) is its own batch: no need to compare its text.
+      const surface = isSurface(collider.shape);
+      const key = surface
+        ? `surface ${bodyIndex} ${colliderIndex}`
+        : `${collider.sensor ? 's' : 'o'}${JSON.stringify(collider.shape)}`;
       let entry = byKey.get(key);
       if (!entry) {
         const geometry = shapeGeometry(collider.shape);
-        if (!geometry) continue;
+        if (!geometry) return;
         geometry.computeBoundingBox();
-        entry = { geometry, sensor: !!collider.sensor, instances: [] };
+        entry = { geometry, sensor: !!collider.sensor, surface, instances: [] };
         byKey.set(key, entry);
       }
       entry.instances.push({ body: bodyIndex, local });
       geometryBox.copy(entry.geometry.boundingBox).applyMatrix4(local);
       bodyLocalBoxes[bodyIndex].union(geometryBox);
-    }
+    });
   });
   const color = new THREE.Color();
   for (const entry of byKey.values()) {
-    const mesh = new THREE.InstancedMesh(
-      entry.geometry,
-      entry.sensor ? sensorMaterial : solidMaterial,
-      entry.instances.length,
-    );
+    const material = entry.sensor ? sensorMaterial : entry.surface ? surfaceMaterial : solidMaterial;
+    const mesh = new THREE.InstancedMesh(entry.geometry, material, entry.instances.length);
     mesh.castShadow = !entry.sensor;
     mesh.receiveShadow = true;
     // Instances move every frame: never cull, and let the ray test every instance.
     mesh.frustumCulled = false;
     mesh.boundingSphere = new THREE.Sphere(new THREE.Vector3(), Infinity);
-    const batch = { mesh, instances: entry.instances };
+    const batch = { mesh, wire: null, instances: entry.instances };
     mesh.userData.batch = batch;
+    if (entry.surface) {
+      // The wireframe overlay: the same geometry drawn as lines, moved with the mesh.
+      batch.wire = new THREE.InstancedMesh(entry.geometry, wireframeMaterial, entry.instances.length);
+      batch.wire.frustumCulled = false;
+      batch.wire.raycast = () => {};
+      batch.wire.visible = state.overlays.wireframe;
+      bodiesRoot.add(batch.wire);
+    }
     entry.instances.forEach((instance, i) => {
       bodyInstances[instance.body].push({ batch, index: i });
       mesh.setColorAt(i, color.set('#ffffff'));
       mesh.setMatrixAt(i, instance.local);
+      if (batch.wire) batch.wire.setMatrixAt(i, instance.local);
     });
     batches.push(batch);
     bodiesRoot.add(mesh);
@@ -519,9 +544,13 @@ function applyPoses(changedFlags) {
     for (const { batch, index } of bodyInstances[b]) {
       _m.multiplyMatrices(bodyMatrices[b], batch.instances[index].local);
       batch.mesh.setMatrixAt(index, _m);
+      if (batch.wire) batch.wire.setMatrixAt(index, _m);
     }
   }
-  for (const batch of batches) batch.mesh.instanceMatrix.needsUpdate = true;
+  for (const batch of batches) {
+    batch.mesh.instanceMatrix.needsUpdate = true;
+    if (batch.wire) batch.wire.instanceMatrix.needsUpdate = true;
+  }
   for (const plane of planeMeshes) plane.mesh.matrix.multiplyMatrices(bodyMatrices[plane.body], plane.local);
   for (const b of changedFlags) refreshBodyColor(b);
   posesValid = true;
@@ -802,6 +831,7 @@ function updateOverlays() {
   jointLines.object.visible = jointDots.object.visible = o.joints;
   aabbLines.object.visible = o.aabbs;
   comLines.object.visible = comDots.object.visible = o.com;
+  for (const batch of batches) if (batch.wire) batch.wire.visible = o.wireframe;
   if (!state.scene || !posesValid) return;
   if (o.contacts) drawContacts();
   if (o.joints) drawJoints();

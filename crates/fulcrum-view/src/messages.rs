@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use fulcrum::{BodyId, JointId, Pose, World};
+use fulcrum::{BodyId, JointId, Pose, Shape, World};
 use serde_json::{json, Map, Value};
 
 use crate::source::LoadedScene;
@@ -83,7 +83,7 @@ fn body_json(world: &World, id: BodyId, name: &str) -> Value {
         .map(|collider| {
             let pose = collider.local_pose();
             json!({
-                "shape": collider.shape(),
+                "shape": shape_json(collider.shape()),
                 "position": pose.position.to_array(),
                 "rotation": pose.rotation.to_array(),
                 "sensor": collider.is_sensor(),
@@ -97,6 +97,20 @@ fn body_json(world: &World, id: BodyId, name: &str) -> Value {
         "center_of_mass": body.local_center_of_mass().to_array(),
         "mass": body.mass(),
     })
+}
+
+/// A shape as its scene file form, but a triangle mesh always with its triangles (the page
+/// cannot read the file a scene names).
+fn shape_json(shape: &Shape) -> Value {
+    match shape {
+        Shape::TriMesh(mesh) => json!({
+            "type": "trimesh",
+            "vertices": mesh.vertices().iter().map(|v| v.to_array()).collect::<Vec<_>>(),
+            "indices": mesh.indices(),
+            "two_sided": mesh.two_sided(),
+        }),
+        other => json!(other),
+    }
 }
 
 fn pose_json(pose: Pose) -> Value {

@@ -101,13 +101,14 @@ impl Aabb {
     pub fn ray_entry(&self, origin: Vec3, inv_dir: Vec3, max_t: f32) -> Option<f32> {
         let t1 = (self.min - origin) * inv_dir;
         let t2 = (self.max - origin) * inv_dir;
-        let t_min = t1.min(t2);
-        let t_max = t1.max(t2);
-        // NaN (0 * inf) appears when the origin lies on a slab plane of a zero direction: treat
-        // it as inside that slab.
-        let enter =
-            [t_min.x, t_min.y, t_min.z, 0.0].into_iter().filter(|v| !v.is_nan()).fold(f32::NEG_INFINITY, f32::max);
-        let exit = [t_max.x, t_max.y, t_max.z, max_t].into_iter().filter(|v| !v.is_nan()).fold(f32::INFINITY, f32::min);
+        // NaN (0 * inf) appears when the origin lies on a slab plane of a zero direction: the
+        // ray then stays inside that slab. (Taking min/max first would not do: f32::min
+        // returns the other operand of a NaN, an infinity that can exclude the ray.)
+        let on_plane = t1.is_nan_mask() | t2.is_nan_mask();
+        let t_min = Vec3::select(on_plane, Vec3::NEG_INFINITY, t1.min(t2));
+        let t_max = Vec3::select(on_plane, Vec3::INFINITY, t1.max(t2));
+        let enter = t_min.max_element().max(0.0);
+        let exit = t_max.min_element().min(max_t);
         (enter <= exit).then_some(enter)
     }
 }
@@ -174,5 +175,10 @@ mod tests {
         assert_eq!(b.ray_entry(o, d.recip(), 3.0), None);
         let o2 = Vec3::new(-5.0, 2.0, 0.0);
         assert_eq!(b.ray_entry(o2, d.recip(), 100.0), None);
+        // A ray in the plane of a face, parallel to it, enters through the box's side.
+        let on_face = Vec3::new(-5.0, 0.3, 1.0);
+        assert_eq!(b.ray_entry(on_face, d.recip(), 100.0), Some(4.0));
+        assert_eq!(b.ray_entry(Vec3::new(0.2, 5.0, -1.0), (-Vec3::Y).recip(), 100.0), Some(4.0));
+        assert_eq!(b.ray_entry(Vec3::new(0.2, 5.0, -1.001), (-Vec3::Y).recip(), 100.0), None);
     }
 }

@@ -43,7 +43,7 @@ pub use id::{BodyId, ColliderId, JointId, UserConstraintId};
 pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};
-pub use shape::{MassProperties, Shape};
+pub use shape::{HeightField, MassProperties, Shape, TriMesh, Triangle};
 pub use world::{
     ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, ShapeCastHit, SolverMode,
     SolverSettings, World, WorldSettings,

@@ -143,16 +143,21 @@ impl Scene {
         Ok(scene)
     }
 
-    /// Reads, parses and validates a scene file. Mesh files it names relative paths to are
-    /// read from the scene file's directory (by [`Scene::from_json_str`]: from the current
+    /// Reads, parses and validates a scene file. Mesh files it names by relative paths are
+    /// read from the scene file's directory ([`Scene::from_json_str`]: from the current
     /// directory).
     pub fn load(path: impl AsRef<Path>) -> Result<Scene> {
         let path = path.as_ref();
         let name = path.display().to_string();
         let text = std::fs::read_to_string(path)
             .map_err(|e| Error::new(name.clone(), format!("cannot read the file: {e}")))?;
-        let dir = path.parent().unwrap_or(Path::new(""));
-        crate::shape::mesh_files::with_base_dir(dir, || Scene::from_json_str(&text, &name))
+        Scene::from_json_str_in(&text, &name, path.parent().unwrap_or(Path::new("")))
+    }
+
+    /// [`Scene::from_json_str`] for text whose relative mesh file names are relative to `dir`
+    /// (a scene file's directory, for text that did not come from [`Scene::load`]).
+    pub fn from_json_str_in(text: &str, source_name: &str, dir: &Path) -> Result<Scene> {
+        crate::shape::mesh_files::with_base_dir(dir, || Scene::from_json_str(text, source_name))
     }
 
     /// The scene as pretty JSON (short arrays and objects on one line), ending in a newline.

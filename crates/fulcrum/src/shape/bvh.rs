@@ -1,17 +1,24 @@
 //! A static bounding-volume hierarchy over boxes (a triangle mesh's triangles): built once by
 //! binned SAH, stored as a flat array of nodes, walked with a fixed-size stack.
 //!
-//! Build: each node's items are sorted into [`BINS`] bins along each axis by their centres; the
-//! split between bins with the least surface-area cost `A_left·N_left + A_right·N_right` wins,
-//! unless keeping a small node whole costs less (`A·N`). Nodes deeper than
-//! [`MEDIAN_DEPTH`] are split at the median instead, so the depth (and the walking stack)
-//! stays bounded whatever the input. The two children of a node are stored next to each other.
+//! Build: a node's items are sorted into [`BINS`] bins by their centres along the axis where
+//! the centres spread most; the split between bins with the least surface-area cost
+//! `A_left·N_left + A_right·N_right` wins, unless keeping a small node whole costs less
+//! (`A·N` against the split's cost plus `A·`[`TRAVERSAL_COST`]). One axis rather than three keeps a million-triangle build well under a second;
+//! the trees of level geometry (wide, flat) lose little by it. The children's bounds come
+//! from the bins and their centre bounds from the partition pass, so each level reads the
+//! items twice. Nodes deeper than [`MEDIAN_DEPTH`] are split at the median instead, so the
+//! depth (and the walking stack) stays bounded whatever the input. The two children of a node
+//! are stored next to each other.
 
 use crate::geometry::{Aabb, Ray};
 use crate::math::Vec3;
 
-/// Bins per axis of the SAH split search.
+/// Bins of the SAH split search.
 const BINS: usize = 16;
+/// Cost of visiting a node relative to testing one item, in the SAH: a split must save more
+/// than it.
+const TRAVERSAL_COST: f32 = 1.0;
 /// Most items a leaf holds (a node with fewer may still be split when that is cheaper).
 const MAX_LEAF: usize = 4;
 /// Below this depth splits minimise the SAH cost; from it on they halve the items, so no
@@ -36,48 +43,69 @@ pub(crate) struct Bvh {
     items: Vec<u32>,
 }
 
-/// An item while building: its box, its box's centre and its index.
+/// An item while building: its box and its index (28 bytes: the build streams through the
+/// items once or twice per level, so their size sets its speed).
 #[derive(Clone, Copy)]
 struct Item {
     bounds: Aabb,
-    center: Vec3,
     index: u32,
 }
 
-/// A node still to be split: its slot and the range of items it holds.
+impl Item {
+    /// The centre of the item's box.
+    #[inline]
+    fn center(&self) -> Vec3 {
+        0.5 * (self.bounds.min + self.bounds.max)
+    }
+}
+
+/// A node still to be split: its slot, the range of items it holds, their bounds and the
+/// bounds of their centres.
 struct Pending {
     node: usize,
     start: usize,
     end: usize,
     depth: usize,
+    bounds: Aabb,
+    centers: Aabb,
+}
+
+/// How a node's items were split: how many go first, and both sides' bounds and centre bounds.
+struct Split {
+    count: usize,
+    bounds: [Aabb; 2],
+    centers: [Aabb; 2],
 }
 
 impl Bvh {
     /// The hierarchy over `boxes` (item `i` has box `boxes[i]`).
     pub(crate) fn build(boxes: &[Aabb]) -> Bvh {
-        let mut items: Vec<Item> = boxes
-            .iter()
-            .enumerate()
-            .map(|(index, bounds)| Item { bounds: *bounds, center: bounds.center(), index: index as u32 })
-            .collect();
+        let mut items: Vec<Item> =
+            boxes.iter().enumerate().map(|(index, bounds)| Item { bounds: *bounds, index: index as u32 }).collect();
+        let bounds = boxes.iter().fold(Aabb::EMPTY, |b, item| b.union(item));
+        let centers = center_bounds(&items);
         let mut nodes = Vec::with_capacity(2 * boxes.len() / MAX_LEAF + 1);
-        nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
-        let mut pending = vec![Pending { node: 0, start: 0, end: items.len(), depth: 0 }];
+        nodes.push(Node { bounds, first: 0, count: 0 });
+        let mut pending = vec![Pending { node: 0, start: 0, end: items.len(), depth: 0, bounds, centers }];
         while let Some(job) = pending.pop() {
             let range = &mut items[job.start..job.end];
-            let bounds = range.iter().fold(Aabb::EMPTY, |b, item| b.union(&item.bounds));
-            let split = if job.depth < MEDIAN_DEPTH { sah_split(range, &bounds) } else { median_split(range) };
-            let Some(mid) = split else {
-                nodes[job.node] = Node { bounds, first: job.start as u32, count: range.len() as u32 };
+            let split = if job.depth < MEDIAN_DEPTH {
+                sah_split(range, &job.bounds, &job.centers)
+            } else {
+                median_split(range, &job.centers)
+            };
+            let Some(split) = split else {
+                nodes[job.node] = Node { bounds: job.bounds, first: job.start as u32, count: range.len() as u32 };
                 continue;
             };
             let first = nodes.len();
-            nodes[job.node] = Node { bounds, first: first as u32, count: 0 };
-            nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
-            nodes.push(Node { bounds: Aabb::EMPTY, first: 0, count: 0 });
-            let depth = job.depth + 1;
-            pending.push(Pending { node: first + 1, start: job.start + mid, end: job.end, depth });
-            pending.push(Pending { node: first, start: job.start, end: job.start + mid, depth });
+            nodes[job.node] = Node { bounds: job.bounds, first: first as u32, count: 0 };
+            let mid = job.start + split.count;
+            for (side, (start, end)) in [(job.start, mid), (mid, job.end)].into_iter().enumerate() {
+                nodes.push(Node { bounds: split.bounds[side], first: 0, count: 0 });
+                let (bounds, centers) = (split.bounds[side], split.centers[side]);
+                pending.push(Pending { node: first + side, start, end, depth: job.depth + 1, bounds, centers });
+            }
         }
         Bvh { nodes, items: items.iter().map(|item| item.index).collect() }
     }
@@ -170,44 +198,36 @@ impl Bvh {
     }
 }
 
-/// The SAH split of `items` (bounds `bounds`) as the number of items put first, after sorting
-/// them into the two sides; `None` when a leaf is cheaper and allowed. Items whose centres all
+/// The SAH split of `items` (bounds `bounds`, centres within `centers`) along the axis of
+/// widest centre spread; `None` when a leaf is cheaper and allowed. Items whose centres all
 /// coincide cannot be binned and are halved when too many for a leaf.
-fn sah_split(items: &mut [Item], bounds: &Aabb) -> Option<usize> {
-    if items.len() <= 1 {
+fn sah_split(items: &mut [Item], bounds: &Aabb, centers: &Aabb) -> Option<Split> {
+    let extent = centers.max - centers.min;
+    let axis = extent.max_position();
+    if items.len() <= 1 || extent[axis] <= 0.0 {
+        return (items.len() > MAX_LEAF).then(|| median_split(items, centers)).flatten();
+    }
+    let scale = BINS as f32 / extent[axis];
+    let bin_of = |center: Vec3| (((center[axis] - centers.min[axis]) * scale) as usize).min(BINS - 1);
+    let mut counts = [0u32; BINS];
+    let mut boxes = [Aabb::EMPTY; BINS];
+    for item in items.iter() {
+        let bin = bin_of(item.center());
+        counts[bin] += 1;
+        boxes[bin] = boxes[bin].union(&item.bounds);
+    }
+    let (cost, bin) = best_bin_split(&counts, &boxes);
+    let area = bounds.surface_area();
+    if items.len() <= MAX_LEAF && cost + TRAVERSAL_COST * area >= area * items.len() as f32 {
         return None;
     }
-    let centers = items.iter().fold(Aabb::EMPTY, |b, item| Aabb::new(b.min.min(item.center), b.max.max(item.center)));
-    let extent = centers.max - centers.min;
-    let scale = Vec3::select(extent.cmpgt(Vec3::ZERO), Vec3::splat(BINS as f32) / extent, Vec3::ZERO);
-    let bin_of =
-        |center: Vec3, axis: usize| (((center[axis] - centers.min[axis]) * scale[axis]) as usize).min(BINS - 1);
-    let mut counts = [[0u32; BINS]; 3];
-    let mut boxes = [[Aabb::EMPTY; BINS]; 3];
-    for item in items.iter() {
-        for axis in 0..3 {
-            let bin = bin_of(item.center, axis);
-            counts[axis][bin] += 1;
-            boxes[axis][bin] = boxes[axis][bin].union(&item.bounds);
-        }
-    }
-    let mut best: Option<(f32, usize, usize)> = None;
-    for axis in (0..3).filter(|&axis| extent[axis] > 0.0) {
-        let (cost, bin) = best_bin_split(&counts[axis], &boxes[axis]);
-        if best.is_none_or(|(best_cost, _, _)| cost < best_cost) {
-            best = Some((cost, axis, bin));
-        }
-    }
-    let leaf_cost = bounds.surface_area() * items.len() as f32;
-    match best {
-        None => (items.len() > MAX_LEAF).then(|| median_split(items)).flatten(),
-        Some((cost, _, _)) if items.len() <= MAX_LEAF && cost >= leaf_cost => None,
-        Some((_, axis, bin)) => Some(partition(items, |item| bin_of(item.center, axis) < bin)),
-    }
+    let side_bounds = |range: std::ops::Range<usize>| boxes[range].iter().fold(Aabb::EMPTY, |b, x| b.union(x));
+    let (count, centers) = partition(items, |item| bin_of(item.center()) < bin);
+    Some(Split { count, bounds: [side_bounds(0..bin), side_bounds(bin..BINS)], centers })
 }
 
-/// The cheapest split between bins along one axis: `(cost, first bin of the right side)`,
-/// cost = A_left·N_left + A_right·N_right.
+/// The cheapest split between bins: `(cost, first bin of the right side)`, cost =
+/// A_left·N_left + A_right·N_right over the non-empty sides.
 fn best_bin_split(counts: &[u32; BINS], boxes: &[Aabb; BINS]) -> (f32, usize) {
     // Right-side costs from the top: right_cost[k] covers bins k..BINS.
     let mut right_cost = [f32::INFINITY; BINS];
@@ -234,27 +254,42 @@ fn best_bin_split(counts: &[u32; BINS], boxes: &[Aabb; BINS]) -> (f32, usize) {
 }
 
 /// Halves the items at the median centre along their widest axis; `None` for one item.
-fn median_split(items: &mut [Item]) -> Option<usize> {
+fn median_split(items: &mut [Item], centers: &Aabb) -> Option<Split> {
     if items.len() <= 1 {
         return None;
     }
-    let centers = items.iter().fold(Aabb::EMPTY, |b, item| Aabb::new(b.min.min(item.center), b.max.max(item.center)));
     let axis = (centers.max - centers.min).max_position();
     let mid = items.len() / 2;
-    items.select_nth_unstable_by(mid, |a, b| a.center[axis].total_cmp(&b.center[axis]));
-    Some(mid)
+    items.select_nth_unstable_by(mid, |a, b| a.center()[axis].total_cmp(&b.center()[axis]));
+    let (left, right) = items.split_at(mid);
+    let bounds_of = |side: &[Item]| side.iter().fold(Aabb::EMPTY, |b, item| b.union(&item.bounds));
+    Some(Split {
+        count: mid,
+        bounds: [bounds_of(left), bounds_of(right)],
+        centers: [center_bounds(left), center_bounds(right)],
+    })
 }
 
-/// Moves the items for which `left` holds to the front; returns how many there are.
-fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> usize {
+/// The bounds of the items' centres.
+fn center_bounds(items: &[Item]) -> Aabb {
+    items.iter().fold(Aabb::EMPTY, |b, item| Aabb::new(b.min.min(item.center()), b.max.max(item.center())))
+}
+
+/// Moves the items for which `left` holds to the front; returns how many there are and the
+/// bounds of the centres on each side.
+fn partition(items: &mut [Item], left: impl Fn(&Item) -> bool) -> (usize, [Aabb; 2]) {
     let mut count = 0;
+    let mut centers = [Aabb::EMPTY; 2];
     for i in 0..items.len() {
-        if left(&items[i]) {
+        let center = items[i].center();
+        let side = usize::from(!left(&items[i]));
+        centers[side] = Aabb::new(centers[side].min.min(center), centers[side].max.max(center));
+        if side == 0 {
             items.swap(i, count);
             count += 1;
         }
     }
-    count
+    (count, centers)
 }
 
 #[cfg(test)]

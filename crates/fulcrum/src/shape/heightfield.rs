@@ -51,7 +51,7 @@ impl HeightField {
         check_above_zero_vec3("scale", scale, MAX_SHAPE_SIZE)?;
         let (rows, cols) = check_grid(&heights)?;
         let flat: Vec<f32> = heights.into_iter().flatten().collect();
-        for (k, &h) in flat.iter().enumerate() {
+        for (k, &h) in flat.iter().enumerate().filter(|(_, h)| !(*h * scale.y).is_finite()) {
             let field = component(&component("heights", k / cols), k % cols);
             check_finite(&field, h)?;
             check_finite(&field, h * scale.y).map_err(|_| Error::new(field, "times scale[1] is not finite"))?;
@@ -375,5 +375,198 @@ impl fmt::Debug for HeightField {
             .field("min_height", &self.min_height)
             .field("max_height", &self.max_height)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::{grid_mesh, Lcg};
+    use super::super::TriMesh;
+    use super::*;
+
+    fn bumpy(x: f32, z: f32) -> f32 {
+        0.6 * (0.9 * x).sin() * (0.7 * z).cos() + 0.2 * x
+    }
+
+    /// Heights sampled from `height(x, z)` on a rows × cols grid with spacing (sx, sz) and
+    /// `scale.y` = 2 (the heights are given halved).
+    fn field(rows: usize, cols: usize, spacing: Vec3, height: &dyn Fn(f32, f32) -> f32) -> HeightField {
+        let (vertices, _) = grid_mesh(rows, cols, spacing, height);
+        let heights = vertices.chunks(cols).map(|row| row.iter().map(|v| 0.5 * v.y).collect()).collect();
+        HeightField::new(heights, Vec3::new(spacing.x, 2.0, spacing.z)).unwrap()
+    }
+
+    #[test]
+    fn bad_heightfields_are_refused_naming_the_value() {
+        let error = |heights: Vec<Vec<f32>>, scale: Vec3| HeightField::new(heights, scale).unwrap_err();
+        let ragged = error(vec![vec![0.0; 3], vec![0.0; 3], vec![0.0; 2]], Vec3::ONE);
+        assert_eq!(ragged.field, "heights[2]");
+        assert!(ragged.reason.contains("row 2 has 2 samples but row 0 has 3"), "{ragged}");
+        let one_row = error(vec![vec![0.0; 3]], Vec3::ONE);
+        assert!(one_row.field == "heights" && one_row.reason.contains("at least 2 × 2 samples"), "{one_row}");
+        let one_column = error(vec![vec![0.0], vec![0.0]], Vec3::ONE);
+        assert!(one_column.reason.contains("at least 2 × 2 samples, got 1 columns"), "{one_column}");
+        let nan = error(vec![vec![0.0, 0.0], vec![f32::NAN, 0.0]], Vec3::ONE);
+        assert_eq!(nan.field, "heights[1][0]");
+        let overflow = error(vec![vec![0.0, 0.0], vec![0.0, 3e38]], Vec3::new(1.0, 10.0, 1.0));
+        assert_eq!(overflow.field, "heights[1][1]");
+        assert_eq!(error(vec![vec![0.0; 2]; 2], Vec3::new(1.0, 0.0, 1.0)).field, "scale[1]");
+        assert_eq!(error(vec![vec![0.0; 2]; 2], Vec3::new(-1.0, 1.0, 1.0)).field, "scale[0]");
+    }
+
+    /// The heightfield's triangles (corners, normals, edge and vertex flags) are those of the
+    /// triangle mesh of the same samples, which computes its flags from its own adjacency:
+    /// the on-the-fly neighbour lookups of the grid agree with it on a bumpy and a flat field.
+    #[test]
+    fn triangles_and_flags_match_the_mesh_of_the_same_samples() {
+        let spacing = Vec3::new(0.8, 1.0, 1.3);
+        for height in [&bumpy as &dyn Fn(f32, f32) -> f32, &|_, _| 0.5] {
+            let field = field(7, 9, spacing, height);
+            let (vertices, indices) = grid_mesh(7, 9, spacing, height);
+            let mesh = TriMesh::new(vertices, indices, false).unwrap();
+            assert_eq!(field.triangle_count(), mesh.triangle_count());
+            assert_eq!(field.triangle_count(), 2 * 6 * 8);
+            for t in 0..field.triangle_count() as u32 {
+                let (a, b) = (field.triangle(t), mesh.triangle(t));
+                for k in 0..3 {
+                    assert!((a.vertices[k] - b.vertices[k]).length() < 1e-5, "triangle {t}");
+                }
+                assert!((a.normal - b.normal).length() < 1e-5 && a.normal.y > 0.0);
+                assert_eq!((a.active_edges, a.active_vertices), (b.active_edges, b.active_vertices), "triangle {t}");
+            }
+            assert_eq!(field.local_aabb(), mesh.local_aabb());
+        }
+        // A flat field: only the border is active.
+        let flat = field(4, 4, Vec3::ONE, &|_, _| 0.0);
+        let border_edges: u32 = (0..18).map(|t| flat.triangle(t).active_edges.count_ones()).sum();
+        assert_eq!(border_edges, 12);
+    }
+
+    /// `height_at` lies on the triangle under the point (its plane through its corners),
+    /// `None` off the grid; samples give their own heights.
+    #[test]
+    fn heights_lie_on_the_triangles() {
+        let field = field(6, 5, Vec3::new(1.5, 1.0, 0.7), &bumpy);
+        let mut rng = Lcg::new(2);
+        for _ in 0..500 {
+            let (x, z) = (rng.range(-3.0, 3.0), rng.range(-1.75, 1.75));
+            let h = field.height_at(x, z).unwrap();
+            let triangle = field.triangle(field.triangle_at(x, z).unwrap());
+            let on_plane = triangle.normal.dot(Vec3::new(x, h, z) - triangle.vertices[0]);
+            assert!(on_plane.abs() < 1e-5, "{on_plane}");
+        }
+        assert_eq!(field.height_at(3.01, 0.0), None);
+        assert_eq!(field.height_at(0.0, -1.76), None);
+        assert!((field.height_at(3.0, 1.75).unwrap() - field.height(5, 4)).abs() < 1e-6);
+        assert!((field.height_at(-3.0, -1.75).unwrap() - field.height(0, 0)).abs() < 1e-6);
+    }
+
+    /// Box queries give exactly the triangles whose boxes overlap, like a loop over all.
+    #[test]
+    fn box_queries_match_brute_force() {
+        let field = field(9, 12, Vec3::new(1.0, 1.0, 0.5), &bumpy);
+        let mut rng = Lcg::new(8);
+        for k in 0..300 {
+            let center = rng.in_box(Vec3::new(7.0, 2.0, 3.0));
+            let mut half = rng.in_box(Vec3::new(2.0, 1.0, 2.0)).abs();
+            if k % 10 == 0 {
+                half = Vec3::ZERO; // a point, also exactly on grid lines
+            }
+            let center =
+                if k % 20 == 0 { Vec3::new(center.x.round() + 0.5, center.y, center.z.round()) } else { center };
+            let query = Aabb::from_center_half_extents(center, half);
+            let mut found = Vec::new();
+            field.for_each_triangle_in(&query, |index, triangle| {
+                assert_eq!(*triangle, field.triangle(index));
+                found.push(index);
+                true
+            });
+            let expected: Vec<u32> =
+                (0..field.triangle_count() as u32).filter(|&t| field.triangle(t).aabb().overlaps(&query)).collect();
+            assert_eq!(found, expected, "{query:?}");
+        }
+    }
+
+    /// Rays against a tilted planar field y = 0.3x − 0.2z + 1 (6 × 8 samples, 1 × 0.5 m
+    /// cells) hit at the analytic t with the plane's normal on the triangle under the point,
+    /// including rays running along cell borders and diagonals and vertical rays through
+    /// samples; the same rays against a bumpy field agree with the mesh of its samples (where
+    /// they start above it).
+    #[test]
+    fn ray_casts_match_the_analytic_plane_and_the_mesh() {
+        let plane = |x: f32, z: f32| 0.3 * x - 0.2 * z + 1.0;
+        let spacing = Vec3::new(1.0, 1.0, 0.5);
+        let flat = field(8, 6, spacing, &plane);
+        let normal = Vec3::new(-0.3, 1.0, 0.2).normalize();
+        let bumps = field(8, 6, spacing, &bumpy);
+        let (vertices, indices) = grid_mesh(8, 6, spacing, &bumpy);
+        let mesh = TriMesh::new(vertices, indices, false).unwrap();
+        let mut rng = Lcg::new(6);
+        for k in 0..600 {
+            let (x, z) = (rng.range(-2.4, 2.4), rng.range(-1.7, 1.7));
+            let (x, z) = match k % 5 {
+                0 => (x.round() + 0.5, z),         // on a column line
+                1 => (x, (2.0 * z).round() * 0.5), // on a row line
+                2 => (x.round() + 0.5, (2.0 * z).round() * 0.5),
+                _ => (x, z),
+            };
+            let along = Vec3::new(rng.range(-1.0, 1.0), 0.0, rng.range(-1.0, 1.0));
+            let along = match k % 5 {
+                0 => Vec3::new(0.0, 0.0, along.z),
+                1 => Vec3::new(along.x, 0.0, 0.0),
+                2 => Vec3::ZERO,
+                _ => along,
+            };
+            let direction = along - Vec3::Y * rng.range(0.3, 2.0);
+            let target = Vec3::new(x, plane(x, z), z);
+            let ray = Ray::new(target - direction * rng.range(0.2, 2.0), direction);
+            let (o, d) = (ray.origin, ray.direction);
+            let t = (plane(o.x, o.z) - o.y) / (d.y - 0.3 * d.x + 0.2 * d.z);
+            let (hit, index) = flat.cast_ray_local(&ray, 10.0).unwrap_or_else(|| panic!("missed {ray:?}"));
+            assert!((hit.t - t).abs() < 1e-4 && (ray.at(hit.t) - target).length() < 1e-4, "{} vs {t}", hit.t);
+            assert!((hit.normal - normal).length() < 1e-5);
+            let (u, w) = (x + 2.5, 2.0 * (z + 1.75));
+            let margin = (u - u.round()).abs().min((w - w.round()).abs()).min((u.fract() - w.fract()).abs());
+            if margin > 1e-3 {
+                assert_eq!(Some(index), flat.triangle_at(x, z));
+            }
+            assert_eq!(flat.cast_ray_local(&ray, 0.99 * t), None);
+            if bumps.height_at(o.x, o.z).is_some_and(|h| o.y < h) {
+                continue; // inside the bumpy solid: not a mesh's answer
+            }
+            let field_hit = bumps.cast_ray_local(&ray, 10.0);
+            let mesh_hit = mesh.cast_ray_local(&ray, 10.0);
+            assert_eq!(field_hit.is_some(), mesh_hit.is_some(), "{ray:?}");
+            // On an edge the two may report either triangle; each with its own normal.
+            if let (Some((a, i)), Some((b, j))) = (field_hit, mesh_hit) {
+                assert!((a.t - b.t).abs() < 1e-4, "{a:?} {b:?} {ray:?}");
+                assert!((a.normal - bumps.triangle(i).normal).length() < 1e-6);
+                assert!((b.normal - mesh.triangle(j).normal).length() < 1e-6);
+            }
+        }
+    }
+
+    /// A ray starting under the surface is inside the solid: t = 0, normal against the ray,
+    /// the triangle under the origin. From below outside the grid, rays cross the surface
+    /// upwards without a hit; rays above it that never come down miss; a horizontal ray through
+    /// a hill hits its near slope.
+    #[test]
+    fn rays_from_below_start_inside_the_solid() {
+        let field = field(5, 5, Vec3::ONE, &|x, z| 1.0 - 0.1 * (x * x + z * z));
+        let inside = Ray::new(Vec3::new(0.3, 0.5, -0.2), Vec3::new(1.0, 2.0, 0.0));
+        let (hit, index) = field.cast_ray_local(&inside, 10.0).unwrap();
+        assert_eq!(hit.t, 0.0);
+        assert!((hit.normal + inside.direction.normalize()).length() < 1e-6);
+        assert_eq!(Some(index), field.triangle_at(0.3, -0.2));
+        let from_outside_below = Ray::new(Vec3::new(-3.0, -1.0, 0.0), Vec3::new(1.0, 0.5, 0.0));
+        assert_eq!(field.cast_ray_local(&from_outside_below, 100.0), None);
+        assert_eq!(field.cast_ray_local(&Ray::new(Vec3::new(0.0, 1.5, 0.0), Vec3::X), 100.0), None);
+        // y = 0.6 at x ≤ 0, z = 0.5: the hill 1 − 0.1(x² + z²) reaches 0.6 near x = −1.94,
+        // crossed on the chord between the samples at x = −2 (0.575) and x = −1 (0.875)
+        // interpolated with z: half 1 of cell (2, 0)'s plane.
+        let sideways = Ray::new(Vec3::new(-5.0, 0.6, 0.5), Vec3::X);
+        let (hit, _) = field.cast_ray_local(&sideways, 100.0).unwrap();
+        let p = sideways.at(hit.t);
+        assert!((field.height_at(p.x, p.z).unwrap() - 0.6).abs() < 1e-5 && p.x > -2.0 && p.x < -1.0);
     }
 }

@@ -9,9 +9,9 @@ use super::triangle::fold_is_active;
 use crate::geometry::Aabb;
 use crate::math::Vec3;
 
-/// Hashes the `u64` keys of the builders' maps (grid cells, vertex pairs) with the SplitMix64
-/// finaliser: the keys come from the mesh, not from an adversary, and SipHash took half of a
-/// million-triangle build.
+/// Hashes the welding grid's `u64` cell keys with the SplitMix64 finaliser: the keys come from
+/// the mesh, not from an adversary, and SipHash made welding a large mesh several times
+/// slower.
 #[derive(Default)]
 struct KeyHasher(u64);
 
@@ -39,17 +39,21 @@ type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 /// No entry (end of a chain).
 const NONE: u32 = u32::MAX;
 
+/// Cells of the welding grid are this many tolerances wide: a vertex is then within the
+/// tolerance of a cell face along an axis for a quarter of the positions only.
+const WELD_CELL: f32 = 8.0;
+
 /// Welds vertices closer than `tolerance` (metres): returns the kept vertices (in their first
 /// order) and, for each input vertex, the index of the kept vertex it became. A vertex joins
 /// the earliest kept vertex within the tolerance; kept vertices are found through a grid of
-/// cells `2·tolerance` wide, where a neighbour within the tolerance lies in the vertex's cell
-/// or, along each axis, the adjacent cell on the side of the nearer cell face (8 cells).
+/// cells [`WELD_CELL`] tolerances wide: the vertex's cell and, along each axis where the
+/// vertex lies within the tolerance of a cell face, the cell beyond that face (1 to 8 cells).
 pub(crate) fn weld(vertices: &[Vec3], tolerance: f32) -> (Vec<Vec3>, Vec<u32>) {
     if !(tolerance > 0.0) {
         return (vertices.to_vec(), (0..vertices.len() as u32).collect());
     }
     let origin = Aabb::of_points(vertices).min;
-    let cell_size = 2.0 * tolerance;
+    let cell_size = WELD_CELL * tolerance;
     let mut first_in_cell: KeyMap<u32> = KeyMap::with_capacity_and_hasher(vertices.len(), Default::default());
     let mut next_in_cell: Vec<u32> = Vec::with_capacity(vertices.len());
     let mut kept: Vec<Vec3> = Vec::with_capacity(vertices.len());
@@ -57,9 +61,12 @@ pub(crate) fn weld(vertices: &[Vec3], tolerance: f32) -> (Vec<Vec3>, Vec<u32>) {
     for &vertex in vertices {
         let scaled = (vertex - origin) / cell_size;
         let cell = scaled.floor();
-        let side = Vec3::select((scaled - cell).cmpge(Vec3::splat(0.5)), Vec3::ONE, -Vec3::ONE);
+        let fraction = scaled - cell;
+        let near = 1.0 / WELD_CELL;
+        let side = Vec3::select(fraction.cmpge(Vec3::splat(0.5)), Vec3::ONE, -Vec3::ONE);
+        let crosses = (fraction.cmplt(Vec3::splat(near)) | fraction.cmpgt(Vec3::splat(1.0 - near))).bitmask();
         let mut found = NONE;
-        for corner in 0..8 {
+        for corner in (0..8).filter(|corner| corner & !crosses == 0) {
             let step = Vec3::new((corner & 1) as f32, ((corner >> 1) & 1) as f32, ((corner >> 2) & 1) as f32);
             let mut candidate = first_in_cell.get(&cell_key(cell + step * side)).copied().unwrap_or(NONE);
             while candidate != NONE {
@@ -112,9 +119,9 @@ impl MeshView<'_> {
 /// Per triangle: bits 0–2 its active edges, bits 3–5 its active vertices (see
 /// [`Triangle`](super::Triangle)).
 pub(crate) fn active_flags(mesh: &MeshView) -> Vec<u8> {
-    let ring = edge_rings(mesh.indices);
+    let around = TrianglesAround::new(mesh.vertices.len(), mesh.indices);
     let mut flags: Vec<u8> = (0..mesh.indices.len())
-        .map(|t| (0..3).filter(|&e| edge_is_active(mesh, &ring, 3 * t + e)).fold(0, |bits, e| bits | 1 << e))
+        .map(|t| (0..3).filter(|&e| edge_is_active(mesh, &around, 3 * t + e)).fold(0, |bits, e| bits | 1 << e))
         .collect();
     let mut vertex_active = vec![false; mesh.vertices.len()];
     for (t, bits) in flags.iter().enumerate() {
@@ -133,41 +140,59 @@ pub(crate) fn active_flags(mesh: &MeshView) -> Vec<u8> {
     flags
 }
 
-/// For each half-edge `h` (triangle h / 3, edge h mod 3), the next half-edge on the same
-/// undirected edge: following `ring` from `h` visits every triangle on that edge and returns
-/// to `h` (`ring[h] == h` for a boundary edge). Edges are matched by their sorted vertex pair.
-fn edge_rings(indices: &[[u32; 3]]) -> Vec<u32> {
-    let mut ring: Vec<u32> = (0..3 * indices.len() as u32).collect();
-    let mut first: KeyMap<u32> = KeyMap::with_capacity_and_hasher(3 * indices.len() / 2, Default::default());
-    for (t, corners) in indices.iter().enumerate() {
-        for e in 0..3 {
-            let (a, b) = (corners[e], corners[(e + 1) % 3]);
-            let key = u64::from(a.min(b)) << 32 | u64::from(a.max(b));
-            let h = (3 * t + e) as u32;
-            if let Some(&head) = first.get(&key) {
-                ring[h as usize] = ring[head as usize];
-                ring[head as usize] = h;
-            } else {
-                first.insert(key, h);
-            }
-        }
-    }
-    ring
+/// The triangles around each vertex, in triangle order (compressed rows: the triangles of
+/// vertex v are `triangles[first[v]..first[v + 1]]`). Two triangles share the edge a–b when
+/// both hold a and b, so a triangle's neighbours across an edge are found among the few
+/// triangles around one end: no map of edges is needed.
+struct TrianglesAround {
+    first: Vec<u32>,
+    triangles: Vec<u32>,
 }
 
-/// Is half-edge `h` active: convex against a triangle across it; or, with none there, a true
-/// boundary, not a T-junction (see [`t_junction_folds`]).
-fn edge_is_active(mesh: &MeshView, ring: &[u32], h: usize) -> bool {
-    let (a, b) = mesh.edge(h);
-    let normal = mesh.normals[h / 3];
-    if ring[h] as usize == h {
-        return t_junction_folds(mesh, h).unwrap_or(true);
+impl TrianglesAround {
+    fn new(vertex_count: usize, indices: &[[u32; 3]]) -> TrianglesAround {
+        let mut first = vec![0u32; vertex_count + 1];
+        for &v in indices.iter().flatten() {
+            first[v as usize + 1] += 1;
+        }
+        for v in 0..vertex_count {
+            first[v + 1] += first[v];
+        }
+        let mut filled = first.clone();
+        let mut triangles = vec![0u32; 3 * indices.len()];
+        for (t, corners) in indices.iter().enumerate() {
+            for &v in corners {
+                triangles[filled[v as usize] as usize] = t as u32;
+                filled[v as usize] += 1;
+            }
+        }
+        TrianglesAround { first, triangles }
     }
-    let mut other = ring[h] as usize;
+
+    fn of(&self, vertex: u32) -> &[u32] {
+        &self.triangles[self.first[vertex as usize] as usize..self.first[vertex as usize + 1] as usize]
+    }
+}
+
+/// Is half-edge `h` (triangle h / 3, edge h mod 3) active: convex against a triangle across
+/// it; or, with none there, a true boundary, not a T-junction (see [`t_junction_folds`]).
+fn edge_is_active(mesh: &MeshView, around: &TrianglesAround, h: usize) -> bool {
+    let (t, e) = (h / 3, h % 3);
+    let (a, b) = (mesh.indices[t][e], mesh.indices[t][(e + 1) % 3]);
+    let (corner_a, corner_b) = mesh.edge(h);
+    let normal = mesh.normals[t];
+    let mut neighbours = 0;
     let mut active = false;
-    while other != h {
-        active |= fold_is_active(a, b, normal, mesh.corner(other / 3, other % 3 + 2));
-        other = ring[other] as usize;
+    for &other in around.of(a).iter().filter(|&&other| other as usize != t) {
+        let corners = mesh.indices[other as usize];
+        if corners.contains(&b) {
+            let opposite = corners.into_iter().find(|&v| v != a && v != b).unwrap_or(a);
+            active |= fold_is_active(corner_a, corner_b, normal, mesh.vertices[opposite as usize]);
+            neighbours += 1;
+        }
+    }
+    if neighbours == 0 {
+        return t_junction_folds(mesh, h).unwrap_or(true);
     }
     active
 }

@@ -239,3 +239,31 @@ pub fn assert_valid_hull(hull: &ConvexHull, points: &[Vec3], tolerance: f32) {
         assert!(points.contains(v), "hull vertex {v} is not an input point");
     }
 }
+
+/// The samples of a `rows × cols` heightfield grid as a triangle mesh, split and numbered as
+/// [`HeightField`](super::HeightField) does (sample (i, j) at x = (j − (cols − 1)/2)·sx,
+/// z = (i − (rows − 1)/2)·sz, y = `height(x, z)`; triangle 2·cell + half).
+pub fn grid_mesh(
+    rows: usize,
+    cols: usize,
+    spacing: Vec3,
+    height: &dyn Fn(f32, f32) -> f32,
+) -> (Vec<Vec3>, Vec<[u32; 3]>) {
+    let mut vertices = Vec::new();
+    for i in 0..rows {
+        for j in 0..cols {
+            let x = (j as f32 - 0.5 * (cols - 1) as f32) * spacing.x;
+            let z = (i as f32 - 0.5 * (rows - 1) as f32) * spacing.z;
+            vertices.push(Vec3::new(x, height(x, z), z));
+        }
+    }
+    let mut indices = Vec::new();
+    let at = |i: usize, j: usize| (i * cols + j) as u32;
+    for i in 0..rows - 1 {
+        for j in 0..cols - 1 {
+            indices.push([at(i, j), at(i + 1, j), at(i + 1, j + 1)]);
+            indices.push([at(i, j), at(i + 1, j + 1), at(i, j + 1)]);
+        }
+    }
+    (vertices, indices)
+}

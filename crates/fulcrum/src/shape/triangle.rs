@@ -110,11 +110,17 @@ pub(crate) fn face_normal(v: &[Vec3; 3]) -> Vec3 {
 /// down (convex), |φ| near π folds back into a fin (convex). Only convex edges and fins are
 /// active. Using the neighbour's corner, not its normal, makes the answer independent of the
 /// neighbour's winding.
+///
+/// Without the arctangent, with y = (opposite − a)·n·|b − a| and x = (opposite − a)·m (m not
+/// normalised) and T = tan([`FLAT_ANGLE`]): φ < −FLAT_ANGLE ⇔ y < 0 and −y > T·x;
+/// |φ| > π − FLAT_ANGLE ⇔ x < 0 and |y| < −T·x.
 pub(crate) fn fold_is_active(a: Vec3, b: Vec3, normal: Vec3, opposite: Vec3) -> bool {
-    let across = (b - a).cross(normal).normalize_or_zero();
+    let edge = b - a;
     let offset = opposite - a;
-    let angle = offset.dot(normal).atan2(offset.dot(across));
-    angle < -FLAT_ANGLE || angle.abs() > std::f32::consts::PI - FLAT_ANGLE
+    let x = offset.dot(edge.cross(normal));
+    let y = offset.dot(normal) * edge.length();
+    let tan_flat = FLAT_ANGLE.tan();
+    (y < 0.0 && -y > tan_flat * x) || (x < 0.0 && y.abs() < -tan_flat * x)
 }
 
 #[cfg(test)]
