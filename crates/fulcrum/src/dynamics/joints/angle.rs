@@ -31,7 +31,7 @@ impl AngleJoint {
 }
 
 impl JointSolver for AngleJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit_point(&mut self.rotation.impulse, visit);
     }
 

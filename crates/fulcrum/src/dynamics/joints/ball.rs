@@ -66,7 +66,7 @@ impl BallJoint {
 }
 
 impl JointSolver for BallJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit_point(&mut self.point.impulse, visit);
         match &mut self.cone {
             Some(cone) => visit(1, &mut cone.impulse),

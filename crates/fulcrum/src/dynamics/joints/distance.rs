@@ -115,7 +115,7 @@ impl DistanceJoint {
 }
 
 impl JointSolver for DistanceJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit(u8::from(self.rigid), &mut self.impulse);
         self.length.impulses(visit);
     }

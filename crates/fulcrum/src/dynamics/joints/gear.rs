@@ -77,7 +77,7 @@ impl GearJoint {
 }
 
 impl JointSolver for GearJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit(1, &mut self.impulse);
     }
 

@@ -76,7 +76,7 @@ impl HingeJoint {
 }
 
 impl JointSolver for HingeJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit_point(&mut self.point.impulse, visit);
         self.rotation.impulse.iter_mut().for_each(|x| visit(1, x));
         self.angle.impulses(visit);

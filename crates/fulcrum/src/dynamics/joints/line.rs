@@ -37,7 +37,7 @@ impl LineJoint {
 }
 
 impl JointSolver for LineJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         self.perpendicular.impulse.iter_mut().for_each(|x| visit(1, x));
         self.slide.impulses(visit);
     }

@@ -51,7 +51,7 @@ pub(crate) trait JointSolver {
     /// slot belongs to (0: the part is absent in this configuration). This is all the state
     /// a joint carries between steps (besides a gear's turns): loading, saving and
     /// forgetting impulses go through it.
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32));
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32));
     /// Takes the bodies' centres of mass (world) at the start of the step, for joints that
     /// measure against fixed world points (pulley, target).
     fn begin_step(&mut self, _center_a: Vec3, _center_b: Vec3) {}
@@ -195,7 +195,7 @@ impl JointModel {
 }
 
 impl JointSolver for JointModel {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         dispatch!(self, j => j.impulses(visit))
     }
     fn begin_step(&mut self, center_a: Vec3, center_b: Vec3) {
@@ -362,7 +362,7 @@ pub(crate) fn with_bodies(bodies: &mut [SolverBody], a: u32, b: u32, f: impl FnO
 }
 
 /// Visits the three components of a vector impulse as slots of a present part.
-pub(crate) fn visit_point(impulse: &mut Vec3, visit: &mut dyn FnMut(u8, &mut f32)) {
+pub(crate) fn visit_point(impulse: &mut Vec3, visit: &mut impl FnMut(u8, &mut f32)) {
     let mut components = impulse.to_array();
     components.iter_mut().for_each(|x| visit(1, x));
     *impulse = Vec3::from_array(components);

@@ -55,7 +55,7 @@ impl PrismaticJoint {
 }
 
 impl JointSolver for PrismaticJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         self.impulse.iter_mut().for_each(|x| visit(1, x));
         self.slide.impulses(visit);
     }

@@ -73,7 +73,7 @@ impl PulleyJoint {
 }
 
 impl JointSolver for PulleyJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         self.slack.impulses(visit);
     }
 

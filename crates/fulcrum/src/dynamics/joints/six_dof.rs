@@ -119,7 +119,7 @@ impl SixDofJoint {
 impl JointSolver for SixDofJoint {
     /// Per axis: the locked row's (tag 1) or the lower limit's (tag 2) impulse, then the
     /// upper limit's; a free axis has none.
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         for (i, motion) in self.axes.iter().enumerate() {
             let tag = match motion {
                 AxisMotion::Free => 0,

@@ -109,7 +109,7 @@ impl TargetJoint {
 }
 
 impl JointSolver for TargetJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         visit_point(&mut self.impulse, visit);
         visit_point(&mut self.spin_impulse, visit);
     }

@@ -41,7 +41,7 @@ impl WeldJoint {
 }
 
 impl JointSolver for WeldJoint {
-    fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         self.impulse.iter_mut().for_each(|x| visit(1, x));
     }
 

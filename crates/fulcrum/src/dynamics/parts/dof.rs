@@ -78,7 +78,7 @@ impl Dof {
 
     /// Visits the impulse slots (spring, motor, lower limit, upper limit), tagged 1 where
     /// the part is present (see `JointSolver::impulses`).
-    pub fn impulses(&mut self, visit: &mut dyn FnMut(u8, &mut f32)) {
+    pub fn impulses(&mut self, visit: &mut impl FnMut(u8, &mut f32)) {
         let limits = u8::from(self.limits.is_some());
         visit(u8::from(self.spring.is_some()), &mut self.spring_impulse);
         visit(u8::from(self.motor.is_some()), &mut self.motor_impulse);
