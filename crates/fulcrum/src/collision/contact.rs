@@ -154,12 +154,12 @@ impl Contact {
 
     /// Points over all manifolds.
     pub fn point_count(&self) -> usize {
-        self.states().map(|s| s.manifold.count).sum()
+        self.first.manifold.count + self.more.iter().map(|s| s.manifold.count).sum::<usize>()
     }
 
     /// The smallest separation over all manifolds (`f32::INFINITY` without points).
     pub fn min_separation(&self) -> f32 {
-        self.states().map(|s| s.manifold.min_separation()).fold(f32::INFINITY, f32::min)
+        self.more.iter().map(|s| s.manifold.min_separation()).fold(self.first.manifold.min_separation(), f32::min)
     }
 
     /// Makes `manifolds` current (none: the pair has no points). A single manifold carries

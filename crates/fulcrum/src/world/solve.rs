@@ -99,7 +99,10 @@ impl World {
             if ma == 0.0 && mb == 0.0 {
                 continue;
             }
-            for (k, state) in contact.states().enumerate().filter(|(_, s)| s.manifold.count > 0) {
+            for (k, state) in contact.states().enumerate() {
+                if state.manifold.count == 0 {
+                    continue;
+                }
                 data.pairs.push(PairInput {
                     contact_index: index as u32,
                     manifold_index: k as u8,
