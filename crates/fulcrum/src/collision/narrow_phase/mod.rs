@@ -106,7 +106,8 @@ pub fn collide(
     manifold.clear();
     let (a, b, out) = ((shape_a, pose_a), (shape_b, pose_b), manifold);
     match (shape_a, shape_b) {
-        // Meshes and heightfields: no contacts until the triangle narrow phase is written.
+        // Meshes and heightfields: their manifolds come from `collide_triangles` (see
+        // `is_triangle_pair`); the world never sends them here.
         (S::TriMesh(_) | S::HeightField(_), _) | (_, S::TriMesh(_) | S::HeightField(_)) => {}
         (S::Plane(_), S::Plane(_)) => {}
         (S::Plane(p), _) => plane::collide_plane(p, a.1, b.0, b.1, margin, out),
