@@ -269,3 +269,32 @@ fn a_pile_on_bumpy_terrain_comes_to_rest() {
         assert!(fastest < 0.05, "{name}: a body still moves at {fastest} m/s");
     }
 }
+
+/// A 5 cm bullet sphere at 150 m/s does not pass a wall of two triangles (one-sided, facing
+/// it): continuous collision stops it at the wall, and it ends every step in front.
+#[test]
+fn a_bullet_does_not_pass_a_two_triangle_wall() {
+    for (speed, two_sided) in [(150.0f32, false), (150.0, true), (60.0, false)] {
+        let mut world = world_with_solver(SolverSettings::default());
+        // The wall: the plane x = 0, facing −x, two triangles 4 × 4 m.
+        let vertices = vec![
+            Vec3::new(0.0, -2.0, -2.0),
+            Vec3::new(0.0, 2.0, -2.0),
+            Vec3::new(0.0, 2.0, 2.0),
+            Vec3::new(0.0, -2.0, 2.0),
+        ];
+        let indices = vec![[0, 2, 1], [0, 3, 2]];
+        let wall = Shape::trimesh(vertices, indices, two_sided).unwrap();
+        add_static(&mut world, wall, 0.5);
+        let def = BodyDef::dynamic(Vec3::new(-3.0, 0.1, 0.2)).with_linear_velocity(Vec3::X * speed).with_bullet(true);
+        let bullet = world.create_body(&def).unwrap();
+        world.create_collider(bullet, &ColliderDef::new(Shape::sphere(0.05).unwrap())).unwrap();
+        let mut furthest = f32::NEG_INFINITY;
+        for _ in 0..120 {
+            world.step(DT).unwrap();
+            furthest = furthest.max(pos(&world, bullet).x);
+        }
+        eprintln!("bullet at {speed} m/s (two-sided {two_sided}): furthest centre x = {furthest:.4}");
+        assert!(furthest < 0.0, "the bullet passed the wall: x = {furthest}");
+    }
+}

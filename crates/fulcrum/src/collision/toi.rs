@@ -29,8 +29,9 @@
 //! point against the plane's normal.
 
 use crate::collision::narrow_phase::gjk::{gjk, ConvexCore, CoreKind};
+use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
-use crate::shape::{Plane, Shape};
+use crate::shape::{Plane, Shape, Triangle};
 
 /// The motion of a shape over `t ∈ [0, 1]`: a frame moving from `start` to `end`, and the
 /// shape's pose in that frame.
@@ -199,7 +200,8 @@ pub fn core_reach(shape: &Shape, local: &Pose) -> f32 {
 
 /// The time of impact of `shape_a` moving along `sweep_a` and `shape_b` along `sweep_b`
 /// (see the module docs); `None` when they stay further apart than the target over the
-/// whole interval. Shapes within the target at `t = 0` give a hit at `t = 0`.
+/// whole interval. Shapes within the target at `t = 0` give a hit at `t = 0`. Against a mesh
+/// or heightfield: the earliest impact with any of its triangles near the swept path.
 pub fn time_of_impact(
     shape_a: &Shape,
     sweep_a: &Sweep,
@@ -207,14 +209,36 @@ pub fn time_of_impact(
     sweep_b: &Sweep,
     settings: &ToiSettings,
 ) -> Option<Toi> {
+    if is_surface(shape_b) {
+        return surface_time_of_impact(shape_a, sweep_a, shape_b, sweep_b, settings);
+    }
+    if is_surface(shape_a) {
+        return surface_time_of_impact(shape_b, sweep_b, shape_a, sweep_a, settings).map(Toi::flipped);
+    }
     let relative_motion = sweep_a.linear() - sweep_b.linear();
     let spin =
         sweep_a.angle() * core_reach(shape_a, &sweep_a.local) + sweep_b.angle() * core_reach(shape_b, &sweep_b.local);
+    let gap_at = |t: f32| separation(shape_a, &sweep_a.pose_at(t), shape_b, &sweep_b.pose_at(t));
+    advance(gap_at, relative_motion, spin, settings)
+}
+
+fn is_surface(shape: &Shape) -> bool {
+    matches!(shape, Shape::TriMesh(_) | Shape::HeightField(_))
+}
+
+/// Conservative advancement: with d(t) the distance and `bound` ≥ the closing speed of any
+/// two points, t grows by (d − target)/bound until d is within the target (a hit) or t
+/// passes 1 (none).
+fn advance(
+    gap_at: impl Fn(f32) -> Option<Separation>,
+    relative_motion: Vec3,
+    spin: f32,
+    settings: &ToiSettings,
+) -> Option<Toi> {
     let mut t = 0.0f32;
     let mut last_normal = Vec3::ZERO;
     for iteration in 0..settings.max_iterations {
-        let (pose_a, pose_b) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
-        let gap = separation(shape_a, &pose_a, shape_b, &pose_b)?;
+        let gap = gap_at(t)?;
         let normal = if gap.normal == Vec3::ZERO { last_normal } else { gap.normal };
         let hit = Toi {
             t,
@@ -239,8 +263,7 @@ pub fn time_of_impact(
         last_normal = normal;
     }
     // Not converged: the time reached is still safe, only early.
-    let (pose_a, pose_b) = (sweep_a.pose_at(t), sweep_b.pose_at(t));
-    let gap = separation(shape_a, &pose_a, shape_b, &pose_b)?;
+    let gap = gap_at(t)?;
     let normal = if gap.normal == Vec3::ZERO { last_normal } else { gap.normal };
     Some(Toi {
         t,
@@ -250,6 +273,62 @@ pub fn time_of_impact(
         distance: gap.distance,
         iterations: settings.max_iterations,
     })
+}
+
+/// A convex shape against the triangles of a mesh or heightfield near its swept path (its
+/// bounds at the start and the end in the surface's frame, grown by the target): the
+/// earliest impact with any of them. A one-sided mesh's triangles the shape starts behind
+/// are skipped (it may pass them from behind).
+fn surface_time_of_impact(
+    convex: &Shape,
+    sweep: &Sweep,
+    surface: &Shape,
+    surface_sweep: &Sweep,
+    settings: &ToiSettings,
+) -> Option<Toi> {
+    let local = |t: f32| surface_sweep.pose_at(t).inv_mul_pose(&sweep.pose_at(t));
+    let (start, end) = (convex.aabb(&local(0.0)), convex.aabb(&local(1.0)));
+    let grow = Vec3::splat(settings.target + settings.tolerance);
+    let bounds = Aabb::new(start.min.min(end.min) - grow, start.max.max(end.max) + grow);
+    let mut candidates: Vec<Triangle> = Vec::new();
+    let center = local(0.0).position;
+    let mut keep = |_: u32, triangle: &Triangle| {
+        let behind = triangle.normal.dot(center - triangle.vertices[0]) < 0.0;
+        if triangle.two_sided || !behind || matches!(surface, Shape::HeightField(_)) {
+            candidates.push(*triangle);
+        }
+        true
+    };
+    match surface {
+        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut keep),
+        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut keep),
+        _ => return None,
+    }
+    let relative_motion = sweep.linear() - surface_sweep.linear();
+    let reach = core_reach(convex, &sweep.local);
+    candidates
+        .iter()
+        .filter_map(|triangle| {
+            let triangle_reach = triangle.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
+            let spin = sweep.angle() * reach + surface_sweep.angle() * triangle_reach;
+            let gap_at = |t: f32| {
+                let a = ConvexCore::from_shape(convex, &sweep.pose_at(t))?;
+                let kind = CoreKind::Triangle(triangle.vertices);
+                let b = ConvexCore { kind, pose: surface_sweep.pose_at(t), radius: 0.0 };
+                let result = gjk(&a, &b, Vec3::ZERO);
+                let distance = if result.overlapping { -a.radius } else { result.distance };
+                Some(Separation { distance, normal: result.normal, point_a: result.point_a, point_b: result.point_b })
+            };
+            advance(gap_at, relative_motion, spin, settings)
+        })
+        .min_by(|x, y| x.t.total_cmp(&y.t))
+}
+
+impl Toi {
+    /// The same impact seen from the other shape.
+    fn flipped(self) -> Self {
+        Self { normal: -self.normal, point_a: self.point_b, point_b: self.point_a, ..self }
+    }
 }
 
 #[cfg(test)]
