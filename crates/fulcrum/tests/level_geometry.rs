@@ -298,3 +298,33 @@ fn a_bullet_does_not_pass_a_two_triangle_wall() {
         assert!(furthest < 0.0, "the bullet passed the wall: x = {furthest}");
     }
 }
+
+/// A closed room 6 × 4 × 6 m of one-sided triangles facing inwards (12 triangles).
+fn room() -> Shape {
+    let (x, y, z) = (3.0f32, 4.0f32, 3.0f32);
+    let corner = |i: u32| {
+        Vec3::new(if i & 1 == 0 { -x } else { x }, if i & 2 == 0 { 0.0 } else { y }, if i & 4 == 0 { -z } else { z })
+    };
+    let vertices: Vec<Vec3> = (0..8).map(corner).collect();
+    // Each face as a quad (a, b, c, d) counter-clockwise seen from inside the room.
+    let faces = [[0, 4, 5, 1], [2, 3, 7, 6], [0, 2, 6, 4], [1, 5, 7, 3], [0, 1, 3, 2], [4, 6, 7, 5]];
+    let indices = faces.iter().flat_map(|&[a, b, c, d]| [[a, b, c], [a, c, d]]).collect();
+    Shape::trimesh(vertices, indices, false).unwrap()
+}
+
+/// A box thrown at 30 m/s into a corner of a closed one-sided room stays inside it.
+#[test]
+fn a_box_thrown_into_a_mesh_corner_stays_in_the_room() {
+    let mut world = world_with_solver(SolverSettings::default());
+    add_static(&mut world, room(), 0.5);
+    let inward = |p: Vec3| p.x.abs() < 3.0 && p.z.abs() < 3.0 && p.y > 0.0 && p.y < 4.0;
+    let def =
+        BodyDef::dynamic(Vec3::new(0.0, 2.0, 0.0)).with_linear_velocity(Vec3::new(1.0, 0.3, 1.0).normalize() * 30.0);
+    let thrown = world.create_body(&def).unwrap();
+    world.create_collider(thrown, &ColliderDef::new(Shape::cuboid(Vec3::new(0.3, 0.2, 0.25)).unwrap())).unwrap();
+    for step in 0..180 {
+        world.step(DT).unwrap();
+        let p = pos(&world, thrown);
+        assert!(inward(p), "step {step}: the box left the room at {p}");
+    }
+}
