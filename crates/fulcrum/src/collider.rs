@@ -53,6 +53,10 @@ pub const MAX_FRICTION: f32 = 100.0;
 /// bounce.
 pub const MAX_RESTITUTION: f32 = 1.0;
 
+/// Largest rolling resistance coefficient: at 1 the resisting torque is the normal force times
+/// the rolling radius, enough to hold a ball on a 45° slope.
+pub const MAX_ROLLING_RESISTANCE: f32 = 1.0;
+
 /// Everything needed to attach a collider to a body. Also a collider's entry in scene files,
 /// where everything but the shape may be omitted.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -78,6 +82,11 @@ pub struct ColliderDef {
     /// ([`MAX_RESTITUTION`]).
     #[serde(default)]
     pub restitution: f32,
+    /// Rolling resistance coefficient c: a body rolling on this collider feels a torque of at
+    /// most c·N·ρ against its rolling, N the normal force and ρ its rolling radius (pairs use the
+    /// maximum; default 0 = rolls for ever on level ground; 0 to [`MAX_ROLLING_RESISTANCE`]).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub rolling_resistance: f32,
     /// A sensor reports overlaps but makes no contact forces.
     #[serde(default)]
     pub sensor: bool,
@@ -98,6 +107,10 @@ fn default_friction() -> f32 {
     DEFAULT_FRICTION
 }
 
+fn is_zero(value: &f32) -> bool {
+    *value == 0.0
+}
+
 impl ColliderDef {
     /// A collider with `shape` at the body origin and default material.
     pub fn new(shape: Shape) -> Self {
@@ -108,6 +121,7 @@ impl ColliderDef {
             density: DEFAULT_DENSITY,
             friction: DEFAULT_FRICTION,
             restitution: 0.0,
+            rolling_resistance: 0.0,
             sensor: false,
             groups: CollisionGroups::ALL,
         }
@@ -128,6 +142,12 @@ impl ColliderDef {
     /// Sets the restitution.
     pub fn with_restitution(mut self, restitution: f32) -> Self {
         self.restitution = restitution;
+        self
+    }
+
+    /// Sets the rolling resistance coefficient.
+    pub fn with_rolling_resistance(mut self, rolling_resistance: f32) -> Self {
+        self.rolling_resistance = rolling_resistance;
         self
     }
 
@@ -182,6 +202,7 @@ impl ColliderDef {
         check_above_zero("density", def.density, MAX_DENSITY)?;
         check_range("friction", def.friction, 0.0, MAX_FRICTION)?;
         check_range("restitution", def.restitution, 0.0, MAX_RESTITUTION)?;
+        check_range("rolling_resistance", def.rolling_resistance, 0.0, MAX_ROLLING_RESISTANCE)?;
         Ok(def)
     }
 }
@@ -195,6 +216,7 @@ pub struct Collider {
     pub(crate) density: f32,
     pub(crate) friction: f32,
     pub(crate) restitution: f32,
+    pub(crate) rolling_resistance: f32,
     pub(crate) sensor: bool,
     pub(crate) groups: CollisionGroups,
     /// World pose, refreshed whenever the body moves.
@@ -243,6 +265,11 @@ impl Collider {
     /// Restitution coefficient.
     pub fn restitution(&self) -> f32 {
         self.restitution
+    }
+
+    /// Rolling resistance coefficient.
+    pub fn rolling_resistance(&self) -> f32 {
+        self.rolling_resistance
     }
 
     /// Collision groups.

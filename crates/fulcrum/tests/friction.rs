@@ -90,6 +90,72 @@ fn sphere_rolls_with_five_sevenths_acceleration() {
     assert!((a / expected - 1.0).abs() < 0.03, "a = {a}, expected {expected}");
 }
 
+/// A ball of radius 0.5 m with rolling resistance `c` rolled at 2 m/s on level ground: the
+/// resisting torque c·m·g·r decelerates it at a = 5/7·c·g, so it stops after v²/(2a).
+fn rolling_distance(c: f32, solver: SolverSettings) -> (f32, f32) {
+    let mut world = world_with_solver(solver);
+    add_ground(&mut world, 0.6);
+    let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 0.5, 0.0))).unwrap();
+    let def = ColliderDef::new(Shape::sphere(0.5).unwrap()).with_rolling_resistance(c);
+    world.create_collider(ball, &def).unwrap();
+    run(&mut world, 10);
+    let start = pos(&world, ball).x;
+    world.set_linear_velocity(ball, Vec3::new(2.0, 0.0, 0.0)).unwrap();
+    world.set_angular_velocity(ball, Vec3::new(0.0, 0.0, -4.0)).unwrap();
+    let mut steps = 0;
+    while vel(&world, ball).x > 1e-3 && steps < 1200 {
+        world.step(DT).unwrap();
+        steps += 1;
+    }
+    let expected = 2.0f32 * 2.0 / (2.0 * 5.0 / 7.0 * c * 9.81);
+    (pos(&world, ball).x - start, expected)
+}
+
+/// Rolling resistance 0.1 stops a ball rolling at 2 m/s after v²/(2·5/7·c·g) within 2%, in
+/// both solver modes.
+#[test]
+fn rolling_resistance_stops_a_ball_at_the_predicted_distance() {
+    for (mode, solver) in
+        [("soft step", SolverSettings::default()), ("pgs", SolverSettings::pgs(PositionCorrection::Baumgarte))]
+    {
+        let (distance, expected) = rolling_distance(0.1, solver);
+        eprintln!("{mode}: rolled {distance:.4} m, expected {expected:.4} m");
+        assert!((distance / expected - 1.0).abs() < 0.02, "{mode}: rolled {distance} m, expected {expected} m");
+    }
+}
+
+/// A ball on a 5° slope (tan 5° = 0.087) is held by rolling resistance 0.1 (it moves less than
+/// 5 mm in 5 s) and rolls down under 0.05 with a = 5/7·g·(sin θ − c·cos θ) within 3%.
+#[test]
+fn rolling_resistance_holds_a_ball_on_a_gentle_slope() {
+    let angle = 5f32.to_radians();
+    for (c, holds) in [(0.1, true), (0.05, false)] {
+        let mut world = world_with_solver(SolverSettings::default());
+        let tilt = Quat::from_rotation_z(angle);
+        let slope = world.create_body(&BodyDef::fixed(Vec3::ZERO).with_rotation(tilt)).unwrap();
+        let slab = ColliderDef::new(Shape::cuboid(Vec3::new(40.0, 0.5, 5.0)).unwrap());
+        world.create_collider(slope, &slab).unwrap();
+        let ball = world.create_body(&BodyDef::dynamic(tilt * Vec3::new(10.0, 1.0, 0.0))).unwrap();
+        let def = ColliderDef::new(Shape::sphere(0.5).unwrap()).with_rolling_resistance(c);
+        world.create_collider(ball, &def).unwrap();
+        let down = tilt * -Vec3::X;
+        run(&mut world, 20);
+        let (p1, v1) = (pos(&world, ball), vel(&world, ball).dot(down));
+        run(&mut world, 300);
+        let (p2, v2) = (pos(&world, ball), vel(&world, ball).dot(down));
+        if holds {
+            let moved = (p2 - p1).length();
+            eprintln!("c = {c}: moved {moved:e} m in 5 s");
+            assert!(moved < 0.005, "c = {c}: moved {moved} m");
+        } else {
+            let a = (v2 - v1) / (300.0 * DT);
+            let expected = 5.0 / 7.0 * 9.81 * (angle.sin() - c * angle.cos());
+            eprintln!("c = {c}: a = {a:.4}, expected {expected:.4}");
+            assert!((a / expected - 1.0).abs() < 0.03, "c = {c}: a = {a}, expected {expected}");
+        }
+    }
+}
+
 /// A ball with restitution 0.5 dropped from 1 m rebounds to e² · 1 m = 0.25 m within 10%
 /// (soft step: a restitution pass after the substeps).
 #[test]

@@ -21,6 +21,8 @@ pub struct FrictionImpulse {
     pub linear: crate::math::Vec3,
     /// Twist friction: angular impulse about the normal, N·m·s.
     pub twist: f32,
+    /// Rolling resistance: angular impulse perpendicular to the normal, world space, N·m·s.
+    pub rolling: crate::math::Vec3,
 }
 
 /// One manifold of a pair with what the solver stored for it last step.
@@ -61,6 +63,8 @@ pub(crate) struct Contact {
     pub more: Vec<ManifoldState>,
     pub friction: f32,
     pub restitution: f32,
+    /// Rolling resistance coefficient of the pair (the larger of the two).
+    pub rolling_resistance: f32,
     pub sensor: bool,
     pub touching: bool,
 }

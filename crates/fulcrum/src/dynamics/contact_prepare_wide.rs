@@ -57,6 +57,7 @@ struct LaneData {
     v_b: V3,
     w_b: V3,
     stored_friction: V3,
+    stored_rolling: V3,
 }
 
 impl WideContact {
@@ -78,6 +79,7 @@ impl WideContact {
             v_b: V3::default(),
             w_b: V3::default(),
             stored_friction: V3::default(),
+            stored_rolling: V3::default(),
         };
         for (lane, pair) in pairs.iter().enumerate().take(4) {
             w.gather_lane(lane, pair, &contacts[pair.contact_index as usize], bodies, settings, &mut data);
@@ -85,6 +87,9 @@ impl WideContact {
         w.prepare_points(&data);
         w.prepare_block();
         w.prepare_friction(&data, settings);
+        if w.rolling {
+            w.prepare_rolling(&data, settings);
+        }
         if settings.restitution_in_solve {
             w.prepare_restitution_bias(settings.restitution_threshold);
         }
@@ -124,6 +129,11 @@ impl WideContact {
         put(&mut self.mass_scale, lane, pair.softness.mass_scale);
         put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
         put(&mut self.twist_impulse, lane, settings.warm_scale * state.friction_impulse.twist);
+        if contact.rolling_resistance > 0.0 {
+            self.rolling = true;
+            put(&mut self.rolling_lever, lane, contact.rolling_resistance);
+            put3(&mut data.stored_rolling, lane, state.friction_impulse.rolling);
+        }
         let full = block::full_mask(count);
         let mask = match state.block_mask & full {
             0 => full,
@@ -259,6 +269,27 @@ impl WideContact {
             [data.stored_friction.dot(&self.tangent1) * warm, data.stored_friction.dot(&self.tangent2) * warm];
     }
 
+    /// Rolling resistance: the lever ρ is the rolling radius, the distance along the normal
+    /// from a moving body's centre of mass to the friction centre (the larger of the two), so
+    /// `rolling_lever` = c·ρ; the 2×2 angular mass in the tangent basis; the warm-start
+    /// impulse projected on the new tangents.
+    fn prepare_rolling(&mut self, data: &LaneData, settings: &PrepareSettings) {
+        let n = &self.normal;
+        let moves_a = self.inv_mass_a.simd_gt(F4::ZERO);
+        let moves_b = self.inv_mass_b.simd_gt(F4::ZERO);
+        let radius_a = moves_a.select(n.dot(&self.friction_anchor_a).abs(), F4::ZERO);
+        let radius_b = moves_b.select(n.dot(&self.friction_anchor_b).abs(), F4::ZERO);
+        self.rolling_lever = self.rolling_lever * radius_a.max(radius_b);
+        let (t1, t2) = (&self.tangent1, &self.tangent2);
+        let (i1, i2) = (
+            self.inv_inertia_a.mul(t1).add(&self.inv_inertia_b.mul(t1)),
+            self.inv_inertia_a.mul(t2).add(&self.inv_inertia_b.mul(t2)),
+        );
+        self.rolling_mass = inverse_2x2(t1.dot(&i1), t1.dot(&i2), t2.dot(&i2));
+        let warm = F4::splat(settings.warm_scale);
+        self.rolling_impulse = [data.stored_rolling.dot(t1) * warm, data.stored_rolling.dot(t2) * warm];
+    }
+
     /// Each point's bounce target (pgs): approaching faster than `threshold` means the
     /// separating speed after the step should be e times the approach speed, bias = e·v_n ≤ 0.
     fn prepare_restitution_bias(&mut self, threshold: f32) {
@@ -286,10 +317,30 @@ impl WideContact {
             state.friction_impulse = FrictionImpulse {
                 linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
                 twist: self.twist_impulse.as_array()[lane] * step_scale,
+                rolling: self.rolling_torque(lane) * step_scale,
             };
             state.block_mask = self.mask[lane];
         }
     }
+}
+
+impl WideContact {
+    /// The lane's accumulated rolling-resistance impulse as a world vector (zero without).
+    fn rolling_torque(&self, lane: usize) -> Vec3 {
+        if !self.rolling {
+            return Vec3::ZERO;
+        }
+        let (r1, r2) = (self.rolling_impulse[0].as_array()[lane], self.rolling_impulse[1].as_array()[lane]);
+        r1 * self.tangent1.lane(lane) + r2 * self.tangent2.lane(lane)
+    }
+}
+
+/// Inverse of the symmetric 2×2 matrix [[k11, k12], [k12, k22]] as [m11, m12, m22] (zero when
+/// singular).
+fn inverse_2x2(k11: F4, k12: F4, k22: F4) -> [F4; 3] {
+    let det = k11 * k22 - k12 * k12;
+    let inv = det.simd_gt(F4::ZERO).select(F4::ONE / det, F4::ZERO);
+    [k22 * inv, -(k12 * inv), k11 * inv]
 }
 
 /// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).
@@ -302,8 +353,5 @@ fn tangent_mass(w: &WideContact, ca: &V3, cb: &V3) -> [F4; 3] {
     let k11 = m + a1.dot(&ia1) + b1.dot(&ib1);
     let k12 = a1.dot(&ia2) + b1.dot(&ib2);
     let k22 = m + a2.dot(&ia2) + b2.dot(&ib2);
-    let det = k11 * k22 - k12 * k12;
-    let positive = det.simd_gt(F4::ZERO);
-    let inv = positive.select(F4::ONE / det, F4::ZERO);
-    [k22 * inv, -(k12 * inv), k11 * inv]
+    inverse_2x2(k11, k12, k22)
 }

@@ -32,7 +32,12 @@
 //! ```
 //!
 //! and a twist row resists spinning about the normal, Cdot = n·(ω_B − ω_A),
-//! K = n·(I_A⁻¹ + I_B⁻¹)n, |λ_twist| ≤ μ Σ λ_n,i · |r_i − c|. Friction is solved in the
+//! K = n·(I_A⁻¹ + I_B⁻¹)n, |λ_twist| ≤ μ Σ λ_n,i · |r_i − c|. Where the pair has rolling
+//! resistance c, two angular rows resist rolling, Cdot = T·(ω_B − ω_A),
+//! K = T (I_A⁻¹ + I_B⁻¹) Tᵀ (2×2), |λ_roll| ≤ c ρ Σ λ_n (a disc), ρ the rolling radius (the
+//! larger distance along n from a moving body's centre of mass to the friction centre): on
+//! level ground a ball decelerates at 5/7·c·g, and it rests on slopes with tan θ ≤ c.
+//! Friction is solved in the
 //! unbiased pass (relax) of the soft step only: a friction bound taken from a normal impulse
 //! that includes position correction would resist sliding in proportion to the overlap, and
 //! it destabilises heavy-on-light stacks. In pgs, and when relax is off, it runs every pass.

@@ -81,6 +81,14 @@ pub(crate) struct WideContact {
     /// 1/K of the twist row, and its accumulated angular impulse, N·m·s.
     pub twist_mass: F4,
     pub twist_impulse: F4,
+    /// Rolling resistance: the torque bound per newton of normal force, c·ρ (m; 0 in lanes
+    /// without), the inverse of the 2×2 angular K in the tangent basis, and the accumulated
+    /// angular impulse along tangent1 and tangent2, N·m·s.
+    pub rolling_lever: F4,
+    pub rolling_mass: [F4; 3],
+    pub rolling_impulse: [F4; 2],
+    /// Some lane resists rolling (otherwise its rows are skipped).
+    pub rolling: bool,
     /// Friction coefficient μ and restitution e of the pair.
     pub friction: F4,
     pub restitution: F4,
@@ -255,6 +263,11 @@ fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody])
     let friction = c.tangent1.scale(c.friction_impulse[0]).add_scaled(&c.tangent2, c.friction_impulse[1]);
     arm_sum_a = arm_sum_a.add(&c.friction_anchor_a.cross(&friction));
     arm_sum_b = arm_sum_b.add(&c.friction_anchor_b.cross(&friction));
+    if c.rolling {
+        let rolling = c.tangent1.scale(c.rolling_impulse[0]).add_scaled(&c.tangent2, c.rolling_impulse[1]);
+        arm_sum_a = arm_sum_a.add(&rolling);
+        arm_sum_b = arm_sum_b.add(&rolling);
+    }
     let linear = c.normal.scale(normal_sum).add(&friction);
     a.v = a.v.add_scaled(&linear, -c.inv_mass_a);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&arm_sum_a));
@@ -313,6 +326,9 @@ fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], 
     };
     if friction {
         solve_twist::<M>(c, &mut a, &mut b);
+        if c.rolling {
+            solve_rolling(c, &mut a, &mut b, total_normal);
+        }
         solve_friction(c, &mut a, &mut b, total_normal);
     }
     a.scatter(bodies, &c.body_a);
@@ -626,13 +642,36 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
     let (vt1, vt2) = (c.tangent1.dot(&dv), c.tangent2.dot(&dv));
     let [m11, m12, m22] = c.tangent_mass;
     let old = c.friction_impulse;
-    let mut new = [old[0] - (m11 * vt1 + m12 * vt2), old[1] - (m12 * vt1 + m22 * vt2)];
-    let max_friction = c.friction * total_normal;
-    let length_sq = new[0] * new[0] + new[1] * new[1];
-    let over = length_sq.simd_gt(max_friction * max_friction);
-    let scale = over.select(max_friction / length_sq.max(F4::splat(1e-30)).sqrt(), F4::ONE);
-    new = [new[0] * scale, new[1] * scale];
+    let new = [old[0] - (m11 * vt1 + m12 * vt2), old[1] - (m12 * vt1 + m22 * vt2)];
+    let new = clamp_to_disc(new, c.friction * total_normal);
     c.friction_impulse = new;
     let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
+}
+
+/// Rolling resistance: the relative angular velocity in the tangent plane,
+/// ω_t = (t₁·(ω_B − ω_A), t₂·(ω_B − ω_A)), is driven to zero by an angular impulse in that
+/// plane, Δλ = −K⁻¹ ω_t with K_ij = t_i·(I_A⁻¹ + I_B⁻¹) t_j, its accumulated value bounded by
+/// the disc c·ρ·Σλ_n (a torque of at most c·ρ·N).
+#[inline(always)]
+fn solve_rolling(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, total_normal: F4) {
+    let spin = b.w.sub(&a.w);
+    let (w1, w2) = (c.tangent1.dot(&spin), c.tangent2.dot(&spin));
+    let [m11, m12, m22] = c.rolling_mass;
+    let old = c.rolling_impulse;
+    let new = [old[0] - (m11 * w1 + m12 * w2), old[1] - (m12 * w1 + m22 * w2)];
+    let new = clamp_to_disc(new, c.rolling_lever * total_normal);
+    c.rolling_impulse = new;
+    let couple = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
+    a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
+    b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
+}
+
+/// The 2-vector `value` scaled back onto the disc of radius `radius` when it lies outside.
+#[inline(always)]
+fn clamp_to_disc(value: [F4; 2], radius: F4) -> [F4; 2] {
+    let length_sq = value[0] * value[0] + value[1] * value[1];
+    let over = length_sq.simd_gt(radius * radius);
+    let scale = over.select(radius / length_sq.max(F4::splat(1e-30)).sqrt(), F4::ONE);
+    [value[0] * scale, value[1] * scale]
 }

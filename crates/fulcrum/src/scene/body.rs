@@ -46,6 +46,9 @@ pub struct Material {
     /// Restitution (0 = no bounce to 1 = elastic).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub restitution: Option<f32>,
+    /// Rolling resistance coefficient (0 to [`MAX_ROLLING_RESISTANCE`](crate::collider::MAX_ROLLING_RESISTANCE)).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rolling_resistance: Option<f32>,
     /// Density, kg/m³ (above 0, at most [`MAX_DENSITY`](crate::collider::MAX_DENSITY)).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub density: Option<f32>,
@@ -65,6 +68,7 @@ impl Material {
             (&mut def.density, self.density),
             (&mut def.friction, self.friction),
             (&mut def.restitution, self.restitution),
+            (&mut def.rolling_resistance, self.rolling_resistance),
         ];
         for ((target, value), given) in fields.into_iter().zip(own.0) {
             if let (Some(value), false) = (value, given) {
@@ -75,16 +79,16 @@ impl Material {
 }
 
 /// The material fields, in the order of [`OwnMaterialFields`].
-const MATERIAL_FIELDS: [&str; 3] = ["density", "friction", "restitution"];
+const MATERIAL_FIELDS: [&str; 4] = ["density", "friction", "restitution", "rolling_resistance"];
 
-/// Which of `density`, `friction`, `restitution` a collider's file entry gives. Not part of the
+/// Which of `density`, `friction`, `restitution`, `rolling_resistance` a collider's file entry gives. Not part of the
 /// collider's value (two colliders with equal fields are equal however they were written).
 #[derive(Clone, Copy, Debug)]
-struct OwnMaterialFields([bool; 3]);
+struct OwnMaterialFields([bool; 4]);
 
 impl OwnMaterialFields {
-    const NONE: OwnMaterialFields = OwnMaterialFields([false; 3]);
-    const ALL: OwnMaterialFields = OwnMaterialFields([true; 3]);
+    const NONE: OwnMaterialFields = OwnMaterialFields([false; 4]);
+    const ALL: OwnMaterialFields = OwnMaterialFields([true; 4]);
 }
 
 impl PartialEq for OwnMaterialFields {

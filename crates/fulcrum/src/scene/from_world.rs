@@ -155,6 +155,7 @@ fn collider_def(collider: &Collider) -> ColliderDef {
         density: collider.density(),
         friction: collider.friction(),
         restitution: collider.restitution(),
+        rolling_resistance: collider.rolling_resistance(),
         sensor: collider.is_sensor(),
         groups: collider.groups(),
     }

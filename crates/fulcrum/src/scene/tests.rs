@@ -179,9 +179,10 @@ fn settings_fields_reach_the_world() {
 
 #[test]
 fn collider_fields_override_material_fields_which_override_defaults() {
-    let text = r#"{"format": 1, "materials": {"wood": {"friction": 0.5, "restitution": 0.1, "density": 600}},
+    let text = r#"{"format": 1, "materials": {"wood": {"friction": 0.5, "restitution": 0.1, "density": 600,
+      "rolling_resistance": 0.02}},
       "bodies": [{"name": "b", "colliders": [
-        {"shape": {"type": "sphere", "radius": 1}, "material": "wood", "friction": 0.9},
+        {"shape": {"type": "sphere", "radius": 1}, "material": "wood", "friction": 0.9, "rolling_resistance": 0.3},
         {"shape": {"type": "sphere", "radius": 1}, "material": "wood"},
         {"shape": {"type": "sphere", "radius": 1}, "restitution": 0.4}]}]}"#;
     let (world, index) = Scene::from_json_str(text, "t").unwrap().build().unwrap();
@@ -190,6 +191,8 @@ fn collider_fields_override_material_fields_which_override_defaults() {
     assert_eq!((c[0].friction(), c[0].restitution(), c[0].density()), (0.9, 0.1, 600.0));
     assert_eq!((c[1].friction(), c[1].restitution(), c[1].density()), (0.5, 0.1, 600.0));
     assert_eq!((c[2].friction(), c[2].restitution(), c[2].density()), (0.6, 0.4, 1000.0));
+    let rolling: Vec<f32> = c.iter().map(|c| c.rolling_resistance()).collect();
+    assert_eq!(rolling, [0.3, 0.02, 0.0]);
 }
 
 #[test]

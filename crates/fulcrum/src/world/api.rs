@@ -72,6 +72,7 @@ impl World {
             density: def.density,
             friction: def.friction,
             restitution: def.restitution,
+            rolling_resistance: def.rolling_resistance,
             sensor: def.sensor,
             groups: def.groups,
             world_pose: Pose::IDENTITY,

@@ -56,6 +56,7 @@ impl World {
             more: Vec::new(),
             friction: (a.friction * b.friction).sqrt(),
             restitution: a.restitution.max(b.restitution),
+            rolling_resistance: a.rolling_resistance.max(b.rolling_resistance),
             sensor: a.sensor || b.sensor,
             touching: false,
         };
