@@ -279,7 +279,7 @@ impl WideContact {
         let moves_b = self.inv_mass_b.simd_gt(F4::ZERO);
         let radius_a = moves_a.select(n.dot(&self.friction_anchor_a).abs(), F4::ZERO);
         let radius_b = moves_b.select(n.dot(&self.friction_anchor_b).abs(), F4::ZERO);
-        self.rolling_lever = self.rolling_lever * radius_a.max(radius_b);
+        self.rolling_lever *= radius_a.max(radius_b);
         let (t1, t2) = (&self.tangent1, &self.tangent2);
         let (i1, i2) = (
             self.inv_inertia_a.mul(t1).add(&self.inv_inertia_b.mul(t1)),
