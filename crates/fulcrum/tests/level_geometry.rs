@@ -335,3 +335,68 @@ fn a_box_thrown_into_a_mesh_corner_stays_in_the_room() {
         assert!(inward(p), "step {step}: the box left the room at {p}");
     }
 }
+
+/// A kinematic body carrying a 4 × 4 m floor (a mesh or a heightfield) with a box on it, 1 m
+/// from the floor's centre; the box has settled when this returns.
+fn box_on_kinematic_floor(floor: Shape) -> (World, BodyId, BodyId) {
+    let mut world = world_with_solver(SolverSettings::default());
+    let platform = world.create_body(&BodyDef::kinematic(Vec3::ZERO)).unwrap();
+    world.create_collider(platform, &ColliderDef::new(floor).with_friction(0.6)).unwrap();
+    let load = add_box(&mut world, Vec3::new(1.0, 0.25, 0.0), Quat::IDENTITY, Vec3::splat(0.25), 0.6);
+    run(&mut world, 30);
+    (world, platform, load)
+}
+
+/// The two kinematic floors: a one-sided mesh and a heightfield, both 4 × 4 m.
+fn kinematic_floors() -> Vec<(&'static str, Shape)> {
+    let (vertices, indices) = flat_grid(4, 1.0);
+    vec![
+        ("mesh", Shape::trimesh(vertices, indices, false).unwrap()),
+        ("heightfield", Shape::heightfield(vec![vec![0.0f32; 5]; 5], Vec3::ONE).unwrap()),
+    ]
+}
+
+/// A kinematic mesh or heightfield moving at 2 m/s sideways, rising at 0.5 m/s, or turning at
+/// 1 rad/s about the vertical carries a box standing on it: once moving with it, the box keeps
+/// its place in the floor's frame over 5 s within 1 cm, and its heading within 0.01 rad. The
+/// turn (1 m/s² of friction at 1 m, μg = 5.9 m/s²) allows 5 cm: friction holds velocities,
+/// not places, so each step the box moves along the tangent of its circle and its radius
+/// grows by (ωrh)²/(2r) = 0.14 mm, 4.2 cm over 5 s.
+#[test]
+fn a_moving_kinematic_mesh_carries_what_stands_on_it() {
+    let motions = [
+        ("sliding", Vec3::new(2.0, 0.0, 0.0), Vec3::ZERO),
+        ("rising", Vec3::new(0.0, 0.5, 0.0), Vec3::ZERO),
+        ("turning", Vec3::ZERO, Vec3::new(0.0, 1.0, 0.0)),
+    ];
+    for (floor_name, floor) in kinematic_floors() {
+        for (motion, v, w) in motions {
+            let (mut world, platform, load) = box_on_kinematic_floor(floor.clone());
+            let in_floor = |world: &World| {
+                let p = world.body(platform).unwrap();
+                p.rotation().inverse() * (pos(world, load) - p.position())
+            };
+            let heading = |world: &World| {
+                let relative =
+                    world.body(platform).unwrap().rotation().inverse() * world.body(load).unwrap().rotation();
+                relative.to_euler(glam::EulerRot::YXZ).0
+            };
+            world.set_linear_velocity(platform, v).unwrap();
+            world.set_angular_velocity(platform, w).unwrap();
+            // The sudden start makes the box slip (v²/(2μg) = 0.34 m at 2 m/s) until it moves
+            // with the floor; its place is taken once it does.
+            run(&mut world, 60);
+            let (start, start_heading) = (in_floor(&world), heading(&world));
+            let (mut worst, mut worst_turn) = (0.0f32, 0.0f32);
+            for _ in 0..300 {
+                world.step(DT).unwrap();
+                worst = worst.max((in_floor(&world) - start).length());
+                worst_turn = worst_turn.max((heading(&world) - start_heading).abs());
+            }
+            eprintln!("{floor_name} {motion}: the box strayed {worst:.5} m and turned {worst_turn:.5} rad");
+            let allowed = if motion == "turning" { 0.05 } else { 0.01 };
+            assert!(worst < allowed, "{floor_name} {motion}: the box strayed {worst} m");
+            assert!(worst_turn < 0.01, "{floor_name} {motion}: the box turned {worst_turn} rad on the floor");
+        }
+    }
+}
