@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use fulcrum::Scene;
-pub use fulcrum_view::samples::{find, names, SAMPLES};
+pub use fulcrum_view::samples::{find, names, SAMPLES, SCENES_DIR};
 
 /// A SCENE argument: an existing path is loaded as a file; otherwise the name of a sample.
 pub fn resolve(argument: &str) -> Result<Scene, String> {

@@ -9,7 +9,7 @@ use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::Scene;
 use serde_json::Value;
 
-const SAMPLES: [&str; 18] = [
+const SAMPLES: [&str; 22] = [
     "pyramid",
     "vertical_stack",
     "box_on_pole",
@@ -28,6 +28,10 @@ const SAMPLES: [&str; 18] = [
     "gear_pair",
     "heavy_chain",
     "ragdoll_pile",
+    "terrain_pile",
+    "ramp_and_bowl",
+    "mesh_level",
+    "terrain_car",
 ];
 
 /// Is this failure the engine refusing a joint kind it does not simulate yet (on a branch where

@@ -1,4 +1,5 @@
-//! The built-in samples: the files of `scenes/`, embedded so they work from any directory.
+//! The built-in samples: the files of `scenes/`, embedded so they work from any directory (the
+//! mesh files they name are read from the repository's `scenes/assets/`).
 //! `fulcrum run/check/export/list` and the testbed's gallery read them from here.
 
 use fulcrum::Scene;
@@ -31,7 +32,15 @@ pub const SAMPLES: &[Sample] = &[
     Sample { name: "gear_pair", text: include_str!("../../../scenes/gear_pair.json") },
     Sample { name: "heavy_chain", text: include_str!("../../../scenes/heavy_chain.json") },
     Sample { name: "ragdoll_pile", text: include_str!("../../../scenes/ragdoll_pile.json") },
+    Sample { name: "terrain_pile", text: include_str!("../../../scenes/terrain_pile.json") },
+    Sample { name: "ramp_and_bowl", text: include_str!("../../../scenes/ramp_and_bowl.json") },
+    Sample { name: "mesh_level", text: include_str!("../../../scenes/mesh_level.json") },
+    Sample { name: "terrain_car", text: include_str!("../../../scenes/terrain_car.json") },
 ];
+
+/// The directory of the sample files, where the mesh files they name (`scenes/assets/`) are
+/// read from whatever the working directory.
+pub const SCENES_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenes");
 
 /// The sample called `name`.
 pub fn find(name: &str) -> Option<&'static Sample> {
@@ -46,6 +55,7 @@ pub fn names() -> String {
 impl Sample {
     /// The parsed, validated sample.
     pub fn scene(&self) -> Result<Scene, String> {
-        Scene::from_json_str(self.text, &format!("{} (built-in sample)", self.name)).map_err(|e| e.to_string())
+        let source = format!("{} (built-in sample)", self.name);
+        Scene::from_json_str_in(self.text, &source, std::path::Path::new(SCENES_DIR)).map_err(|e| e.to_string())
     }
 }
