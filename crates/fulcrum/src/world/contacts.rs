@@ -70,10 +70,11 @@ impl World {
         let mut to_wake = std::mem::take(&mut self.wake_buffer);
         to_wake.clear();
         let moved_static = std::mem::take(&mut self.moved_static);
+        let mut manifolds = std::mem::take(&mut self.mesh_manifolds);
         self.narrow_counts = (0, 0);
         let mut i = 0;
         while i < self.contacts.len() {
-            match self.update_contact(i, dt, &moved_static, &mut to_wake) {
+            match self.update_contact(i, dt, &moved_static, &mut to_wake, &mut manifolds) {
                 PairUpdate::Keep => i += 1,
                 PairUpdate::Destroy => self.destroy_contact(i),
             }
@@ -84,11 +85,19 @@ impl World {
             }
         }
         self.wake_buffer = to_wake;
+        self.mesh_manifolds = manifolds;
         self.moved_static = moved_static;
         self.moved_static.clear();
     }
 
-    fn update_contact(&mut self, i: usize, dt: f32, moved_static: &[BodyId], to_wake: &mut Vec<BodyId>) -> PairUpdate {
+    fn update_contact(
+        &mut self,
+        i: usize,
+        dt: f32,
+        moved_static: &[BodyId],
+        to_wake: &mut Vec<BodyId>,
+        manifolds: &mut Vec<Manifold>,
+    ) -> PairUpdate {
         let contact = &self.contacts[i];
         let (Some(hot_a), Some(hot_b)) = (self.collider_hot(contact.collider_a), self.collider_hot(contact.collider_b))
         else {
@@ -126,10 +135,16 @@ impl World {
             return PairUpdate::Destroy;
         };
         if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
-            self.narrow_counts.0 += 1;
-            let mut manifolds = Vec::new();
-            narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, &mut manifolds);
-            contact.set_manifolds(&manifolds);
+            if cacheable && contact.manifold_cache.reuse_all(&pose_a, &relative, manifolds) {
+                self.narrow_counts.1 += 1;
+            } else {
+                self.narrow_counts.0 += 1;
+                narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
+                if cacheable {
+                    contact.manifold_cache.store_all(&pose_a, relative, manifolds);
+                }
+            }
+            contact.set_manifolds(manifolds);
         } else {
             let mut manifold = Manifold::new();
             if cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold) {

@@ -49,9 +49,13 @@ impl BodyHot {
 /// Cap of [`BodyHot::closing_speed_bound`], m/s.
 const MAX_SPECULATIVE_SPEED: f32 = 200.0;
 
-/// True for shapes whose contact features move rigidly with the body.
+/// True for shapes whose contact features move rigidly with the body (a mesh's or
+/// heightfield's are its triangles' vertices and edges).
 pub(crate) fn is_flat_faced(shape: &Shape) -> bool {
-    matches!(shape, Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_))
+    matches!(
+        shape,
+        Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_)
+    )
 }
 
 impl World {

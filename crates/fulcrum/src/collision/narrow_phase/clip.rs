@@ -25,6 +25,7 @@
 //! vertex within rounding of a side plane may be classified differently).
 
 use super::sat::BOX_FACE_SIDE_AXES;
+use super::support_face::CYLINDER_CAP_SIDES;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 use crate::math::{Pose, Vec3};
 use crate::shape::hull::MAX_FACE_VERTICES;
@@ -35,6 +36,10 @@ const CLIP_CAPACITY: usize = 2 * MAX_FACE_VERTICES + 4;
 
 /// Room for two quadrilaterals (box faces), the hot case: 4 + 4 vertices.
 const SMALL_CLIP_CAPACITY: usize = 8;
+
+/// Room for a cylinder's cap against another cap, a box face or a triangle (16 + 16 at
+/// most): the buffers are zeroed on every call, and the general size costs 8 KB of that.
+const MEDIUM_CLIP_CAPACITY: usize = 2 * CYLINDER_CAP_SIDES;
 
 #[derive(Clone, Copy, Default)]
 struct ClipVertex {
@@ -95,6 +100,8 @@ pub fn clip_faces(
     out.normal = if reference_is_a { reference_normal } else { -reference_normal };
     if reference.len() + incident.len() <= SMALL_CLIP_CAPACITY {
         clip_with_capacity::<SMALL_CLIP_CAPACITY>(&faces, out);
+    } else if reference.len() + incident.len() <= MEDIUM_CLIP_CAPACITY {
+        clip_with_capacity::<MEDIUM_CLIP_CAPACITY>(&faces, out);
     } else {
         clip_with_capacity::<CLIP_CAPACITY>(&faces, out);
     }
