@@ -35,7 +35,7 @@ fn sphere_cast_onto_a_box_face_hits_at_the_exact_fraction() {
     assert!((hit.fraction - expected).abs() < 1e-4, "{}", hit.fraction);
     assert!((hit.normal - Vec3::Y).length() < 1e-4, "{}", hit.normal);
     let centre = start.position + Vec3::new(0.5, -4.0, 0.0) * expected;
-    assert!((hit.point - (centre - Vec3::Y * 0.25)).length() < 1e-3, "{}", hit.point);
+    assert!((hit.point - (centre - Vec3::Y * 0.25)).length() < 1e-4, "{}", hit.point);
 }
 
 /// A cube of half size 0.2 cast straight down onto a unit cube turned 45° about z (a ridge
