@@ -258,7 +258,8 @@ fn box_cast_onto_a_flat_mesh_meets_face_to_face() {
 /// One-sided meshes are met from the front only: a sphere cast up from below passes a
 /// one-sided floor, and so does one resting on it and moving away. A two-sided floor is hit
 /// from below, on its back face (normal −y), when the centre is r below it: fraction
-/// (1 − 0.25)/3.
+/// (1 − 0.25)/3; from above, a sphere touching it at the start hits at fraction 0 whichever
+/// way it moves, one 0.5 mm above it not closing in never.
 #[test]
 fn one_sided_meshes_are_passed_from_behind_two_sided_are_hit() {
     let ball = Shape::sphere(0.25).unwrap();
@@ -275,6 +276,11 @@ fn one_sided_meshes_are_passed_from_behind_two_sided_are_hit() {
     let point = start + fraction * up + Vec3::Y * 0.25;
     let hit = cast(&two_sided, &ball, start, up).expect("hits the back face");
     assert_cast(&hit, up, fraction, point, -Vec3::Y, grid_triangle(point.x, point.z));
+    // 0.5 mm above it, leaving or gliding along: never touches. Resting on it: fraction 0.
+    let above = Vec3::new(0.3, 0.2505, 0.4);
+    assert_eq!(cast(&two_sided, &ball, above, up), None);
+    assert_eq!(cast(&two_sided, &ball, above, Vec3::new(1.0, 0.0, 0.5)), None);
+    assert_eq!(cast(&two_sided, &ball, Vec3::new(0.3, 0.2499, 0.4), up).map(|hit| hit.fraction), Some(0.0));
 }
 
 /// A heightfield is solid below: a sphere whose centre starts under the surface hits at

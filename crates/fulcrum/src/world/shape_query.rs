@@ -15,8 +15,8 @@
 //! A heightfield is solid below its surface: a shape whose origin starts under the surface
 //! (within the grid's x, z extent) hits at fraction 0 (the point straight above it on the
 //! surface, that triangle's normal: the way out) and overlaps it. Like the contacts, the
-//! queries see a heightfield only where the broad phase does: a shape wholly below its
-//! lowest sample is not found.
+//! queries see a heightfield only where the broad phase does: a shape whose box misses the
+//! heightfield's bounds (one wholly below its lowest sample) is not found.
 //!
 //! Filters work as in [`World::cast_ray`]: a collider is considered only when the filter
 //! accepts it (sensors included).
@@ -157,7 +157,7 @@ impl World {
 /// A cast against a convex collider or a plane: their time of impact, finished.
 fn cast_onto_convex(shape: &Shape, sweep: &Sweep, other: &Shape, other_pose: &Pose) -> Option<CastContact> {
     let toi = time_of_impact(shape, sweep, other, &Sweep::fixed(*other_pose), &ToiSettings::CAST)?;
-    let (fraction, point) = finish(&toi, sweep.linear());
+    let (fraction, point) = finish(&toi, sweep.linear())?;
     Some(CastContact { fraction, point, normal: -toi.normal, triangle: None })
 }
 
@@ -186,7 +186,7 @@ fn cast_onto_surface(shape: &Shape, sweep: &Sweep, surface: &Shape, surface_pose
         if leaves_front && !triangle.two_sided && !solid {
             return;
         }
-        let (fraction, point) = finish(&toi, translation);
+        let Some((fraction, point)) = finish(&toi, translation) else { return };
         let squareness = toi.normal.dot(front).abs();
         let wins = |(b, b_squareness): (CastContact, f32)| {
             fraction < b.fraction - tie || (fraction <= b.fraction + tie && squareness > b_squareness)
@@ -241,16 +241,21 @@ fn touches_surface(shape: &Shape, pose: &Pose, surface: &Shape, surface_pose: &P
 /// it touches at `f = t + d / a`; meanwhile the shape moves on by Δ = translation·(f − t),
 /// whose part across n slides the contact along the collider: point = point_b + Δ − n(n·Δ).
 /// Both are exact when a flat feature meets a flat or pointed one (a curved pair that meets
-/// off its line of motion is off by the curvature over the last millimetre). Overlaps at
-/// the start, and shapes not closing, stay at `t` and `point_b`.
-fn finish(toi: &Toi, translation: Vec3) -> (f32, Vec3) {
+/// off its line of motion is off by the curvature over the last millimetre). Shapes that
+/// overlap at the start stay at `t` and `point_b`; shapes apart that do not close (a ≤ 0)
+/// never meet: under a translation the distance of two convex shapes is convex in the
+/// fraction, and its slope −a is not negative there.
+fn finish(toi: &Toi, translation: Vec3) -> Option<(f32, Vec3)> {
+    if toi.distance <= 0.0 {
+        return Some((toi.t, toi.point_b));
+    }
     let approach = translation.dot(toi.normal);
-    if toi.distance <= 0.0 || approach <= 0.0 {
-        return (toi.t, toi.point_b);
+    if approach <= 0.0 {
+        return None;
     }
     let fraction = toi.t + toi.distance / approach;
     let travel = translation * (fraction - toi.t);
-    (fraction, toi.point_b + travel - toi.normal * toi.normal.dot(travel))
+    Some((fraction, toi.point_b + travel - toi.normal * toi.normal.dot(travel)))
 }
 
 /// The pose with a finite position and a unit rotation (normalised), or an error naming the
