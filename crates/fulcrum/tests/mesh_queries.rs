@@ -183,10 +183,10 @@ fn sphere_cast_onto_a_flat_mesh() {
     assert_cast(&hit, onto_edge, fraction, point, Vec3::Y, triangle);
 }
 
-/// A sphere of radius 0.1 falling straight down onto heightfield triangle 8 (plane
-/// n·X = k): it touches when its centre is r above the plane, at the point q = centre − r·n.
-/// Chosen backwards: q = (−0.3, 1.8, 0.2) on the plane well inside the triangle, the centre
-/// then q + r·n, the start 1.2 m above that, the cast 3 m down: fraction 0.4.
+/// A sphere of radius 0.1 cast straight down and obliquely onto heightfield triangle 8
+/// (plane n·X = k): it touches when its centre is r above the plane, at the point
+/// q = centre − r·n. Chosen backwards: q = (−0.3, 1.8, 0.2) on the plane well inside the
+/// triangle, the centre then q + r·n, the start 0.4 of the cast before that: fraction 0.4.
 #[test]
 fn sphere_cast_onto_a_heightfield_triangle() {
     let world = world_with(heightfield(), Pose::IDENTITY);
@@ -194,31 +194,34 @@ fn sphere_cast_onto_a_heightfield_triangle() {
     let ball = Shape::sphere(radius).unwrap();
     let (height, normal) = plane_8(-0.3, 0.2);
     let q = Vec3::new(-0.3, height, 0.2);
-    let start = q + radius * normal + Vec3::Y * 1.2;
-    let translation = Vec3::new(0.0, -3.0, 0.0);
-    let hit = cast(&world, &ball, start, translation).expect("hits the heightfield");
-    assert_cast(&hit, translation, 0.4, q, normal, 8);
+    for translation in [Vec3::new(0.0, -3.0, 0.0), Vec3::new(0.6, -3.0, -0.4)] {
+        let start = q + radius * normal - 0.4 * translation;
+        let hit = cast(&world, &ball, start, translation).expect("hits the heightfield");
+        assert_cast(&hit, translation, 0.4, q, normal, 8);
+    }
 }
 
-/// The flat grid tilted (turned 0.5 rad about x and 0.3 about z) and moved: a sphere cast
-/// obliquely at it from the front. In the mesh's frame the start is (0.3, 2, 0.4) and the
-/// cast (0.8, −3, −0.5): the centre comes within r = 0.25 of the plane at fraction
-/// (2 − 0.25)/3 = (distance − r)/(length along the normal); the contact is there, below the
-/// centre along the tilted normal.
+/// The flat grid tilted (turned 0.5 rad about x and 0.3 about z) and moved: a sphere cast at
+/// it from the front, straight down in the world and obliquely. In the mesh's frame the
+/// start is (0.3, 2, 0.4) and the cast c: the centre comes within r = 0.25 of the plane at
+/// fraction (distance − r)/(length along the normal) = (2 − 0.25)/(−c_y); the contact is
+/// there, below the centre along the tilted normal.
 #[test]
 fn sphere_cast_onto_a_tilted_mesh() {
     let pose = Pose::new(Vec3::new(1.0, -0.5, 2.0), Quat::from_rotation_x(0.5) * Quat::from_rotation_z(0.3));
     let world = world_with(grid_mesh(|_, _| 0.0, false), pose);
     let ball = Shape::sphere(0.25).unwrap();
-    let (local_start, local_translation) = (Vec3::new(0.3, 2.0, 0.4), Vec3::new(0.8, -3.0, -0.5));
+    let local_start = Vec3::new(0.3, 2.0, 0.4);
     let start = pose.transform_point(local_start);
-    let translation = pose.transform_vector(local_translation);
     let normal = pose.transform_vector(Vec3::Y);
-    let fraction = 1.75 / 3.0;
-    let local_point = local_start + fraction * local_translation - Vec3::Y * 0.25;
-    let hit = cast(&world, &ball, start, translation).expect("hits the tilted mesh");
-    let point = pose.transform_point(local_point);
-    assert_cast(&hit, translation, fraction, point, normal, grid_triangle(local_point.x, local_point.z));
+    for translation in [Vec3::new(0.0, -3.0, 0.0), pose.transform_vector(Vec3::new(0.8, -3.0, -0.5))] {
+        let local_translation = pose.inverse_transform_vector(translation);
+        let fraction = 1.75 / -local_translation.y;
+        let local_point = local_start + fraction * local_translation - Vec3::Y * 0.25;
+        let hit = cast(&world, &ball, start, translation).expect("hits the tilted mesh");
+        let point = pose.transform_point(local_point);
+        assert_cast(&hit, translation, fraction, point, normal, grid_triangle(local_point.x, local_point.z));
+    }
 }
 
 /// A box (half extents 0.3, 0.2, 0.4, turned 0.3 rad about y so its bottom stays flat)
@@ -253,6 +256,35 @@ fn box_cast_onto_a_flat_mesh_meets_face_to_face() {
         (b - a).cross(hit.point - a).y >= -1e-3 * (b - a).length()
     });
     assert!(inside, "point {} off triangle {:?}", hit.point, hit.triangle);
+}
+
+/// Every castable shape cast obliquely onto the flat mesh meets it when its lowest point,
+/// `low` below its origin, reaches y = 0: from y = 2 over a 3 m fall, fraction (2 − low)/3,
+/// normal +y, the point on the mesh. A capsule lying along x (radius 0.2), an upright
+/// cylinder (half height 0.3: its cap meets face to face), a tetrahedron standing on its
+/// apex 0.5 below its origin.
+#[test]
+fn every_convex_shape_lands_on_a_flat_mesh_at_its_lowest_point() {
+    let world = world_with(grid_mesh(|_, _| 0.0, false), Pose::IDENTITY);
+    let lying = Quat::from_rotation_z(std::f32::consts::FRAC_PI_2);
+    let apex_down =
+        [Vec3::new(0.0, -0.5, 0.0), Vec3::new(0.4, 0.3, 0.0), Vec3::new(-0.2, 0.3, 0.35), Vec3::new(-0.2, 0.3, -0.35)];
+    let shapes = [
+        (Shape::capsule(0.4, 0.2).unwrap(), lying, 0.2),
+        (Shape::cylinder(0.3, 0.25).unwrap(), Quat::IDENTITY, 0.3),
+        (Shape::convex_hull(&apex_down).unwrap(), Quat::IDENTITY, 0.5),
+    ];
+    let translation = Vec3::new(0.7, -3.0, -0.4);
+    for (shape, rotation, low) in shapes {
+        let start = Pose::new(Vec3::new(-0.6, 2.0, 0.3), rotation);
+        let hit = world.cast_shape(&shape, start, translation, |_| true).unwrap().expect("lands");
+        let fraction = (2.0 - low) / 3.0;
+        let error = (hit.fraction - fraction).abs() * translation.length();
+        eprintln!("{:?}: travel error {error:e} m", shape.kind());
+        assert!(error < TOLERANCE, "{:?}: {} vs {fraction}", shape.kind(), hit.fraction);
+        assert_close("normal", hit.normal, Vec3::Y);
+        assert!(hit.point.y.abs() < TOLERANCE, "{}", hit.point);
+    }
 }
 
 /// One-sided meshes are met from the front only: a sphere cast up from below passes a
