@@ -46,7 +46,8 @@ pub struct ShapeCastHit {
     /// World surface normal of the collider at the contact, pointing towards the cast shape;
     /// zero when a convex collider overlaps the shape at the start so deeply that no normal
     /// can be measured. For a mesh or heightfield: the face normal of the triangle met (of a
-    /// two-sided mesh, the side facing the shape).
+    /// two-sided mesh, the side facing the shape; for a shape starting under a heightfield,
+    /// the front of the triangle above it: the way out).
     pub normal: Vec3,
     /// The index of the triangle met, for meshes and heightfields (`None` for other shapes).
     pub triangle: Option<u32>,
