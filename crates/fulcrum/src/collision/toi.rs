@@ -133,6 +133,8 @@ pub struct Toi {
     pub distance: f32,
     /// Advancement steps taken.
     pub iterations: u32,
+    /// The index of the triangle met, against a mesh or heightfield (`None` for convex pairs).
+    pub triangle: Option<u32>,
 }
 
 /// The distance between two shapes at fixed poses.
@@ -247,6 +249,7 @@ fn advance(
             point_b: gap.point_b,
             distance: gap.distance,
             iterations: iteration,
+            triangle: None,
         };
         if gap.distance <= settings.target + settings.tolerance {
             return Some(hit);
@@ -272,13 +275,13 @@ fn advance(
         point_b: gap.point_b,
         distance: gap.distance,
         iterations: settings.max_iterations,
+        triangle: None,
     })
 }
 
 /// A convex shape against the triangles of a mesh or heightfield near its swept path (its
 /// bounds at the start and the end in the surface's frame, grown by the target): the
-/// earliest impact with any of them. A one-sided mesh's triangles the shape starts behind
-/// are skipped (it may pass them from behind).
+/// earliest of [`surface_impacts`] (the first triangle found on a tie).
 fn surface_time_of_impact(
     convex: &Shape,
     sweep: &Sweep,
@@ -286,42 +289,70 @@ fn surface_time_of_impact(
     surface_sweep: &Sweep,
     settings: &ToiSettings,
 ) -> Option<Toi> {
+    let mut earliest: Option<Toi> = None;
+    surface_impacts(convex, sweep, surface, surface_sweep, settings, |toi, _| {
+        if earliest.is_none_or(|e| toi.t < e.t) {
+            earliest = Some(toi);
+        }
+    });
+    earliest
+}
+
+/// Calls `visit` with the impact (its [`Toi::triangle`] set) and the triangle (surface
+/// frame) for each triangle of a mesh or heightfield near the convex shape's swept path
+/// that the shape meets: conservative advancement against each triangle on its own, in the
+/// order the surface lists them. A one-sided mesh's triangles whose plane the shape's origin
+/// starts behind are skipped (it may pass them from behind); a heightfield's never are.
+pub fn surface_impacts(
+    convex: &Shape,
+    sweep: &Sweep,
+    surface: &Shape,
+    surface_sweep: &Sweep,
+    settings: &ToiSettings,
+    mut visit: impl FnMut(Toi, &Triangle),
+) {
     let local = |t: f32| surface_sweep.pose_at(t).inv_mul_pose(&sweep.pose_at(t));
     let (start, end) = (convex.aabb(&local(0.0)), convex.aabb(&local(1.0)));
     let grow = Vec3::splat(settings.target + settings.tolerance);
     let bounds = Aabb::new(start.min.min(end.min) - grow, start.max.max(end.max) + grow);
-    let mut candidates: Vec<Triangle> = Vec::new();
     let center = local(0.0).position;
-    let mut keep = |_: u32, triangle: &Triangle| {
+    let solid_below = matches!(surface, Shape::HeightField(_));
+    let relative_motion = sweep.linear() - surface_sweep.linear();
+    let reach = core_reach(convex, &sweep.local);
+    let mut impact = |index: u32, triangle: &Triangle| {
         let behind = triangle.normal.dot(center - triangle.vertices[0]) < 0.0;
-        if triangle.two_sided || !behind || matches!(surface, Shape::HeightField(_)) {
-            candidates.push(*triangle);
+        if behind && !triangle.two_sided && !solid_below {
+            return true;
+        }
+        let triangle_reach = triangle.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
+        let spin = sweep.angle() * reach + surface_sweep.angle() * triangle_reach;
+        let gap_at = |t: f32| triangle_separation(convex, &sweep.pose_at(t), triangle, &surface_sweep.pose_at(t));
+        if let Some(toi) = advance(gap_at, relative_motion, spin, settings) {
+            visit(Toi { triangle: Some(index), ..toi }, triangle);
         }
         true
     };
     match surface {
-        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut keep),
-        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut keep),
-        _ => return None,
+        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut impact),
+        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut impact),
+        _ => {}
     }
-    let relative_motion = sweep.linear() - surface_sweep.linear();
-    let reach = core_reach(convex, &sweep.local);
-    candidates
-        .iter()
-        .filter_map(|triangle| {
-            let triangle_reach = triangle.vertices.iter().map(|v| v.length()).fold(0.0, f32::max);
-            let spin = sweep.angle() * reach + surface_sweep.angle() * triangle_reach;
-            let gap_at = |t: f32| {
-                let a = ConvexCore::from_shape(convex, &sweep.pose_at(t))?;
-                let kind = CoreKind::Triangle(triangle.vertices);
-                let b = ConvexCore { kind, pose: surface_sweep.pose_at(t), radius: 0.0 };
-                let result = gjk(&a, &b, Vec3::ZERO);
-                let distance = if result.overlapping { -a.radius } else { result.distance };
-                Some(Separation { distance, normal: result.normal, point_a: result.point_a, point_b: result.point_b })
-            };
-            advance(gap_at, relative_motion, spin, settings)
-        })
-        .min_by(|x, y| x.t.total_cmp(&y.t))
+}
+
+/// The distance between a convex shape at `pose` and a triangle (surface frame) of a surface
+/// at `surface_pose`, by GJK on the shape's core and the triangle; `None` when `convex` has
+/// no core (a plane, mesh or heightfield).
+pub fn triangle_separation(
+    convex: &Shape,
+    pose: &Pose,
+    triangle: &Triangle,
+    surface_pose: &Pose,
+) -> Option<Separation> {
+    let a = ConvexCore::from_shape(convex, pose)?;
+    let b = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: *surface_pose, radius: 0.0 };
+    let result = gjk(&a, &b, Vec3::ZERO);
+    let distance = if result.overlapping { -a.radius } else { result.distance };
+    Some(Separation { distance, normal: result.normal, point_a: result.point_a, point_b: result.point_b })
 }
 
 impl Toi {

@@ -256,6 +256,14 @@ impl HeightField {
         })
     }
 
+    /// For a local point under the surface (inside the grid's x, z extent): the triangle
+    /// straight above it and the surface point there, (x, height_at(x, z), z). `None` for a
+    /// point on or above the surface or outside the grid.
+    pub fn surface_above(&self, point: Vec3) -> Option<(u32, Vec3)> {
+        let height = self.height_at(point.x, point.z).filter(|&h| point.y < h)?;
+        Some((self.triangle_at(point.x, point.z)?, Vec3::new(point.x, height, point.z)))
+    }
+
     /// The triangle under local (x, z), if inside the grid.
     fn triangle_at(&self, x: f32, z: f32) -> Option<u32> {
         let ((i, j), u, w) = self.cell_at(x, z)?;
@@ -268,8 +276,7 @@ impl HeightField {
     /// first cell with a hit holds the nearest one.
     pub fn cast_ray_local(&self, ray: &Ray, max_t: f32) -> Option<(RayHit, u32)> {
         let (o, d) = (ray.origin, ray.direction);
-        if self.height_at(o.x, o.z).is_some_and(|h| o.y < h) {
-            let triangle = self.triangle_at(o.x, o.z)?;
+        if let Some((triangle, _)) = self.surface_above(o) {
             return Some((RayHit { t: 0.0, normal: -d.normalize_or(Vec3::Y) }, triangle));
         }
         let (t_enter, t_exit) = self.ray_span(ray, max_t)?;

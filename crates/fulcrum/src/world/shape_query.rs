@@ -3,18 +3,33 @@
 //! Both start from the broad phase: a query box (for a cast, the union of the shape's box at
 //! the start and at the end of the translation) picks the colliders whose stored boxes
 //! overlap it; then the exact test runs on each: the time of impact under pure translation
-//! ([`crate::collision::toi`], stopped 1 mm short and finished analytically) for casts, the GJK distance for overlaps.
+//! ([`crate::collision::toi`], stopped 1 mm short and finished analytically) for casts, the
+//! GJK distance for overlaps. Triangle meshes and heightfields are met one triangle at a
+//! time (those in the shape's box, or its swept box, in the surface's frame), each triangle
+//! a convex core of its own: a cast reports the triangle it meets first, an overlap stops at
+//! the first triangle it touches.
+//!
+//! Surfaces keep their sides, as in the narrow phase and in ray casts. A one-sided mesh is
+//! met from its front only: a cast passes the triangles whose plane the shape's origin
+//! starts behind, and a triangle it touches at its start while moving away from its front.
+//! A heightfield is solid below its surface: a shape whose origin starts under the surface
+//! (within the grid's x, z extent) hits at fraction 0 (the point straight above it on the
+//! surface, that triangle's normal: the way out) and overlaps it. Like the contacts, the
+//! queries see a heightfield only where the broad phase does: a shape whose box misses the
+//! heightfield's bounds (one wholly below its lowest sample) is not found.
+//!
 //! Filters work as in [`World::cast_ray`]: a collider is considered only when the filter
-//! accepts it (sensors included). Triangle meshes and heightfields have no convex core for
-//! these tests yet: shape casts and `overlap_shape` pass them by (`overlap_aabb` sees them).
+//! accepts it (sensors included).
 
 use super::World;
-use crate::collision::toi::{separation, time_of_impact, Sweep, ToiSettings};
+use crate::collision::toi::{
+    separation, surface_impacts, time_of_impact, triangle_separation, Sweep, Toi, ToiSettings,
+};
 use crate::error::{check_rotation, check_vec3, Result};
 use crate::geometry::Aabb;
 use crate::id::{BodyId, ColliderId};
 use crate::math::{Pose, Vec3};
-use crate::shape::Shape;
+use crate::shape::{Shape, Triangle};
 
 /// The first collider a cast shape meets.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,8 +44,22 @@ pub struct ShapeCastHit {
     /// World contact point, on the collider's surface.
     pub point: Vec3,
     /// World surface normal of the collider at the contact, pointing towards the cast shape;
-    /// zero when the shapes overlap at the start so deeply that no normal can be measured.
+    /// zero when a convex collider overlaps the shape at the start so deeply that no normal
+    /// can be measured. For a mesh or heightfield: the face normal of the triangle met (of a
+    /// two-sided mesh, the side facing the shape; for a shape starting under a heightfield,
+    /// the front of the triangle above it: the way out).
     pub normal: Vec3,
+    /// The index of the triangle met, for meshes and heightfields (`None` for other shapes).
+    pub triangle: Option<u32>,
+}
+
+/// Where a cast meets one collider.
+#[derive(Clone, Copy, Debug)]
+struct CastContact {
+    fraction: f32,
+    point: Vec3,
+    normal: Vec3,
+    triangle: Option<u32>,
 }
 
 impl World {
@@ -53,17 +82,16 @@ impl World {
         let swept = start.union(&Aabb::new(start.min + translation, start.max + translation));
         let mut best: Option<ShapeCastHit> = None;
         self.for_each_candidate(&swept, &mut filter, |id, collider| {
-            let other = Sweep::fixed(collider.world_pose);
-            let Some(toi) = time_of_impact(shape, &sweep, &collider.shape, &other, &ToiSettings::CAST) else {
-                return;
+            let (other, other_pose) = (&collider.shape, &collider.world_pose);
+            let found = match other {
+                Shape::TriMesh(_) | Shape::HeightField(_) => cast_onto_surface(shape, &sweep, other, other_pose),
+                _ => cast_onto_convex(shape, &sweep, other, other_pose),
             };
-            let fraction = contact_fraction(toi.t, toi.distance, translation.dot(toi.normal));
+            let Some(CastContact { fraction, point, normal, triangle }) = found else { return };
             if fraction >= 1.0 || best.is_some_and(|b| b.fraction <= fraction) {
                 return;
             }
-            let hit =
-                ShapeCastHit { collider: id, body: collider.body, fraction, point: toi.point_b, normal: -toi.normal };
-            best = Some(hit);
+            best = Some(ShapeCastHit { collider: id, body: collider.body, fraction, point, normal, triangle });
         });
         Ok(best)
     }
@@ -79,8 +107,12 @@ impl World {
         let pose = checked_pose(pose)?;
         let mut found = Vec::new();
         self.for_each_candidate(&shape.aabb(&pose), &mut filter, |id, collider| {
-            let gap = separation(shape, &pose, &collider.shape, &collider.world_pose);
-            if gap.is_some_and(|g| g.distance <= 0.0) {
+            let (other, other_pose) = (&collider.shape, &collider.world_pose);
+            let touching = match other {
+                Shape::TriMesh(_) | Shape::HeightField(_) => touches_surface(shape, &pose, other, other_pose),
+                _ => separation(shape, &pose, other, other_pose).is_some_and(|g| g.distance <= 0.0),
+            };
+            if touching {
                 found.push(id);
             }
         });
@@ -123,16 +155,108 @@ impl World {
     }
 }
 
-/// The fraction at which a cast that stopped `distance` short at fraction `t`, closing along
-/// the normal by `approach` metres per unit fraction, touches: `t + distance / approach`
-/// (exact when a flat feature meets a flat or pointed one; a curved pair that meets off its
-/// line of motion is off by the curvature over the last millimetre). Overlaps at
-/// the start stay at 0.
-fn contact_fraction(t: f32, distance: f32, approach: f32) -> f32 {
-    if distance <= 0.0 || approach <= 0.0 {
-        return t;
+/// A cast against a convex collider or a plane: their time of impact, finished.
+fn cast_onto_convex(shape: &Shape, sweep: &Sweep, other: &Shape, other_pose: &Pose) -> Option<CastContact> {
+    let toi = time_of_impact(shape, sweep, other, &Sweep::fixed(*other_pose), &ToiSettings::CAST)?;
+    let (fraction, point) = finish(&toi, sweep.linear())?;
+    Some(CastContact { fraction, point, normal: -toi.normal, triangle: None })
+}
+
+/// Triangles a cast meets within this travel of each other (metres) are met together.
+const TIE_TRAVEL: f32 = 1e-5;
+
+/// A cast against the triangles of a mesh or heightfield (sides as in the module docs): the
+/// impact with each triangle near the path, finished, and the earliest of them kept. Among
+/// triangles met together (within [`TIE_TRAVEL`]) the one met most squarely on its face
+/// wins (GJK normal closest to the face normal): a shape landing on an edge two triangles
+/// share reports the one whose face holds the point, where the finish is exact. The normal
+/// is the face normal on the side of the shape's origin at contact (always the front but for
+/// a two-sided mesh).
+fn cast_onto_surface(shape: &Shape, sweep: &Sweep, surface: &Shape, surface_pose: &Pose) -> Option<CastContact> {
+    if let Some(under) = start_under_heightfield(surface, surface_pose, sweep.start.position) {
+        return Some(under);
     }
-    t + distance / approach
+    let translation = sweep.linear();
+    let tie = TIE_TRAVEL / translation.length();
+    let solid = matches!(surface, Shape::HeightField(_));
+    let mut best: Option<(CastContact, f32)> = None;
+    let surface_sweep = Sweep::fixed(*surface_pose);
+    surface_impacts(shape, sweep, surface, &surface_sweep, &ToiSettings::CAST, |toi, triangle| {
+        let front = surface_pose.transform_vector(triangle.normal);
+        let leaves_front = toi.t == 0.0 && translation.dot(front) > 0.0;
+        if leaves_front && !triangle.two_sided && !solid {
+            return;
+        }
+        let Some((fraction, point)) = finish(&toi, translation) else { return };
+        let squareness = toi.normal.dot(front).abs();
+        let wins = |(b, b_squareness): (CastContact, f32)| {
+            fraction < b.fraction - tie || (fraction <= b.fraction + tie && squareness > b_squareness)
+        };
+        if !best.is_none_or(wins) {
+            return;
+        }
+        let origin = sweep.pose_at(fraction).position;
+        let behind = front.dot(origin - surface_pose.transform_point(triangle.vertices[0])) < 0.0;
+        let normal = if triangle.two_sided && behind { -front } else { front };
+        best = Some((CastContact { fraction, point, normal, triangle: toi.triangle }, squareness));
+    });
+    best.map(|(contact, _)| contact)
+}
+
+/// The hit at fraction 0 of a shape whose origin `origin` (world) starts under the surface
+/// of a heightfield: the surface point straight above and that triangle's normal.
+fn start_under_heightfield(surface: &Shape, surface_pose: &Pose, origin: Vec3) -> Option<CastContact> {
+    let Shape::HeightField(field) = surface else { return None };
+    let (index, above) = field.surface_above(surface_pose.inverse_transform_point(origin))?;
+    Some(CastContact {
+        fraction: 0.0,
+        point: surface_pose.transform_point(above),
+        normal: surface_pose.transform_vector(field.triangle(index).normal),
+        triangle: Some(index),
+    })
+}
+
+/// Does the convex `shape` at `pose` touch the mesh or heightfield `surface`: is a triangle
+/// in its box within GJK distance 0 of it, or (a heightfield) its origin under the surface?
+/// Stops at the first touching triangle.
+fn touches_surface(shape: &Shape, pose: &Pose, surface: &Shape, surface_pose: &Pose) -> bool {
+    if start_under_heightfield(surface, surface_pose, pose.position).is_some() {
+        return true;
+    }
+    let bounds = shape.aabb(&surface_pose.inv_mul_pose(pose));
+    let mut touching = false;
+    let mut test = |_: u32, triangle: &Triangle| {
+        touching = triangle_separation(shape, pose, triangle, surface_pose).is_some_and(|g| g.distance <= 0.0);
+        !touching
+    };
+    match surface {
+        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut test),
+        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut test),
+        _ => {}
+    }
+    touching
+}
+
+/// The fraction and contact point of a cast that stopped `d = toi.distance` short at
+/// `t = toi.t`. Closing along the normal n by `a = translation·n` metres per unit fraction,
+/// it touches at `f = t + d / a`; meanwhile the shape moves on by Δ = translation·(f − t),
+/// whose part across n slides the contact along the collider: point = point_b + Δ − n(n·Δ).
+/// Both are exact when a flat feature meets a flat or pointed one (a curved pair that meets
+/// off its line of motion is off by the curvature over the last millimetre). Shapes that
+/// overlap at the start stay at `t` and `point_b`; shapes apart that do not close (a ≤ 0)
+/// never meet: under a translation the distance of two convex shapes is convex in the
+/// fraction, and its slope −a is not negative there.
+fn finish(toi: &Toi, translation: Vec3) -> Option<(f32, Vec3)> {
+    if toi.distance <= 0.0 {
+        return Some((toi.t, toi.point_b));
+    }
+    let approach = translation.dot(toi.normal);
+    if approach <= 0.0 {
+        return None;
+    }
+    let fraction = toi.t + toi.distance / approach;
+    let travel = translation * (fraction - toi.t);
+    Some((fraction, toi.point_b + travel - toi.normal * toi.normal.dot(travel)))
 }
 
 /// The pose with a finite position and a unit rotation (normalised), or an error naming the
