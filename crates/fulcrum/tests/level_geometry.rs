@@ -307,6 +307,32 @@ fn a_bullet_does_not_pass_a_two_triangle_wall() {
     }
 }
 
+/// A bullet at rest 1 m before a two-triangle wall, then given 150 m/s just before a step
+/// (so no contact pair was made ahead of it: its box was swept with the old velocity) is
+/// stopped by continuous collision against the mesh, while it also slides on a mesh floor it
+/// touches: the floor's triangles at the start are left to the contacts.
+#[test]
+fn continuous_collision_stops_a_bullet_at_a_mesh_wall() {
+    let mut world = world_with_solver(SolverSettings::default());
+    let (vertices, indices) = flat_grid(8, 1.0);
+    add_static(&mut world, Shape::trimesh(vertices, indices, false).unwrap(), 0.0);
+    let wall =
+        vec![Vec3::new(2.0, 0.0, -2.0), Vec3::new(2.0, 3.0, -2.0), Vec3::new(2.0, 3.0, 2.0), Vec3::new(2.0, 0.0, 2.0)];
+    add_static(&mut world, Shape::trimesh(wall, vec![[0, 2, 1], [0, 3, 2]], false).unwrap(), 0.0);
+    let def = BodyDef::dynamic(Vec3::new(1.0, 0.05, 0.3)).with_bullet(true);
+    let bullet = world.create_body(&def).unwrap();
+    world.create_collider(bullet, &ColliderDef::new(Shape::sphere(0.05).unwrap()).with_friction(0.0)).unwrap();
+    run(&mut world, 10);
+    world.set_linear_velocity(bullet, Vec3::X * 150.0).unwrap();
+    let mut furthest = f32::NEG_INFINITY;
+    for _ in 0..30 {
+        world.step(DT).unwrap();
+        furthest = furthest.max(pos(&world, bullet).x);
+    }
+    eprintln!("bullet given 150 m/s before a step: furthest centre x = {furthest:.4} (wall at x = 2)");
+    assert!(furthest < 2.0, "the bullet passed the wall: x = {furthest}");
+}
+
 /// A closed room 6 × 4 × 6 m of one-sided triangles facing inwards (12 triangles).
 fn room() -> Shape {
     let (x, y, z) = (3.0f32, 4.0f32, 3.0f32);

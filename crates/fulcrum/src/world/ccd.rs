@@ -13,7 +13,8 @@
 //!
 //! Pairs already touching at the start of the step (closer than [`TOUCHING`]) are left to the
 //! contact solver, otherwise a bullet resting on the ground would be stopped at its start
-//! pose every step. A pair that starts a little apart searches to half its starting gap at
+//! pose every step. Against a mesh or heightfield this holds per triangle: a bullet sliding on
+//! a floor is still stopped by a wall of the same mesh. A pair that starts a little apart searches to half its starting gap at
 //! most, so a bullet that CCD left 5 mm short still moves on along the surface.
 //!
 //! Non-bullet bodies get no sweep: their proxies are swept over the next step (their boxes
@@ -25,7 +26,7 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::collision::toi::{separation, time_of_impact, Sweep, ToiSettings};
+use crate::collision::toi::{separation, surface_impacts, time_of_impact, triangle_separation, Sweep, ToiSettings};
 use crate::geometry::Aabb;
 use crate::id::{BodyId, ColliderId};
 use crate::math::{Pose, Quat, Vec3};
@@ -107,6 +108,9 @@ impl World {
         if !a.groups.interacts_with(&b.groups) {
             return None;
         }
+        if matches!(b.shape, Shape::TriMesh(_) | Shape::HeightField(_)) {
+            return surface_impact_time(&a.shape, sweep, &b.shape, &b.world_pose);
+        }
         let gap = separation(&a.shape, &sweep.pose_at(0.0), &b.shape, &b.world_pose)?;
         if gap.distance <= TOUCHING {
             return None;
@@ -147,4 +151,22 @@ impl World {
             .map(|c| c.shape.aabb(&Pose::IDENTITY).half_extents().min_element())
             .fold(f32::INFINITY, f32::min)
     }
+}
+
+/// The earliest time of impact of `convex` moving along `sweep` with the triangles of the
+/// fixed mesh or heightfield `surface` that start farther than the 5 mm target (nearer ones
+/// already have speculative contacts: they are the contact solver's, and a bullet sliding
+/// along a floor is not held back by it).
+fn surface_impact_time(convex: &Shape, sweep: &Sweep, surface: &Shape, surface_pose: &Pose) -> Option<f32> {
+    let settings = ToiSettings::CONTINUOUS;
+    let start = sweep.pose_at(0.0);
+    let mut earliest: Option<f32> = None;
+    surface_impacts(convex, sweep, surface, &Sweep::fixed(*surface_pose), &settings, |toi, triangle| {
+        let Some(gap) = triangle_separation(convex, &start, triangle, surface_pose) else { return };
+        if gap.distance <= settings.target + settings.tolerance {
+            return;
+        }
+        earliest = Some(earliest.map_or(toi.t, |e: f32| e.min(toi.t)));
+    });
+    earliest
 }
