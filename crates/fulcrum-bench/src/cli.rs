@@ -5,7 +5,7 @@ use crate::scenes::{build_scene, SceneDesc, SCENE_NAMES};
 /// Usage text of the shared options.
 pub const USAGE: &str = "options:
   --scene NAME   run only this scene (repeatable); default: all of large_pyramid,
-                 many_pyramids, joint_grid, balls, pyramid3d
+                 many_pyramids, joint_grid, balls, pyramid3d, terrain, terrain_mesh
   --steps N      steps per run instead of the scene's standard count
   --repeats R    fresh runs per scene and engine (default 3); median and min are over these
   --threads N    worker threads requested from the engine (default 1)
@@ -15,7 +15,7 @@ pub const USAGE: &str = "options:
 /// Parsed bench options.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BenchOptions {
-    /// Scene names to run, in the order given (all five when none was given).
+    /// Scene names to run, in the order given (all seven when none was given).
     pub scenes: Vec<String>,
     /// Steps per run overriding each scene's own count.
     pub steps: Option<usize>,
@@ -117,7 +117,7 @@ mod tests {
     fn defaults_and_errors() {
         let options = BenchOptions::parse(Vec::<String>::new()).unwrap();
         assert_eq!(options, BenchOptions::default());
-        assert_eq!(options.scene_descs().unwrap().len(), 5);
+        assert_eq!(options.scene_descs().unwrap().len(), SCENE_NAMES.len());
         assert!(BenchOptions::parse(["--scene", "nope"]).is_err());
         assert!(BenchOptions::parse(["--steps"]).is_err());
         assert!(BenchOptions::parse(["--steps", "0"]).is_err());

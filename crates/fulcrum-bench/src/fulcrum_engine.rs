@@ -1,8 +1,10 @@
 //! fulcrum behind the bench's [`BenchEngine`] trait.
 //!
 //! Each scene is built with the engine's default settings (soft step, 4 substeps), sleeping
-//! disabled, one body per described body with one collider (box or sphere, friction 0.6,
-//! restitution 0, the described density). Under [`CollisionRule::NoSphereSphere`] every
+//! disabled, one body per described body with one collider (friction 0.6, restitution 0, the
+//! described density) of the described shape: sphere, box, capsule and cylinder along local
+//! y, a heightfield from the grid's rows and scale, or a one-sided triangle mesh. Under
+//! [`CollisionRule::NoSphereSphere`] every
 //! sphere is a member of group 2 and filters group 2 out, so spheres never touch each other
 //! but still touch everything else. Ball joints are created with the described local
 //! anchors; joints between two static bodies are skipped (they do nothing).
@@ -24,7 +26,7 @@ pub struct FulcrumEngine {
 const SPHERE_GROUP: u32 = 1 << 1;
 
 fn groups_for(body: &BodyDesc, rule: CollisionRule) -> CollisionGroups {
-    match (rule, body.shape) {
+    match (rule, &body.shape) {
         (CollisionRule::NoSphereSphere, ShapeDesc::Sphere { .. }) => CollisionGroups::new(SPHERE_GROUP, !SPHERE_GROUP),
         _ => CollisionGroups::ALL,
     }
@@ -34,11 +36,7 @@ fn add_body(world: &mut World, body: &BodyDesc, rule: CollisionRule) -> Result<B
     let position = Vec3::from(body.position);
     let def = if body.is_static { BodyDef::fixed(position) } else { BodyDef::dynamic(position) };
     let id = world.create_body(&BodyDef { can_sleep: false, ..def }).map_err(|e| e.to_string())?;
-    let shape = match body.shape {
-        ShapeDesc::Sphere { radius } => Shape::sphere(radius),
-        ShapeDesc::Box { half_extents } => Shape::cuboid(Vec3::from(half_extents)),
-    }
-    .map_err(|e| e.to_string())?;
+    let shape = shape_of(&body.shape).map_err(|e| e.to_string())?;
     let collider = ColliderDef::new(shape)
         .with_density(body.density)
         .with_friction(body.friction)
@@ -46,6 +44,20 @@ fn add_body(world: &mut World, body: &BodyDesc, rule: CollisionRule) -> Result<B
         .with_groups(groups_for(body, rule));
     world.create_collider(id, &collider).map_err(|e| e.to_string())?;
     Ok(id)
+}
+
+/// fulcrum's shape for a described one (a one-sided mesh for [`ShapeDesc::TriMesh`]).
+fn shape_of(desc: &ShapeDesc) -> fulcrum::Result<Shape> {
+    match desc {
+        ShapeDesc::Sphere { radius } => Shape::sphere(*radius),
+        ShapeDesc::Box { half_extents } => Shape::cuboid(Vec3::from(*half_extents)),
+        ShapeDesc::Capsule { half_height, radius } => Shape::capsule(*half_height, *radius),
+        ShapeDesc::Cylinder { half_height, radius } => Shape::cylinder(*half_height, *radius),
+        ShapeDesc::HeightField { grid } => Shape::heightfield(grid.heights().to_vec(), Vec3::from(grid.scale())),
+        ShapeDesc::TriMesh { vertices, indices } => {
+            Shape::trimesh(vertices.iter().map(|&v| Vec3::from(v)).collect(), indices.to_vec(), false)
+        }
+    }
 }
 
 /// Builds a bench scene as a fulcrum world (as described at the top of this file; the
@@ -87,6 +99,11 @@ impl BenchEngine for FulcrumEngine {
 
     fn poses(&self) -> Vec<BodyPose> {
         self.pose_list()
+    }
+
+    fn linear_velocities(&self) -> Vec<[f32; 3]> {
+        let velocity = |&id| self.world.body(id).expect("bench body exists").linear_velocity().to_array();
+        self.bodies.iter().map(velocity).collect()
     }
 }
 

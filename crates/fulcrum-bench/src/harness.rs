@@ -1,16 +1,17 @@
 //! The engine-agnostic runner: builds a scene on an engine, times only its `step` calls,
 //! repeats, and reports median and minimum milliseconds per step, peak memory and quality.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use crate::quality::{measure_quality, BodyPose, Quality};
+use crate::quality::{BodyPose, Quality, QualityRecorder};
 use crate::scenes::SceneDesc;
 
 /// A physics engine driven by the bench.
 ///
 /// An adapter builds its own world from a [`SceneDesc`] (bodies in description order, the
 /// scene's collision rule, sleeping disabled, the engine's default solver settings and the
-/// scene's `dt`), steps it by `dt`, and hands back every body's pose in description order.
+/// scene's `dt`), steps it by `dt`, and hands back every body's pose and linear velocity in
+/// description order.
 pub trait BenchEngine: Sized {
     /// Engine name as written in the output (e.g. `"fulcrum"`, `"rapier3d"`).
     fn name() -> &'static str;
@@ -21,6 +22,9 @@ pub trait BenchEngine: Sized {
     fn step(&mut self);
     /// The pose of every body, in description order (static bodies included).
     fn poses(&self) -> Vec<BodyPose>;
+    /// The linear velocity of every body's centre of mass in m/s, in description order
+    /// (static bodies included).
+    fn linear_velocities(&self) -> Vec<[f32; 3]>;
 }
 
 /// The figures of one run of one engine on one scene.
@@ -32,7 +36,7 @@ pub struct RepeatSample {
     pub peak_rss_bytes: Option<u64>,
     /// How far `peak_rss_bytes` is specific to this run.
     pub rss_scope: RssScope,
-    /// Quality figures of the final state.
+    /// Quality figures of the run (see [`QualityRecorder`]).
     pub quality: Quality,
 }
 
@@ -80,24 +84,30 @@ pub struct SceneResult {
 }
 
 /// Builds `scene` on engine `E`, runs `steps` steps timing only the `step` calls, and
-/// measures peak memory and quality. Errors on `steps == 0`, on a failed build, or when the
-/// engine returns the wrong number of poses.
+/// measures peak memory and quality (recording poses between the timed steps for scenes
+/// whose quality is taken over the run). Errors on `steps == 0`, on a failed build, or when
+/// the engine returns the wrong number of poses or velocities.
 pub fn measure_once<E: BenchEngine>(scene: &SceneDesc, steps: usize, threads: usize) -> Result<RepeatSample, String> {
     if steps == 0 {
         return Err("steps must be at least 1".to_string());
     }
     let rss_scope = reset_peak_rss();
     let mut engine = E::build(scene, threads)?;
-    let start = Instant::now();
+    let mut recorder = QualityRecorder::new(scene);
+    let mut stepping = Duration::ZERO;
     for _ in 0..steps {
+        let start = Instant::now();
         engine.step();
+        stepping += start.elapsed();
+        if recorder.wants_every_step() {
+            recorder.record_step(&engine.poses())?;
+        }
     }
-    let elapsed = start.elapsed();
     let peak_rss_bytes = read_peak_rss_bytes();
-    let quality = measure_quality(scene, &engine.poses())?;
+    let quality = recorder.finish(&engine.poses(), &engine.linear_velocities())?;
     drop(engine);
     Ok(RepeatSample {
-        ms_per_step: elapsed.as_secs_f64() * 1e3 / steps as f64,
+        ms_per_step: stepping.as_secs_f64() * 1e3 / steps as f64,
         rss_scope: if peak_rss_bytes.is_some() { rss_scope } else { RssScope::Unavailable },
         peak_rss_bytes,
         quality,
@@ -321,7 +331,7 @@ fn format_row(result: &SceneResult) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenes::{pyramid3d, BodyDesc};
+    use crate::scenes::{pyramid3d, BodyDesc, QualityDesc};
 
     /// A toy engine: dynamic bodies fall freely by symplectic Euler, v += g dt, x += v dt.
     struct FreeFall {
@@ -356,6 +366,9 @@ mod tests {
         fn poses(&self) -> Vec<BodyPose> {
             self.positions.iter().map(|&p| BodyPose::at(p)).collect()
         }
+        fn linear_velocities(&self) -> Vec<[f32; 3]> {
+            self.velocities_y.iter().map(|&v| [0.0, v, 0.0]).collect()
+        }
     }
 
     #[test]
@@ -372,6 +385,31 @@ mod tests {
         assert_eq!((result.bodies, result.steps, result.repeats), (385, 30, 2));
         assert!(result.ms_per_step_min <= result.ms_per_step_median);
         assert!(measure_once::<FreeFall>(&scene, 0, 1).is_err());
+    }
+
+    #[test]
+    fn terrain_figures_of_a_free_fall() {
+        // After 90 steps every body has fallen g dt^2 90*91/2 = 11.16 m from y >= 6, so the
+        // lowest layer is under the surface (|h| <= 2.5); a free fall only sinks, so the
+        // deepest recorded step is the last. Fastest body: g dt 90 = 14.715 m/s.
+        let scene = crate::scenes::terrain();
+        let result = run_scene::<FreeFall>(&scene, Some(90), 1, 1).unwrap();
+        let dt = f64::from(scene.dt);
+        let drop = (9.81 * dt * dt * 90.0 * 91.0 / 2.0) as f32;
+        let QualityDesc::Terrain { surface } = &scene.quality else { panic!("terrain quality") };
+        let deepest = scene.bodies[1..]
+            .iter()
+            .map(|body| {
+                let [x, y, z] = body.position.map(f64::from);
+                surface.surface_height(x, z).unwrap() - (y - f64::from(drop))
+            })
+            .fold(0.0, f64::max);
+        let depth = result.quality.max_penetration_m.unwrap();
+        assert!(deepest > 3.0 && (depth - deepest).abs() < 1e-5, "{depth} vs {deepest}");
+        let speed = result.quality.max_speed_end_mps.unwrap();
+        assert!((speed - 9.81 * dt * 90.0).abs() < 1e-4, "{speed}");
+        let keys: Vec<&str> = result.quality.entries().iter().map(|(key, _)| *key).collect();
+        assert_eq!(keys, ["max_penetration_m", "max_speed_end_mps"]);
     }
 
     #[test]

@@ -1,7 +1,14 @@
-//! Quality figures computed from final body poses and the scene description alone, so every
-//! engine is judged by the same code.
+//! Quality figures computed from body poses, velocities and the scene description alone, so
+//! every engine is judged by the same code.
+//!
+//! Keys, as in SCENES.md: `top_drop_m`, `top_drift_m`, `max_joint_gap_m`, `max_penetration_m`,
+//! plus `max_speed_end_mps` (the terrain scenes' "fastest body at the end": the largest linear
+//! speed of a dynamic body after the last step, in metres per second). Most figures are taken
+//! from the final state; the terrain scenes' `max_penetration_m` is the deepest over every
+//! step, gathered by a [`QualityRecorder`].
 
 use crate::scenes::{QualityDesc, SceneDesc, ShapeDesc};
+use crate::terrain::HeightGrid;
 
 /// World pose of one body: position in metres and rotation as a unit quaternion
 /// `[x, y, z, w]` (vector part first, scalar last, as glam and nalgebra store it).
@@ -41,8 +48,11 @@ pub struct Quality {
     pub top_drift_m: Option<f64>,
     /// Largest distance between the two world anchors of any joint, metres.
     pub max_joint_gap_m: Option<f64>,
-    /// Deepest overlap of two colliding spheres or of a sphere and a box, metres (>= 0).
+    /// Deepest overlap of two colliding spheres or of a sphere and a box, or (terrain scenes)
+    /// deepest body centre under the ground surface at any recorded step, metres (>= 0).
     pub max_penetration_m: Option<f64>,
+    /// Largest linear speed of a dynamic body at the end, metres per second.
+    pub max_speed_end_mps: Option<f64>,
 }
 
 impl Quality {
@@ -53,6 +63,7 @@ impl Quality {
             ("top_drift_m", self.top_drift_m),
             ("max_joint_gap_m", self.max_joint_gap_m),
             ("max_penetration_m", self.max_penetration_m),
+            ("max_speed_end_mps", self.max_speed_end_mps),
         ];
         all.into_iter().filter_map(|(key, value)| value.map(|v| (key, v))).collect()
     }
@@ -64,17 +75,66 @@ impl Quality {
     }
 }
 
-/// Computes the scene's quality figure from the final `poses` (one per body, in description
-/// order). Errors when the number of poses differs from the number of bodies.
-pub fn measure_quality(scene: &SceneDesc, poses: &[BodyPose]) -> Result<Quality, String> {
-    if poses.len() != scene.bodies.len() {
-        return Err(format!(
-            "scene `{}` has {} bodies but the engine returned {} poses",
-            scene.name,
-            scene.bodies.len(),
-            poses.len()
-        ));
+/// Gathers the quality figures of one run: [`Self::record_step`] after every step when
+/// [`Self::wants_every_step`], then [`Self::finish`] with the final state.
+#[derive(Clone, Debug)]
+pub struct QualityRecorder<'a> {
+    scene: &'a SceneDesc,
+    /// Deepest body centre under the terrain surface over the recorded steps, metres (>= 0).
+    deepest_under_surface_m: f64,
+}
+
+impl<'a> QualityRecorder<'a> {
+    /// A recorder for one run of `scene`, with nothing recorded yet.
+    pub fn new(scene: &'a SceneDesc) -> Self {
+        Self { scene, deepest_under_surface_m: 0.0 }
     }
+
+    /// Whether the scene's figures need the poses after every step (the terrain scenes).
+    pub fn wants_every_step(&self) -> bool {
+        matches!(self.scene.quality, QualityDesc::Terrain { .. })
+    }
+
+    /// Records the `poses` after one step (a no-op for scenes judged on their final state).
+    /// Errors when the number of poses differs from the number of bodies.
+    pub fn record_step(&mut self, poses: &[BodyPose]) -> Result<(), String> {
+        check_count(self.scene, "poses", poses.len())?;
+        if let QualityDesc::Terrain { surface } = &self.scene.quality {
+            let depth = deepest_under_surface(self.scene, surface, poses);
+            self.deepest_under_surface_m = max_or_nan(self.deepest_under_surface_m, depth);
+        }
+        Ok(())
+    }
+
+    /// The run's figures from the final `poses` and linear `velocities` (m/s), one each per
+    /// body in description order: [`measure_quality`] of the final poses, and for the terrain
+    /// scenes the deepest penetration over the recorded steps and the final state, and
+    /// `max_speed_end_mps`. Errors when a count differs from the number of bodies.
+    pub fn finish(&self, poses: &[BodyPose], velocities: &[[f32; 3]]) -> Result<Quality, String> {
+        check_count(self.scene, "velocities", velocities.len())?;
+        let mut quality = measure_quality(self.scene, poses)?;
+        if let QualityDesc::Terrain { .. } = self.scene.quality {
+            let final_depth = quality.max_penetration_m.unwrap_or(0.0);
+            quality.max_penetration_m = Some(max_or_nan(self.deepest_under_surface_m, final_depth));
+            quality.max_speed_end_mps = Some(max_dynamic_speed(self.scene, velocities));
+        }
+        Ok(quality)
+    }
+}
+
+/// Errors unless the engine returned one `what` per body of `scene`.
+fn check_count(scene: &SceneDesc, what: &str, count: usize) -> Result<(), String> {
+    if count == scene.bodies.len() {
+        return Ok(());
+    }
+    Err(format!("scene `{}` has {} bodies but the engine returned {count} {what}", scene.name, scene.bodies.len()))
+}
+
+/// Computes the scene's quality figures that depend on the final `poses` alone (one per body,
+/// in description order); for the terrain scenes that is the penetration of this state only.
+/// Errors when the number of poses differs from the number of bodies.
+pub fn measure_quality(scene: &SceneDesc, poses: &[BodyPose]) -> Result<Quality, String> {
+    check_count(scene, "poses", poses.len())?;
     let mut quality = Quality::default();
     match &scene.quality {
         QualityDesc::TopCubes { tracked, report_drift } => {
@@ -84,8 +144,36 @@ pub fn measure_quality(scene: &SceneDesc, poses: &[BodyPose]) -> Result<Quality,
         }
         QualityDesc::JointGap => quality.max_joint_gap_m = Some(max_joint_gap(scene, poses)),
         QualityDesc::Penetration => quality.max_penetration_m = Some(max_penetration(scene, poses)),
+        QualityDesc::Terrain { surface } => {
+            quality.max_penetration_m = Some(deepest_under_surface(scene, surface, poses));
+        }
     }
     Ok(quality)
+}
+
+/// max over dynamic bodies of (surface height at the centre's x, z) − (centre's y), both
+/// relative to the ground body's position, or 0 when no centre is under the surface. Centres
+/// beyond the grid's x, z extent are not under it; a non-finite centre gives NaN.
+fn deepest_under_surface(scene: &SceneDesc, surface: &HeightGrid, poses: &[BodyPose]) -> f64 {
+    let origin = scene.ground.map_or([0.0; 3], |ground| poses[ground].position).map(f64::from);
+    let mut deepest = 0.0f64;
+    let dynamic = scene.bodies.iter().zip(poses).filter(|(body, _)| !body.is_static);
+    for (_, pose) in dynamic {
+        let [x, y, z] = pose.position.map(f64::from);
+        if ![x, y, z].iter().all(|c| c.is_finite()) {
+            return f64::NAN;
+        }
+        if let Some(height) = surface.surface_height(x - origin[0], z - origin[2]) {
+            deepest = deepest.max(height + origin[1] - y);
+        }
+    }
+    deepest
+}
+
+/// max over dynamic bodies of |v|, in metres per second (0 without dynamic bodies).
+fn max_dynamic_speed(scene: &SceneDesc, velocities: &[[f32; 3]]) -> f64 {
+    let dynamic = scene.bodies.iter().zip(velocities).filter(|(body, _)| !body.is_static);
+    dynamic.fold(0.0, |fastest, (_, &velocity)| max_or_nan(fastest, length(velocity)))
 }
 
 /// Largest NaN-propagating maximum: once a NaN is seen the result stays NaN.
@@ -125,7 +213,8 @@ fn max_joint_gap(scene: &SceneDesc, poses: &[BodyPose]) -> f64 {
 }
 
 /// Deepest overlap among sphere/sphere pairs (r_a + r_b - |c_a - c_b|) and sphere/box pairs
-/// (see [`sphere_box_penetration`]) that may collide; 0 when nothing overlaps.
+/// (see [`sphere_box_penetration`]) that may collide; 0 when nothing overlaps. Other shapes
+/// are not judged here.
 ///
 /// Sphere pairs are found by sweep and prune along x: spheres sorted by c_x - r, and a sphere
 /// is only tested against later ones whose interval start lies before its own interval end.
@@ -136,6 +225,7 @@ fn max_penetration(scene: &SceneDesc, poses: &[BodyPose]) -> f64 {
         match body.shape {
             ShapeDesc::Sphere { radius } => spheres.push((index, radius)),
             ShapeDesc::Box { half_extents } => boxes.push((index, half_extents)),
+            _ => {}
         }
     }
     let mut deepest = 0.0f64;
@@ -343,6 +433,35 @@ mod tests {
         // Off a corner edge: centre 0.3 m beyond x and y faces, distance 0.3*sqrt(2).
         let corner = sphere_box_penetration([100.3, 0.3, 0.0], 0.5, &ground, half);
         assert!((corner - (0.5 - 0.3 * 2f64.sqrt())).abs() < 1e-5);
+    }
+
+    #[test]
+    fn terrain_penetration_is_the_deepest_recorded_step() {
+        // Body 1 sinks 0.3 m under the surface at step 1 and is back on it at step 2; body 2
+        // (beyond the grid's edge, so never under it) moves at (3, 0, 4) m/s at the end.
+        let scene = crate::scenes::terrain_mesh();
+        let QualityDesc::Terrain { surface } = &scene.quality else { panic!("terrain quality") };
+        let mut poses = initial_poses(&scene);
+        let [x, _, z] = poses[1].position;
+        let ground_y = surface.surface_height(f64::from(x), f64::from(z)).unwrap() as f32;
+        let mut recorder = QualityRecorder::new(&scene);
+        assert!(recorder.wants_every_step());
+        poses[1].position[1] = ground_y - 0.3;
+        poses[2].position = [70.0, -5.0, 0.0];
+        recorder.record_step(&poses).unwrap();
+        poses[1].position[1] = ground_y + 0.4;
+        recorder.record_step(&poses).unwrap();
+        let mut velocities = vec![[0.0; 3]; poses.len()];
+        velocities[2] = [3.0, 0.0, 4.0];
+        velocities[0] = [100.0, 0.0, 0.0]; // the static ground is not judged
+        let quality = recorder.finish(&poses, &velocities).unwrap();
+        assert!((quality.max_penetration_m.unwrap() - 0.3).abs() < 1e-5);
+        assert!((quality.max_speed_end_mps.unwrap() - 5.0).abs() < 1e-6);
+        // The final state alone shows no penetration; wrong counts are refused.
+        assert_eq!(measure_quality(&scene, &poses).unwrap().max_penetration_m, Some(0.0));
+        assert!(recorder.finish(&poses, &velocities[1..]).is_err());
+        assert!(QualityRecorder::new(&scene).record_step(&poses[1..]).is_err());
+        assert!(!QualityRecorder::new(&balls()).wants_every_step());
     }
 
     #[test]

@@ -1,13 +1,19 @@
 //! Engine-neutral descriptions of the standard bench scenes of `shared/bench/SCENES.md`.
 //!
-//! A [`SceneDesc`] is plain data: bodies (static or dynamic, one sphere or box each, a
-//! position, a density, friction and restitution), ball joints with local anchors, the number
+//! A [`SceneDesc`] is plain data: bodies (static or dynamic, one shape each, a position, a
+//! density, friction and restitution), ball joints with local anchors, the number
 //! of steps, the time step, gravity, a collision rule and what the quality figure tracks. Each
 //! engine adapter turns it into its own world, so every engine runs the very same scene.
 //!
 //! Conventions: metres, kilograms, seconds; +y is up; every body starts at rest with the
 //! identity rotation. Body indices are positions in [`SceneDesc::bodies`]; where a scene has a
-//! ground box it is body 0 and it is not counted by [`SceneDesc::body_count`].
+//! ground (a box, or the terrain's heightfield or mesh) it is body 0 and it is not counted by
+//! [`SceneDesc::body_count`]. The big terrain data sits behind an [`Arc`], so cloning a scene
+//! stays cheap.
+
+use std::sync::Arc;
+
+pub use crate::terrain::{terrain, terrain_mesh, HeightGrid};
 
 /// Friction coefficient of every body of every standard scene (dimensionless).
 pub const FRICTION: f32 = 0.6;
@@ -20,10 +26,11 @@ pub const GRAVITY: [f32; 3] = [0.0, -9.81, 0.0];
 /// Half extents of the unit cube, in metres.
 pub const UNIT_CUBE_HALF_EXTENTS: [f32; 3] = [0.5, 0.5, 0.5];
 /// Names of the standard scenes, in the order of SCENES.md.
-pub const SCENE_NAMES: [&str; 5] = ["large_pyramid", "many_pyramids", "joint_grid", "balls", "pyramid3d"];
+pub const SCENE_NAMES: [&str; 7] =
+    ["large_pyramid", "many_pyramids", "joint_grid", "balls", "pyramid3d", "terrain", "terrain_mesh"];
 
 /// The one collision shape of a body, in its local frame (centred on the body's origin).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ShapeDesc {
     /// A sphere of the given radius, in metres.
     Sphere {
@@ -35,10 +42,39 @@ pub enum ShapeDesc {
         /// Half extents along local x, y, z in metres.
         half_extents: [f32; 3],
     },
+    /// A capsule: the segment from (0, -half_height, 0) to (0, half_height, 0) swept by a
+    /// sphere of `radius`, in metres.
+    Capsule {
+        /// Half the length of the inner segment along local y, in metres.
+        half_height: f32,
+        /// Radius in metres.
+        radius: f32,
+    },
+    /// A solid cylinder along local y, in metres.
+    Cylinder {
+        /// Half the height along local y, in metres.
+        half_height: f32,
+        /// Radius of the circular faces, in metres.
+        radius: f32,
+    },
+    /// A heightfield (static bodies only): a grid of samples, solid below its surface; see
+    /// [`HeightGrid`] for the layout and how a cell is split into two triangles.
+    HeightField {
+        /// The samples and their scale.
+        grid: Arc<HeightGrid>,
+    },
+    /// A one-sided triangle mesh (static bodies only): a triangle collides on its front face,
+    /// the side from which its corners run counter-clockwise.
+    TriMesh {
+        /// Corner positions in the body frame, in metres.
+        vertices: Arc<[[f32; 3]]>,
+        /// Three indices into `vertices` per triangle.
+        indices: Arc<[[u32; 3]]>,
+    },
 }
 
 /// One rigid body of a scene.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct BodyDesc {
     /// `true` for a static (fixed, infinite-mass) body, `false` for a dynamic one.
     pub is_static: bool,
@@ -102,6 +138,13 @@ pub enum QualityDesc {
     JointGap,
     /// `max_penetration_m`: the deepest sphere/sphere or sphere/box overlap.
     Penetration,
+    /// `max_penetration_m`: the deepest any dynamic body's centre goes below the ground surface
+    /// (the ground body's grid, evaluated as its triangles) at any recorded step; and
+    /// `max_speed_end_mps`: the largest linear speed of a dynamic body at the end.
+    Terrain {
+        /// The ground's surface (the ground body carries it as a heightfield or a mesh).
+        surface: Arc<HeightGrid>,
+    },
 }
 
 /// A complete engine-neutral scene.
@@ -168,13 +211,15 @@ pub fn build_scene(name: &str) -> Result<SceneDesc, String> {
         "joint_grid" => Ok(joint_grid()),
         "balls" => Ok(balls()),
         "pyramid3d" => Ok(pyramid3d()),
+        "terrain" => Ok(terrain()),
+        "terrain_mesh" => Ok(terrain_mesh()),
         _ => Err(format!("unknown scene `{name}`; known scenes: {}", SCENE_NAMES.join(", "))),
     }
 }
 
-/// Builds all five standard scenes in the order of [`SCENE_NAMES`].
+/// Builds all seven standard scenes in the order of [`SCENE_NAMES`].
 pub fn all_scenes() -> Vec<SceneDesc> {
-    vec![large_pyramid(), many_pyramids(), joint_grid(), balls(), pyramid3d()]
+    vec![large_pyramid(), many_pyramids(), joint_grid(), balls(), pyramid3d(), terrain(), terrain_mesh()]
 }
 
 /// The static ground box at (0, -1, 0) with the given half extents (its top face is y = 0).
@@ -214,7 +259,7 @@ fn sphere(position: [f32; 3], radius: f32, density: f32, is_static: bool) -> Bod
 }
 
 /// A scene skeleton with the common settings and no bodies.
-fn empty_scene(name: &'static str, steps: usize, quality: QualityDesc) -> SceneDesc {
+pub(crate) fn empty_scene(name: &'static str, steps: usize, quality: QualityDesc) -> SceneDesc {
     SceneDesc {
         name,
         bodies: Vec::new(),

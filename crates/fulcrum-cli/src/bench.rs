@@ -15,7 +15,7 @@ use crate::usage::count;
 #[derive(Args)]
 pub struct BenchArgs {
     /// Run only this scene (repeatable): large_pyramid, many_pyramids, joint_grid, balls,
-    /// pyramid3d. Default: all.
+    /// pyramid3d, terrain, terrain_mesh. Default: all.
     #[arg(long = "scene", value_name = "NAME")]
     scenes: Vec<String>,
     /// Steps per run instead of each scene's standard count.

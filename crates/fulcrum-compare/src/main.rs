@@ -25,10 +25,7 @@ pub struct EngineEntry {
 impl EngineEntry {
     /// The entry of engine `E`.
     pub fn of<E: BenchEngine>() -> Self {
-        Self {
-            name: E::name(),
-            measure: measure_once::<E>,
-        }
+        Self { name: E::name(), measure: measure_once::<E> }
     }
 }
 
@@ -107,12 +104,7 @@ fn compare_scene(
 
 /// median(numerator) / median(denominator) when both engines ran.
 fn median_ratio(results: &[SceneResult], numerator: &str, denominator: &str) -> Option<f64> {
-    let median_of = |name: &str| {
-        results
-            .iter()
-            .find(|r| r.engine == name)
-            .map(|r| r.ms_per_step_median)
-    };
+    let median_of = |name: &str| results.iter().find(|r| r.engine == name).map(|r| r.ms_per_step_median);
     Some(median_of(numerator)? / median_of(denominator)?)
 }
 
@@ -134,10 +126,7 @@ fn print_tables(all_results: &[(Vec<SceneResult>, Option<f64>)]) {
     print!("{}", format_table(&flat));
     for (results, ratio) in all_results {
         if let (Some(first), Some(ratio)) = (results.first(), ratio) {
-            println!(
-                "{:<14} fulcrum/rapier3d median ms/step: {ratio:.2}",
-                first.scene
-            );
+            println!("{:<14} fulcrum/rapier3d median ms/step: {ratio:.2}", first.scene);
         }
     }
 }
