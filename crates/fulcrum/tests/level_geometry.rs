@@ -214,9 +214,8 @@ fn surface_height(samples: &[Vec<f32>], x: f32, z: f32) -> f32 {
 const ROLLING_RESISTANCE: f32 = 0.2;
 
 /// 100 mixed bodies dropped in a column onto bumpy terrain (into its lowest valley, so that
-/// nothing rolls away), as a heightfield and as a one-sided mesh, for 10 s: the deepest any
-/// body's centre ever gets below the surface, and the fastest speed at the end.
-fn drop_pile_on_terrain(name: &str, ground: Shape, samples: &[Vec<f32>]) -> (f32, f32) {
+/// nothing rolls away), as a heightfield and as a one-sided mesh, for 10 s.
+fn drop_pile_on_terrain(name: &str, ground: Shape, samples: &[Vec<f32>]) -> PileOutcome {
     let valley = Vec3::new(-17.0, 0.0, 0.0);
     let mut world = world_with_solver(SolverSettings::default());
     add_static(&mut world, ground, 0.6);
@@ -238,16 +237,31 @@ fn drop_pile_on_terrain(name: &str, ground: Shape, samples: &[Vec<f32>]) -> (f32
         bodies.push(body);
     }
     let mut deepest = f32::NEG_INFINITY;
-    for _ in 0..600 {
+    let mut last_second_start = Vec::new();
+    for step in 0..600 {
         world.step(DT).unwrap();
+        if step == 540 {
+            last_second_start = bodies.iter().map(|&b| pos(&world, b)).collect();
+        }
         for &b in &bodies {
             let p = pos(&world, b);
             deepest = deepest.max(surface_height(samples, p.x, p.z) - p.y);
         }
     }
     let fastest = bodies.iter().map(|&b| vel(&world, b).length()).fold(0.0, f32::max);
-    eprintln!("{name}: deepest centre {deepest:.4} m below the surface, fastest {fastest:.4} m/s after 10 s");
-    (deepest, fastest)
+    let moved = bodies.iter().zip(&last_second_start).map(|(&b, &p)| (pos(&world, b) - p).length()).fold(0.0, f32::max);
+    eprintln!(
+        "{name}: deepest centre {deepest:.4} m below the surface; in the last second the most any body moved is \
+         {moved:.4} m; fastest {fastest:.4} m/s after 10 s"
+    );
+    PileOutcome { deepest, moved }
+}
+
+/// What the pile did: the deepest any centre went below the surface at any step (negative:
+/// never below), and the most any body moved in the last second, metres.
+struct PileOutcome {
+    deepest: f32,
+    moved: f32,
 }
 
 fn terrains() -> (Vec<Vec<f32>>, Vec<(&'static str, Shape)>) {
@@ -263,18 +277,20 @@ fn terrains() -> (Vec<Vec<f32>>, Vec<(&'static str, Shape)>) {
 fn a_pile_on_bumpy_terrain_stays_above_it() {
     let (samples, grounds) = terrains();
     for (name, ground) in grounds {
-        let (deepest, _) = drop_pile_on_terrain(name, ground, &samples);
+        let deepest = drop_pile_on_terrain(name, ground, &samples).deepest;
         assert!(deepest < 0.0, "{name}: a centre went {deepest} m below the surface");
     }
 }
 
-/// The pile comes to rest within 10 s.
+/// The pile comes to rest within 10 s: in the last second no body moves more than 1 cm. (Its
+/// speed at the end is printed, not asserted: resting bodies still show velocity noise of a few
+/// cm/s, which is not motion.)
 #[test]
 fn a_pile_on_bumpy_terrain_comes_to_rest() {
     let (samples, grounds) = terrains();
     for (name, ground) in grounds {
-        let (_, fastest) = drop_pile_on_terrain(name, ground, &samples);
-        assert!(fastest < 0.05, "{name}: a body still moves at {fastest} m/s");
+        let moved = drop_pile_on_terrain(name, ground, &samples).moved;
+        assert!(moved < 0.01, "{name}: a body moved {moved} m in the last second");
     }
 }
 

@@ -9,7 +9,10 @@
 //! 1. a body entirely behind a one-sided triangle (its furthest point along f more than the
 //!    margin behind the plane) does not touch it; a heightfield is solid below, so its
 //!    triangles always do;
-//! 2. GJK/EPA between the triangle and the body give the normal n and the separation;
+//! 2. GJK/EPA between the triangle and the body give the normal n and the separation — unless
+//!    the body lies over the face, its supporting feature along −f clipped to the triangle's
+//!    prism overlapping by at most `SHALLOW_DEPTH`: then that clipped feature with the face
+//!    normal is the contact (resting and sliding bodies, the common case, skip GJK/EPA);
 //! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
 //!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
 //!    triangle can be sideways), or when it lies on an inactive edge or vertex (flat or
@@ -43,6 +46,10 @@ const FACE_NORMAL_COSINE: f32 = 0.9998;
 
 /// Triangle manifolds whose normals are this close (cosine, about 8°) share a manifold.
 const CLUSTER_COSINE: f32 = 0.99;
+
+/// A body over a triangle's face overlapping it by at most this much (metres) touches the
+/// face: its contact takes the face normal without a GJK/EPA query (`over_the_face`).
+const SHALLOW_DEPTH: f32 = 0.02;
 
 /// How close (metres) a witness point must be to an edge to be on it.
 const FEATURE_DISTANCE: f32 = 1e-3;
@@ -117,22 +124,42 @@ fn triangle_contact(query: &TriangleQuery, index: u32, triangle: &Triangle) -> O
     if reach < -query.margin && !query.solid_below {
         return None;
     }
-    let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
-    let found = separation(&core, body, face);
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
+    if over_the_face(triangle, face, body, query.margin, &mut manifold) {
+        mix_clip_ids(&mut manifold, own);
+        return Some(manifold);
+    }
+    let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
+    let found = separation(&core, body, face);
     if takes_face_normal(triangle, face, &found) {
         face_contact(triangle, face, body, query.margin, &mut manifold);
-        for point in &mut manifold.points[..manifold.count] {
-            if point.id & CLIP_MARK != 0 {
-                point.id = (point.id ^ own) | CLIP_MARK;
-            }
-        }
+        mix_clip_ids(&mut manifold, own);
     } else if found.separation <= query.margin {
         manifold_from_separation(&core, body, &found, query.margin, &mut manifold);
         manifold.points[..manifold.count].iter_mut().for_each(|point| point.id ^= own);
     }
     (!manifold.is_empty()).then_some(manifold)
+}
+
+/// The shortcut before step 2: the body's supporting feature along −`face` clipped to the
+/// triangle's prism has points, none deeper than [`SHALLOW_DEPTH`]. The body then lies over
+/// the face and touches it, and the face normal is the contact's: step 3 would choose it, or
+/// keep an edge's normal within a degree or two of it where the body also reaches over a
+/// convex edge. Only a deeper overlap needs GJK/EPA to find out whether the shortest way out
+/// is sideways, past an edge. Leaves the face contact in `out`.
+fn over_the_face(triangle: &Triangle, face: Vec3, body: &ConvexCore, margin: f32, out: &mut Manifold) -> bool {
+    face_contact(triangle, face, body, margin, out);
+    !out.is_empty() && out.min_separation() >= -SHALLOW_DEPTH
+}
+
+/// Mixes the triangle's own id into the ids of the points made by clipping against it.
+fn mix_clip_ids(manifold: &mut Manifold, own: u32) {
+    for point in &mut manifold.points[..manifold.count] {
+        if point.id & CLIP_MARK != 0 {
+            point.id = (point.id ^ own) | CLIP_MARK;
+        }
+    }
 }
 
 /// Step 3: does the contact normal give way to the face normal `face`?
