@@ -54,7 +54,8 @@ fn every_sample_loads_builds_and_round_trips() {
         let scene = Scene::load(&path).unwrap_or_else(|e| panic!("{e}"));
         assert!(scene.description.is_some(), "{} has no description", path.display());
         let text = scene.to_json_string().unwrap();
-        let again = Scene::from_json_str(&text, "again").unwrap();
+        let dir = path.parent().expect("a sample file lies in scenes/");
+        let again = Scene::from_json_str_in(&text, "again", dir).unwrap();
         assert_eq!(again, scene, "{} does not round-trip", path.display());
         let (world, index) = scene.build().unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(world.body_count(), scene.bodies.len());
