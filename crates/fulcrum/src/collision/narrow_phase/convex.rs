@@ -166,7 +166,7 @@ fn clip_against_face(
         true
     } else if incident.is_segment() {
         let segment = [incident.vertices[0], incident.vertices[1]];
-        clip_segment_to_face(segment, reference, margin, reference_is_a, id_base, out);
+        clip_segment_to_face(segment, (reference.points(), reference.normal), margin, reference_is_a, id_base, out);
         true
     } else {
         false
@@ -174,7 +174,8 @@ fn clip_against_face(
 }
 
 /// Clips the segment `p(t) = p0 + t (p1 - p0)`, `t ∈ [0, 1]`, by the side planes of the
-/// reference polygon (side `j` through `v_j` with outward normal `s_j = (v_{j+1} - v_j) × n`).
+/// reference polygon `face` with normal `n` (side `j` through `v_j` with outward normal
+/// `s_j = (v_{j+1} - v_j) × n`).
 /// With `e0 = s_j·p0 - s_j·v_j` and `e1` likewise, the segment crosses the plane at
 /// `t = e0 / (e0 - e1)`: entering when `e0 > 0`, leaving when `e1 > 0`. The kept ends become
 /// contacts with separation `n·(p - v_0)`, midway `p - ½ separation · n`.
@@ -183,16 +184,14 @@ fn clip_against_face(
 /// id `0x100 + 64 k + j`.
 pub fn clip_segment_to_face(
     segment: [Vec3; 2],
-    reference: &SupportFeature,
+    (face, n): (&[Vec3], Vec3),
     margin: f32,
     reference_is_a: bool,
     id_base: u32,
     out: &mut Manifold,
 ) {
     out.clear();
-    let n = reference.normal;
     out.normal = if reference_is_a { n } else { -n };
-    let face = reference.points();
     let (mut t0, mut t1) = (0.0f32, 1.0f32);
     let (mut id0, mut id1) = (0u32, 1u32);
     for j in 0..face.len() {

@@ -32,7 +32,7 @@
 use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
 use super::gjk::{ConvexCore, CoreKind};
-use super::support_face::{support_feature, SupportFeature, TRIANGLE_FEATURE};
+use super::support_face::support_feature;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
@@ -216,10 +216,10 @@ fn face_contact(triangle: &Triangle, face: Vec3, body: &ConvexCore, margin: f32,
     let reference = face_polygon(triangle, face);
     let id_base = incident.index;
     if incident.is_polygon() {
-        clip_faces(reference.points(), face, incident.points(), margin, true, id_base, out);
+        clip_faces(&reference, face, incident.points(), margin, true, id_base, out);
     } else if incident.is_segment() {
         let segment = [incident.vertices[0], incident.vertices[1]];
-        clip_segment_to_face(segment, &reference, margin, true, id_base, out);
+        clip_segment_to_face(segment, (&reference, face), margin, true, id_base, out);
     } else {
         let p = incident.vertices[0];
         let separation = face.dot(p - triangle.vertices[0]);
@@ -236,18 +236,14 @@ fn inside(triangle: &Triangle, p: Vec3) -> bool {
     (0..3).all(|i| (v[(i + 1) % 3] - v[i]).cross(p - v[i]).dot(triangle.normal) >= 0.0)
 }
 
-/// The triangle as a reference face, counter-clockwise about `face`.
-fn face_polygon(triangle: &Triangle, face: Vec3) -> SupportFeature {
+/// The triangle's corners as a reference face, counter-clockwise about `face`.
+fn face_polygon(triangle: &Triangle, face: Vec3) -> [Vec3; 3] {
     let v = triangle.vertices;
-    let order = if face.dot(triangle.normal) > 0.0 { [v[0], v[1], v[2]] } else { [v[0], v[2], v[1]] };
-    let mut polygon = SupportFeature {
-        vertices: [Vec3::ZERO; crate::shape::hull::MAX_FACE_VERTICES],
-        len: 3,
-        normal: face,
-        index: TRIANGLE_FEATURE,
-    };
-    polygon.vertices[..3].copy_from_slice(&order);
-    polygon
+    if face.dot(triangle.normal) > 0.0 {
+        [v[0], v[1], v[2]]
+    } else {
+        [v[0], v[2], v[1]]
+    }
 }
 
 /// Flags the points made by clipping (not the body's own vertices) so that the caller mixes
