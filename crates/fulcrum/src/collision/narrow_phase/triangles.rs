@@ -9,10 +9,12 @@
 //! 1. a body entirely behind a one-sided triangle (its furthest point along f more than the
 //!    margin behind the plane) does not touch it; a heightfield is solid below, so its
 //!    triangles always do;
-//! 2. GJK/EPA between the triangle and the body give the normal n and the separation — unless
-//!    the body lies over the face, its supporting feature along −f clipped to the triangle's
-//!    prism overlapping by at most `SHALLOW_DEPTH`: then that clipped feature with the face
-//!    normal is the contact (resting and sliding bodies, the common case, skip GJK/EPA);
+//! 2. the body's supporting feature along −f clipped to the triangle's prism: when it has
+//!    points, none deeper than `SHALLOW_DEPTH`, the body lies over the face and this is the
+//!    contact (resting and sliding bodies, the common case, need nothing more); when it has
+//!    none, the body touches the triangle only if it comes within the margin of its plane and
+//!    the triangle has an active (convex) edge or vertex; otherwise GJK/EPA between the
+//!    triangle and the body give the normal n and the separation;
 //! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
 //!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
 //!    triangle can be sideways), or when it lies on an inactive edge or vertex (flat or
@@ -48,7 +50,10 @@ const FACE_NORMAL_COSINE: f32 = 0.9998;
 const CLUSTER_COSINE: f32 = 0.99;
 
 /// A body over a triangle's face overlapping it by at most this much (metres) touches the
-/// face: its contact takes the face normal without a GJK/EPA query (`over_the_face`).
+/// face: its contact is the clipped face contact, without a GJK/EPA query. The body then lies
+/// over the face, and step 3 would choose the face normal, or keep an edge's normal within a
+/// degree or two of it where the body also reaches over a convex edge; only a deeper overlap
+/// needs GJK/EPA to find out whether the shortest way out is sideways, past an edge.
 const SHALLOW_DEPTH: f32 = 0.02;
 
 /// How close (metres) a witness point must be to an edge to be on it.
@@ -90,13 +95,15 @@ pub fn collide_triangles(
 ) {
     out.clear();
     let mut bounds = body_bounds(&query.body, query.margin);
+    // A sphere holding the body grown by the margin: its box's centre and half diagonal.
+    let reach = Reach { center: bounds.center(), radius: 0.5 * (bounds.max - bounds.min).length() };
     if query.solid_below {
         // Everything below the surface is inside: a triangle above the body's bottom counts.
         bounds.max.y = f32::INFINITY;
     }
     let mut contacts = Vec::new();
     for_each_triangle(&bounds, &mut |index, triangle| {
-        if let Some(manifold) = triangle_contact(query, index, triangle) {
+        if let Some(manifold) = triangle_contact(query, &reach, index, triangle) {
             contacts.push(TriangleContact { deepest: manifold.min_separation(), manifold });
         }
         true
@@ -115,42 +122,67 @@ fn body_bounds(body: &ConvexCore, margin: f32) -> Aabb {
 }
 
 /// The contact of one triangle with the body (steps 1 to 4 of the module notes).
-fn triangle_contact(query: &TriangleQuery, index: u32, triangle: &Triangle) -> Option<Manifold> {
+fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: &Triangle) -> Option<Manifold> {
     let body = &query.body;
     let v0 = triangle.vertices[0];
     let behind = triangle.normal.dot(body.center() - v0) < 0.0;
     let face = if triangle.two_sided && behind { -triangle.normal } else { triangle.normal };
-    let reach = face.dot(body.support(face) - v0) + body.radius;
-    if reach < -query.margin && !query.solid_below {
+    let furthest = face.dot(body.support(face) - v0) + body.radius;
+    if furthest < -query.margin && !query.solid_below {
         return None;
     }
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
-    if over_the_face(triangle, face, body, query.margin, &mut manifold) {
-        mix_clip_ids(&mut manifold, own);
+    face_contact(triangle, face, body, query.margin, &mut manifold);
+    mix_clip_ids(&mut manifold, own);
+    if manifold.is_empty() {
+        if !may_touch_beside_the_face(triangle, face, body, reach, query.margin) {
+            return None;
+        }
+    } else if manifold.min_separation() >= -SHALLOW_DEPTH {
         return Some(manifold);
     }
     let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
     let found = separation(&core, body, face);
-    if takes_face_normal(triangle, face, &found) {
-        face_contact(triangle, face, body, query.margin, &mut manifold);
-        mix_clip_ids(&mut manifold, own);
-    } else if found.separation <= query.margin {
-        manifold_from_separation(&core, body, &found, query.margin, &mut manifold);
-        manifold.points[..manifold.count].iter_mut().for_each(|point| point.id ^= own);
+    if !takes_face_normal(triangle, face, &found) {
+        manifold.clear();
+        if found.separation <= query.margin {
+            manifold_from_separation(&core, body, &found, query.margin, &mut manifold);
+            manifold.points[..manifold.count].iter_mut().for_each(|point| point.id ^= own);
+        }
     }
     (!manifold.is_empty()).then_some(manifold)
 }
 
-/// The shortcut before step 2: the body's supporting feature along −`face` clipped to the
-/// triangle's prism has points, none deeper than [`SHALLOW_DEPTH`]. The body then lies over
-/// the face and touches it, and the face normal is the contact's: step 3 would choose it, or
-/// keep an edge's normal within a degree or two of it where the body also reaches over a
-/// convex edge. Only a deeper overlap needs GJK/EPA to find out whether the shortest way out
-/// is sideways, past an edge. Leaves the face contact in `out`.
-fn over_the_face(triangle: &Triangle, face: Vec3, body: &ConvexCore, margin: f32, out: &mut Manifold) -> bool {
-    face_contact(triangle, face, body, margin, out);
-    !out.is_empty() && out.min_separation() >= -SHALLOW_DEPTH
+/// A body whose supporting feature along −`face` clips to nothing in the triangle's prism is
+/// not over the face. It can still touch the triangle from beside it, past an edge, but only
+/// where some part of it comes within the margin of the triangle's plane, and only through an
+/// active (convex) edge or vertex within its reach: at a flat or concave one step 3 takes the
+/// face normal, whose contact is the empty clip (the neighbour over which the body lies
+/// answers instead).
+fn may_touch_beside_the_face(triangle: &Triangle, face: Vec3, body: &ConvexCore, reach: &Reach, margin: f32) -> bool {
+    let lowest = face.dot(body.support(-face) - triangle.vertices[0]) - body.radius;
+    lowest <= margin && reaches_an_active_feature(triangle, reach)
+}
+
+/// A sphere that holds the body grown by the margin (mesh frame).
+struct Reach {
+    center: Vec3,
+    radius: f32,
+}
+
+/// Does the sphere `reach` touch one of the triangle's active edges or vertices?
+fn reaches_an_active_feature(triangle: &Triangle, reach: &Reach) -> bool {
+    let v = &triangle.vertices;
+    let radius_sq = reach.radius * reach.radius;
+    let near_edge = |i: usize| {
+        let (a, b) = (v[i], v[(i + 1) % 3]);
+        let t = ((reach.center - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        (a + t * (b - a)).distance_squared(reach.center) <= radius_sq
+    };
+    let edges = (0..3).any(|i| triangle.active_edges & (1 << i) != 0 && near_edge(i));
+    edges
+        || (0..3).any(|i| triangle.active_vertices & (1 << i) != 0 && v[i].distance_squared(reach.center) <= radius_sq)
 }
 
 /// Mixes the triangle's own id into the ids of the points made by clipping against it.
