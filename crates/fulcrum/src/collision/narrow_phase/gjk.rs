@@ -330,7 +330,7 @@ fn closest_on_segment(p0: Vec3, p1: Vec3) -> ([usize; 3], [f32; 3], usize) {
 /// - otherwise the face, with weights `(va, vb, vc) / (va + vb + vc)`.
 ///
 /// A degenerate (collinear) triangle falls back to the best of its three edges.
-fn closest_on_triangle(w: [Vec3; 3]) -> ([usize; 3], [f32; 3], usize) {
+pub(crate) fn closest_on_triangle(w: [Vec3; 3]) -> ([usize; 3], [f32; 3], usize) {
     let [a, b, c] = w;
     let (ab, ac) = (b - a, c - a);
     let (d1, d2) = (-ab.dot(a), -ac.dot(a));

@@ -33,7 +33,7 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
-use super::gjk::{ConvexCore, CoreKind};
+use super::gjk::{closest_on_triangle, ConvexCore, CoreKind};
 use super::support_face::support_feature;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
@@ -143,7 +143,7 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
         return Some(manifold);
     }
     let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
-    let found = separation(&core, body, face);
+    let found = triangle_separation(&core, triangle, body, face);
     if !takes_face_normal(triangle, face, &found) {
         manifold.clear();
         if found.separation <= query.margin {
@@ -152,6 +152,26 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
         }
     }
     (!manifold.is_empty()).then_some(manifold)
+}
+
+/// Step 2's separation of the triangle (`core`) and the body: GJK/EPA, or for a sphere (a
+/// point core at c) the closest point q of the triangle to c in closed form, with
+/// n = (c − q)/|c − q| and separation |c − q| − r (GJK/EPA again when c lies on the triangle).
+fn triangle_separation(core: &ConvexCore, triangle: &Triangle, body: &ConvexCore, face: Vec3) -> Separation {
+    if !matches!(body.kind, CoreKind::Point) {
+        return separation(core, body, face);
+    }
+    let centre = body.pose.position;
+    let v = triangle.vertices;
+    let (index, weight, count) = closest_on_triangle(v.map(|corner| corner - centre));
+    let closest = (0..count).fold(Vec3::ZERO, |sum, k| sum + weight[k] * v[index[k]]);
+    let offset = centre - closest;
+    let distance = offset.length();
+    if distance <= 1e-6 {
+        return separation(core, body, face);
+    }
+    let normal = offset / distance;
+    Separation { normal, separation: distance - body.radius, point_a: closest, point_b: centre - body.radius * normal }
 }
 
 /// A body whose supporting feature along −`face` clips to nothing in the triangle's prism is
