@@ -182,7 +182,19 @@ fn triangle_separation(core: &ConvexCore, triangle: &Triangle, body: &ConvexCore
 /// answers instead).
 fn may_touch_beside_the_face(triangle: &Triangle, face: Vec3, body: &ConvexCore, reach: &Reach, margin: f32) -> bool {
     let lowest = face.dot(body.support(-face) - triangle.vertices[0]) - body.radius;
-    lowest <= margin && reaches_an_active_feature(triangle, reach)
+    lowest <= margin && reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, margin)
+}
+
+/// Is the body wholly outside one of the triangle's side planes by more than the margin? With
+/// s_i = (v_{i+1} − v_i) × n the outward normal of edge i, the gap along s_i is
+/// min over the body of s_i·(x − v_i), |s_i| times the distance: the axis separates them.
+fn beyond_a_side(triangle: &Triangle, body: &ConvexCore, margin: f32) -> bool {
+    let v = &triangle.vertices;
+    (0..3).any(|i| {
+        let side = (v[(i + 1) % 3] - v[i]).cross(triangle.normal);
+        let length = side.length();
+        side.dot(body.support(-side) - v[i]) - body.radius * length > margin * length
+    })
 }
 
 /// A sphere that holds the body grown by the margin (mesh frame).
