@@ -22,6 +22,14 @@ def r4(value):
     return round(value, 4)
 
 
+def scene(description, materials, bodies, joints=None):
+    """A scene file's object with the samples' settings."""
+    entry = {"format": 1, "description": description, "settings": SETTINGS, "materials": materials, "bodies": bodies}
+    if joints:
+        entry["joints"] = joints
+    return entry
+
+
 def heightfield(rows, cols, spacing, height):
     """Samples of height(x, z) on the grid of the scene format (rows along z, centred)."""
     heights = []
@@ -67,18 +75,13 @@ def terrain_pile():
         x = valley[0] + 1.1 * (across - 1.5)
         z = valley[2] + 1.1 * (along - 1.5)
         bodies.append(body(f"body_{k}", (x, 1.5 + 1.2 * layer, z), mixed_shape(k + layer), "stone"))
-    return {
-        "format": 1,
-        "description": "80 boxes, balls, capsules and cylinders dropped in a column into a valley of a "
+    return scene(
+        "80 boxes, balls, capsules and cylinders dropped in a column into a valley of a "
         "bumpy 41 x 41 heightfield (1.5 m cells). The heightfield is solid below its surface, so "
         "nothing is ever pushed under it; rolling resistance 0.1 brings the round bodies to rest.",
-        "settings": SETTINGS,
-        "materials": {
-            "ground": {"friction": 0.6},
-            "stone": {"friction": 0.6, "density": 1000.0, "rolling_resistance": 0.1},
-        },
-        "bodies": bodies,
-    }
+        {"ground": {"friction": 0.6}, "stone": {"friction": 0.6, "density": 1000.0, "rolling_resistance": 0.1}},
+        bodies,
+    )
 
 
 BOWL_RADIUS = 5.0  # radius of the sphere the bowl is cut from
@@ -147,18 +150,13 @@ def ramp_and_bowl():
         z = -0.7 + 1.4 * (k // 3)
         y = y0 + slope * (x - x0) + 0.3 + 0.05
         bodies.append(body(f"ball_{k}", (x, y, z), {"type": "sphere", "radius": 0.3}, "rubber"))
-    return {
-        "format": 1,
-        "description": "Six balls roll down a ramp of triangles into a bowl of 576 triangles (a cap "
+    return scene(
+        "Six balls roll down a ramp of triangles into a bowl of 576 triangles (a cap "
         "of a 5 m sphere). Both are one-sided meshes facing up: the balls roll across their inner "
         "edges without hopping and circle in the bowl until rolling resistance 0.02 stops them.",
-        "settings": SETTINGS,
-        "materials": {
-            "ground": {"friction": 0.6},
-            "rubber": {"friction": 0.8, "density": 1200.0, "rolling_resistance": 0.02},
-        },
-        "bodies": bodies,
-    }
+        {"ground": {"friction": 0.6}, "rubber": {"friction": 0.8, "density": 1200.0, "rolling_resistance": 0.02}},
+        bodies,
+    )
 
 
 def mesh_level():
@@ -173,20 +171,19 @@ def mesh_level():
     bodies.append(body("barrel", (-1.0, 1.5, -2.0), {"type": "cylinder", "half_height": 0.4, "radius": 0.3}, "wood"))
     bodies.append(body("capsule", (1.0, 2.0, -2.5), {"type": "capsule", "half_height": 0.3, "radius": 0.2}, "wood",
                        rotation={"axis": [1.0, 0.0, 0.0], "angle_deg": 90.0}))
-    return {
-        "format": 1,
-        "description": "A small level read from a Wavefront OBJ file (scenes/assets/level.obj, 48 "
+    materials = {
+        "ground": {"friction": 0.6},
+        "wood": {"friction": 0.3, "density": 600.0},
+        "waxed": {"friction": 0.05, "density": 600.0},
+        "rubber": {"friction": 0.8, "density": 1200.0, "rolling_resistance": 0.3},
+    }
+    return scene(
+        "A small level read from a Wavefront OBJ file (scenes/assets/level.obj, 48 "
         "triangles: a floor of 2 m squares, a ramp and a wall): a crate slides down the ramp, a ball "
         "rolls down it, a stack stands by the wall and a barrel and a capsule fall onto the floor.",
-        "settings": SETTINGS,
-        "materials": {
-            "ground": {"friction": 0.6},
-            "wood": {"friction": 0.3, "density": 600.0},
-            "waxed": {"friction": 0.05, "density": 600.0},
-            "rubber": {"friction": 0.8, "density": 1200.0, "rolling_resistance": 0.3},
-        },
-        "bodies": bodies,
-    }
+        materials,
+        bodies,
+    )
 
 
 def road_height(x, z):
@@ -215,21 +212,20 @@ def terrain_car():
             "limits": {"lower": -0.2, "upper": 0.2},
             "spring": {"frequency_hz": 2.5, "damping_ratio": 0.6},
         })
-    return {
-        "format": 1,
-        "description": "A car-like body coasting at 8 m/s over a bumpy heightfield: a chassis on four "
+    materials = {
+        "ground": {"friction": 0.9},
+        "steel": {"friction": 0.5, "density": 400.0},
+        "tyre": {"friction": 1.0, "density": 600.0, "rolling_resistance": 0.02},
+    }
+    return scene(
+        "A car-like body coasting at 8 m/s over a bumpy heightfield: a chassis on four "
         "line joints along its vertical axis, each with a sprung, damped suspension (2.5 Hz, damping "
         "ratio 0.6, travel +-0.2 m) and a ball wheel that rolls freely. The wheels follow the bumps "
         "while the chassis rides over them.",
-        "settings": SETTINGS,
-        "materials": {
-            "ground": {"friction": 0.9},
-            "steel": {"friction": 0.5, "density": 400.0},
-            "tyre": {"friction": 1.0, "density": 600.0, "rolling_resistance": 0.02},
-        },
-        "bodies": bodies,
-        "joints": joints,
-    }
+        materials,
+        bodies,
+        joints,
+    )
 
 
 def pretty(value, indent=0):

@@ -640,10 +640,8 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
     let (ca, cb) = (c.friction_anchor_a, c.friction_anchor_b);
     let dv = b.velocity_at(&cb).sub(&a.velocity_at(&ca));
     let (vt1, vt2) = (c.tangent1.dot(&dv), c.tangent2.dot(&dv));
-    let [m11, m12, m22] = c.tangent_mass;
     let old = c.friction_impulse;
-    let new = [old[0] - (m11 * vt1 + m12 * vt2), old[1] - (m12 * vt1 + m22 * vt2)];
-    let new = clamp_to_disc(new, c.friction * total_normal);
+    let new = disc_bounded_step(old, &c.tangent_mass, [vt1, vt2], c.friction * total_normal);
     c.friction_impulse = new;
     let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
@@ -657,14 +655,21 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
 fn solve_rolling(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, total_normal: F4) {
     let spin = b.w.sub(&a.w);
     let (w1, w2) = (c.tangent1.dot(&spin), c.tangent2.dot(&spin));
-    let [m11, m12, m22] = c.rolling_mass;
     let old = c.rolling_impulse;
-    let new = [old[0] - (m11 * w1 + m12 * w2), old[1] - (m12 * w1 + m22 * w2)];
-    let new = clamp_to_disc(new, c.rolling_lever * total_normal);
+    let new = disc_bounded_step(old, &c.rolling_mass, [w1, w2], c.rolling_lever * total_normal);
     c.rolling_impulse = new;
     let couple = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
     b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
+}
+
+/// One step of a two-row block with a disc bound: the accumulated impulse `old` moves by
+/// −M·v (M the symmetric inverse mass [m11, m12, m22], v the rows' velocities) and is scaled
+/// back onto the disc of radius `radius`.
+#[inline(always)]
+fn disc_bounded_step(old: [F4; 2], mass: &[F4; 3], v: [F4; 2], radius: F4) -> [F4; 2] {
+    let [m11, m12, m22] = *mass;
+    clamp_to_disc([old[0] - (m11 * v[0] + m12 * v[1]), old[1] - (m12 * v[0] + m22 * v[1])], radius)
 }
 
 /// The 2-vector `value` scaled back onto the disc of radius `radius` when it lies outside.
