@@ -158,13 +158,15 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
 /// point core at c) the closest point q of the triangle to c in closed form, with
 /// n = (c − q)/|c − q| and separation |c − q| − r (GJK/EPA again when c lies on the triangle).
 fn triangle_separation(core: &ConvexCore, triangle: &Triangle, body: &ConvexCore, face: Vec3) -> Separation {
-    if !matches!(body.kind, CoreKind::Point) {
-        return separation(core, body, face);
-    }
-    let centre = body.pose.position;
+    let centre = body.center();
     let v = triangle.vertices;
     let (index, weight, count) = closest_on_triangle(v.map(|corner| corner - centre));
     let closest = (0..count).fold(Vec3::ZERO, |sum, k| sum + weight[k] * v[index[k]]);
+    if !matches!(body.kind, CoreKind::Point) {
+        // GJK starts from the direction from the triangle's point nearest the body's centre.
+        let hint = centre - closest;
+        return separation(core, body, if hint.length_squared() > 1e-12 { hint } else { face });
+    }
     let offset = centre - closest;
     let distance = offset.length();
     if distance <= 1e-6 {
