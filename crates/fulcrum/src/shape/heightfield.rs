@@ -20,9 +20,9 @@ use crate::math::Vec3;
 /// (i + 1, j + 1), triangle index 2·(i·(cols − 1) + j) + half: half 0 is
 /// (i, j), (i + 1, j), (i + 1, j + 1) (the side of smaller x), half 1 is
 /// (i, j), (i + 1, j + 1), (i, j + 1). Their front faces look up. No triangle list is stored:
-/// triangles are made from the samples on demand, cells are found by index, and an edge's
-/// flag is computed from the neighbouring cell when asked. Only the active-vertex flags are
-/// kept, one bit per sample.
+/// triangles are made from the samples on demand and cells are found by index. Each
+/// triangle's six flags (active edges and vertices, found from the neighbouring samples when
+/// the field is built) are kept in one byte: two bytes a cell beside its four-byte sample.
 ///
 /// The heightfield is solid below its surface: a ray whose origin lies under the surface
 /// (within the grid's x, z extent) hits at t = 0 like a ray starting inside any solid shape.
@@ -37,8 +37,8 @@ pub struct HeightField {
     /// Lowest and highest sample, metres (after `scale.y`).
     min_height: f32,
     max_height: f32,
-    /// Bit `i·cols + j`: sample (i, j) is an active vertex.
-    active_samples: Vec<u64>,
+    /// Per triangle: bits 0–2 its active edges, bits 3–5 its active vertices.
+    flags: Vec<u8>,
 }
 
 /// A sample as (row, column).
@@ -58,16 +58,8 @@ impl HeightField {
         }
         let min_height = flat.iter().fold(f32::INFINITY, |m, &h| m.min(h * scale.y));
         let max_height = flat.iter().fold(f32::NEG_INFINITY, |m, &h| m.max(h * scale.y));
-        let mut field = HeightField {
-            rows,
-            cols,
-            heights: flat,
-            scale,
-            min_height,
-            max_height,
-            active_samples: vec![0; (rows * cols).div_ceil(64)],
-        };
-        field.active_samples = field.find_active_samples();
+        let mut field = HeightField { rows, cols, heights: flat, scale, min_height, max_height, flags: Vec::new() };
+        field.flags = field.find_flags();
         Ok(field)
     }
 
@@ -146,7 +138,9 @@ impl HeightField {
 
     /// Active edges of triangle `index` (see [`Triangle::active_edges`]): each edge is
     /// classified against the neighbouring triangle's far sample; border edges are active.
-    fn active_edges(&self, index: u32, vertices: &[Vec3; 3], normal: Vec3) -> u8 {
+    fn active_edges(&self, index: u32) -> u8 {
+        let vertices = self.corners(index).map(|s| self.sample(s));
+        let normal = Triangle::new(vertices, 0, 0, false).normal;
         (0..3).fold(0, |bits, edge| {
             let active = match self.across(index, edge) {
                 None => true,
@@ -156,34 +150,34 @@ impl HeightField {
         })
     }
 
-    /// Bit per sample: some active edge of the surface ends there.
-    fn find_active_samples(&self) -> Vec<u64> {
-        let mut bits = vec![0u64; (self.rows * self.cols).div_ceil(64)];
-        for index in 0..self.triangle_count() as u32 {
-            let corners = self.corners(index);
-            let edges = self.triangle(index).active_edges;
-            for edge in (0..3).filter(|edge| edges & (1 << edge) != 0) {
+    /// Every triangle's flags: its active edges, and as active vertices the samples where
+    /// some active edge of the surface ends.
+    fn find_flags(&self) -> Vec<u8> {
+        let edges: Vec<u8> = (0..self.triangle_count() as u32).map(|index| self.active_edges(index)).collect();
+        let mut active_samples = vec![false; self.rows * self.cols];
+        for (index, &bits) in edges.iter().enumerate() {
+            let corners = self.corners(index as u32);
+            for edge in (0..3).filter(|edge| bits & (1 << edge) != 0) {
                 for (i, j) in [corners[edge], corners[(edge + 1) % 3]] {
-                    let k = i * self.cols + j;
-                    bits[k / 64] |= 1 << (k % 64);
+                    active_samples[i * self.cols + j] = true;
                 }
             }
         }
-        bits
+        let vertex_bits = |index: usize| {
+            let corners = self.corners(index as u32);
+            (0..3).fold(0u8, |bits, corner| {
+                let (i, j) = corners[corner];
+                bits | u8::from(active_samples[i * self.cols + j]) << corner
+            })
+        };
+        edges.iter().enumerate().map(|(index, &bits)| bits | (vertex_bits(index) & ALL_THREE) << 3).collect()
     }
 
     /// Triangle `index` (< [`HeightField::triangle_count`]) with its normal and flags.
     pub fn triangle(&self, index: u32) -> Triangle {
-        let corners = self.corners(index);
-        let vertices = corners.map(|s| self.sample(s));
-        let mut triangle = Triangle::new(vertices, 0, 0, false);
-        triangle.active_edges = self.active_edges(index, &vertices, triangle.normal);
-        triangle.active_vertices = (0..3).fold(0, |bits, corner| {
-            let (i, j) = corners[corner];
-            let k = i * self.cols + j;
-            bits | (((self.active_samples[k / 64] >> (k % 64)) & 1) as u8) << corner
-        }) & ALL_THREE;
-        triangle
+        let vertices = self.corners(index).map(|s| self.sample(s));
+        let flags = self.flags[index as usize];
+        Triangle::new(vertices, flags & ALL_THREE, (flags >> 3) & ALL_THREE, false)
     }
 
     /// Calls `visit(index, triangle)` for every triangle whose bounds overlap `local` (shape
