@@ -81,6 +81,11 @@ fn colliders_refuse_bad_definitions() {
         "restitution",
         "finite",
     );
+    assert_err(
+        world.create_collider(body, &ColliderDef::new(sphere.clone()).with_rolling_resistance(-0.1)),
+        "rolling_resistance",
+        "negative",
+    );
     let plane = Shape::plane(Vec3::Y, 0.0).unwrap();
     assert_err(world.create_collider(body, &ColliderDef::new(plane)), "shape", "static body");
     assert_eq!(world.collider_count(), 0);
@@ -267,7 +272,7 @@ fn body_definitions_are_bounded() {
 
 #[test]
 fn collider_definitions_are_bounded() {
-    use fulcrum::collider::{MAX_DENSITY, MAX_FRICTION, MAX_RESTITUTION};
+    use fulcrum::collider::{MAX_DENSITY, MAX_FRICTION, MAX_RESTITUTION, MAX_ROLLING_RESISTANCE};
     use fulcrum::shape::MAX_SHAPE_SIZE;
     let mut world = World::default();
     let body = world.create_body(&BodyDef::dynamic(Vec3::ZERO)).unwrap();
@@ -280,6 +285,8 @@ fn collider_definitions_are_bounded() {
     assert_bound("density", MAX_DENSITY, |d| create(sphere.clone().with_density(d)));
     assert_bound("friction", MAX_FRICTION, |f| create(sphere.clone().with_friction(f)));
     assert_bound("restitution", MAX_RESTITUTION, |e| create(sphere.clone().with_restitution(e)));
+    let rolling = |c| create(sphere.clone().with_rolling_resistance(c));
+    assert_bound("rolling_resistance", MAX_ROLLING_RESISTANCE, rolling);
     // A shape changed after it was built is checked again.
     let Shape::Sphere(mut ball) = Shape::sphere(0.5).unwrap() else { unreachable!() };
     ball.radius = beyond(MAX_SHAPE_SIZE);
