@@ -53,6 +53,13 @@ pub struct Separation {
 ///
 /// `direction_hint`: a guess of the normal (A to B), e.g. last step's; zero when unknown.
 pub fn separation(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> Separation {
+    let origin = b.pose.position;
+    let found = separation_near_origin(&a.shifted(-origin), &b.shifted(-origin), direction_hint);
+    Separation { point_a: found.point_a + origin, point_b: found.point_b + origin, ..found }
+}
+
+/// [`separation`] of cores that lie near the origin, where f32 keeps its precision.
+fn separation_near_origin(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> Separation {
     let result = gjk(a, b, direction_hint);
     if !result.overlapping {
         return Separation {

@@ -20,7 +20,8 @@
 //! The polytope lives in fixed-size arrays; when they fill up the best face so far is the
 //! answer (only curved shapes get near that).
 
-use super::gjk::{minkowski_support, ConvexCore, Simplex, SupportPoint};
+use super::gjk::{ConvexCore, Simplex, SupportPoint};
+use super::support_map::{minkowski_support, SupportMap};
 use crate::math::{orthonormal_basis, Vec3};
 
 /// Most polytope vertices (each iteration adds one).
@@ -103,6 +104,7 @@ impl Polytope {
 /// Penetration of two overlapping cores, seeded by GJK's final `simplex`. `None` when the
 /// Minkowski difference is flat (no tetrahedron fits inside it, e.g. two parallel segments).
 pub fn epa(a: &ConvexCore, b: &ConvexCore, simplex: &Simplex) -> Option<Penetration> {
+    let (a, b) = (&SupportMap::new(a), &SupportMap::new(b));
     let tetrahedron = initial_tetrahedron(a, b, simplex)?;
     let mut polytope = Polytope {
         vertices: [SupportPoint::default(); MAX_VERTICES],
@@ -255,7 +257,7 @@ fn barycentric(p: Vec3, a: Vec3, b: Vec3, c: Vec3) -> [f32; 3] {
 
 /// A tetrahedron of points of `D` from GJK's simplex, adding support points in directions
 /// that leave the current point, line or plane. `None` when `D` is flat.
-fn initial_tetrahedron(a: &ConvexCore, b: &ConvexCore, simplex: &Simplex) -> Option<[SupportPoint; 4]> {
+fn initial_tetrahedron(a: &SupportMap, b: &SupportMap, simplex: &Simplex) -> Option<[SupportPoint; 4]> {
     let mut points = [SupportPoint::default(); 4];
     let mut len = simplex.len.min(4);
     points[..len].copy_from_slice(&simplex.points[..len]);
@@ -404,7 +406,7 @@ mod tests {
         let point = Shape::sphere(0.2).unwrap();
         let a = ConvexCore::from_shape(&cube, &Pose::IDENTITY).unwrap();
         let b = ConvexCore::from_shape(&point, &Pose::from_position(Vec3::new(0.4, 0.1, -0.05))).unwrap();
-        let support = |d: Vec3| minkowski_support(&a, &b, d);
+        let support = |d: Vec3| minkowski_support(&SupportMap::new(&a), &SupportMap::new(&b), d);
         let seeds = [
             vec![],
             vec![support(Vec3::X)],

@@ -21,6 +21,7 @@
 //!
 //! Nothing is allocated; the search may start from a cached direction (the last normal).
 
+use super::support_map::{minkowski_support, SupportMap};
 use crate::math::{Pose, Vec3};
 use crate::shape::{ConvexHull, Shape};
 
@@ -124,6 +125,11 @@ impl<'a> ConvexCore<'a> {
         self.pose.transform_point(self.local_support(local))
     }
 
+    /// The same core moved by `offset`.
+    pub fn shifted(&self, offset: Vec3) -> Self {
+        Self { pose: Pose { position: self.pose.position + offset, ..self.pose }, ..*self }
+    }
+
     /// A point inside the core (world space), used to pick a first search direction.
     pub fn center(&self) -> Vec3 {
         match self.kind {
@@ -143,14 +149,6 @@ pub struct SupportPoint {
     pub a: Vec3,
     /// Support point of core B (world).
     pub b: Vec3,
-}
-
-/// `s_D(d) = s_A(d) - s_B(-d)`: the point of `A - B` furthest along `direction`.
-#[inline]
-pub fn minkowski_support(a: &ConvexCore, b: &ConvexCore, direction: Vec3) -> SupportPoint {
-    let pa = a.support(direction);
-    let pb = b.support(-direction);
-    SupportPoint { w: pa - pb, a: pa, b: pb }
 }
 
 /// GJK's simplex: up to four points of `A - B` and the barycentric weights of the point
@@ -173,11 +171,6 @@ impl Simplex {
         }
     }
 
-    /// `Σ λ_i w_i`: the point of the simplex closest to the origin.
-    fn closest(&self) -> Vec3 {
-        (0..self.len).map(|i| self.points[i].w * self.weights[i]).sum()
-    }
-
     /// The witness points `(Σ λ_i a_i, Σ λ_i b_i)` on the two cores.
     fn witnesses(&self) -> (Vec3, Vec3) {
         let a = (0..self.len).map(|i| self.points[i].a * self.weights[i]).sum();
@@ -185,11 +178,11 @@ impl Simplex {
         (a, b)
     }
 
-    /// Keeps the points `keep` (indices) with the given weights.
+    /// Keeps the points `keep` (ascending indices) with the given weights, in place.
     fn reduce(&mut self, keep: &[usize], weights: &[f32]) {
-        let old = self.points;
         for (slot, (&index, &weight)) in keep.iter().zip(weights).enumerate() {
-            self.points[slot] = old[index];
+            debug_assert!(index >= slot, "kept indices must ascend");
+            self.points[slot] = self.points[index];
             self.weights[slot] = weight;
         }
         self.len = keep.len();
@@ -223,16 +216,9 @@ pub struct GjkResult {
 /// normal); zero falls back to the direction between the centres. The result is exact to
 /// about `1e-6` metres per metre of shape size for polytopes, points and segments.
 pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
-    let usable = |d: Vec3| d.is_finite() && d.length_squared() > 1e-12;
-    let mut direction = direction_hint;
-    if !usable(direction) {
-        direction = b.center() - a.center();
-        if !usable(direction) {
-            direction = Vec3::X;
-        }
-    }
+    let (map_a, map_b) = (SupportMap::new(a), SupportMap::new(b));
     let mut simplex = Simplex::default();
-    simplex.push(minkowski_support(a, b, direction));
+    simplex.push(minkowski_support(&map_a, &map_b, first_direction(a, b, direction_hint)));
     simplex.weights[0] = 1.0;
     let mut v = simplex.points[0].w;
     let mut overlapping = false;
@@ -242,7 +228,7 @@ pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
             overlapping = true;
             break;
         }
-        let next = minkowski_support(a, b, -v);
+        let next = minkowski_support(&map_a, &map_b, -v);
         let tolerance = DISTANCE_TOLERANCE * next.w.length().max(1.0);
         if vv - v.dot(next.w) <= tolerance * vv.sqrt() {
             break;
@@ -250,21 +236,37 @@ pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
         if simplex.points[..simplex.len].iter().any(|p| p.w == next.w) {
             break;
         }
-        let previous = simplex;
-        simplex.push(next);
-        if solve_simplex(&mut simplex) {
+        // The simplex grows by `next` in its free slot; the smaller simplex only replaces it
+        // when its closest point is nearer (otherwise rounding has taken over and the
+        // current simplex, still intact, is the answer).
+        simplex.points[simplex.len] = next;
+        let Some((keep, weights, count)) = nearest_subsimplex(&simplex.points[..=simplex.len]) else {
+            simplex.len += 1;
             overlapping = true;
             break;
-        }
-        let closer = simplex.closest();
+        };
+        let closer: Vec3 = (0..count).map(|k| simplex.points[keep[k]].w * weights[k]).sum();
         if closer.length_squared() >= vv {
-            // No progress: rounding has taken over; the previous simplex is the answer.
-            simplex = previous;
             break;
         }
+        simplex.reduce(&keep[..count], &weights[..count]);
         v = closer;
     }
     finish(a, b, simplex, v, overlapping)
+}
+
+/// The hint when it is a usable direction, else the direction between the centres, else X.
+fn first_direction(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> Vec3 {
+    let usable = |d: Vec3| d.is_finite() && d.length_squared() > 1e-12;
+    if usable(direction_hint) {
+        return direction_hint;
+    }
+    let between = b.center() - a.center();
+    if usable(between) {
+        between
+    } else {
+        Vec3::X
+    }
 }
 
 fn finish(a: &ConvexCore, b: &ConvexCore, simplex: Simplex, v: Vec3, overlapping: bool) -> GjkResult {
@@ -282,26 +284,15 @@ fn finish(a: &ConvexCore, b: &ConvexCore, simplex: Simplex, v: Vec3, overlapping
     }
 }
 
-/// Replaces the simplex by the smallest sub-simplex holding its point closest to the origin
-/// and sets the weights; returns true when the origin is inside a tetrahedron.
-fn solve_simplex(simplex: &mut Simplex) -> bool {
-    match simplex.len {
-        1 => {
-            simplex.weights[0] = 1.0;
-            false
-        }
-        2 => {
-            let (keep, weights, count) = closest_on_segment(simplex.points[0].w, simplex.points[1].w);
-            simplex.reduce(&keep[..count], &weights[..count]);
-            false
-        }
-        3 => {
-            let w = [simplex.points[0].w, simplex.points[1].w, simplex.points[2].w];
-            let (keep, weights, count) = closest_on_triangle(w);
-            simplex.reduce(&keep[..count], &weights[..count]);
-            false
-        }
-        _ => solve_tetrahedron(simplex),
+/// The smallest sub-simplex of `points` (2 to 4 of them) holding its point closest to the
+/// origin: kept indices (ascending), their weights and how many; `None` when the origin is
+/// inside the tetrahedron.
+fn nearest_subsimplex(points: &[SupportPoint]) -> Option<([usize; 3], [f32; 3], usize)> {
+    match points {
+        [p0, p1] => Some(closest_on_segment(p0.w, p1.w)),
+        [p0, p1, p2] => Some(closest_on_triangle([p0.w, p1.w, p2.w])),
+        [p0, p1, p2, p3] => closest_on_tetrahedron([p0.w, p1.w, p2.w, p3.w]),
+        _ => Some(([0, 0, 0], [1.0, 0.0, 0.0], 1)),
     }
 }
 
@@ -397,21 +388,32 @@ fn closer_candidate(
         return None;
     }
     *best_distance = distance;
-    let mut mapped = [0usize; 3];
+    // Map to indices of `w`, sorted ascending with their weights (the simplex keeps its
+    // points in place, which needs ascending indices).
+    let mut mapped = [usize::MAX; 3];
+    let mut sorted_weights = [0.0; 3];
     for k in 0..count {
         mapped[k] = map[keep[k]];
+        sorted_weights[k] = weights[k];
     }
-    Some((mapped, weights, count))
+    for i in 1..count {
+        let mut j = i;
+        while j > 0 && mapped[j - 1] > mapped[j] {
+            mapped.swap(j - 1, j);
+            sorted_weights.swap(j - 1, j);
+            j -= 1;
+        }
+    }
+    Some((mapped, sorted_weights, count))
 }
 
 /// Tetrahedron `a b c d`: the origin is outside face `(p, q, r)` when it lies on the other
 /// side of the face's plane from the opposite vertex `s`:
 /// `sign(n·(o - p)) != sign(n·(s - p))`, `n = (q - p) × (r - p)`. If it is outside no face the
-/// tetrahedron holds the origin (returns true); otherwise the closest of the faces it is
+/// tetrahedron holds the origin (`None`); otherwise the closest of the faces it is
 /// outside of wins. A flat tetrahedron tests all four faces.
-fn solve_tetrahedron(simplex: &mut Simplex) -> bool {
+fn closest_on_tetrahedron(w: [Vec3; 4]) -> Option<([usize; 3], [f32; 3], usize)> {
     const FACES: [[usize; 4]; 4] = [[0, 1, 2, 3], [0, 2, 3, 1], [0, 3, 1, 2], [1, 3, 2, 0]];
-    let w = [simplex.points[0].w, simplex.points[1].w, simplex.points[2].w, simplex.points[3].w];
     let mut best: Option<([usize; 3], [f32; 3], usize)> = None;
     let mut best_distance = f32::INFINITY;
     for [p, q, r, s] in FACES {
@@ -427,13 +429,7 @@ fn solve_tetrahedron(simplex: &mut Simplex) -> bool {
             best = Some(candidate);
         }
     }
-    match best {
-        Some((keep, weights, count)) => {
-            simplex.reduce(&keep[..count], &weights[..count]);
-            false
-        }
-        None => true,
-    }
+    best
 }
 
 #[cfg(test)]

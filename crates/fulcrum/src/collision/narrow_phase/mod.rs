@@ -27,6 +27,7 @@ pub mod hull_hull;
 pub mod pairs;
 pub mod sat;
 pub mod support_face;
+pub mod support_map;
 pub mod triangles;
 
 #[cfg(test)]

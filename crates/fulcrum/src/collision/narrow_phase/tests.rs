@@ -74,7 +74,7 @@ pub(super) fn octagonal_prism(radius: f32, half_height: f32) -> ConvexHull {
 }
 
 /// One shape of every kind.
-fn sample_shapes() -> Vec<Shape> {
+pub(super) fn sample_shapes() -> Vec<Shape> {
     vec![
         Shape::sphere(0.4).unwrap(),
         Shape::capsule(0.5, 0.3).unwrap(),
@@ -200,10 +200,12 @@ fn swapping_a_and_b_flips_the_normal_in_random_poses() {
                 let what = format!("{:?} / {:?}", a.kind(), b.kind());
                 check_sane(&ab, 0.02, &what);
                 check_sane(&ba, 0.02, &what);
-                // EPA on a curved surface stops within DEPTH_TOLERANCE (1e-6 m) of the depth;
-                // the normal is then only known to about sqrt(2 · 1e-6 / radius) ≈ 3e-3 rad.
+                // EPA on a curved surface stops once the support along the best face's normal
+                // is within a few 1e-6 m of the face (f32 rounding ends the expansion there);
+                // the normal is then only known to sqrt(2 · gap / radius), up to about 7e-3
+                // rad for a gap of 8e-6 m on a 0.35 m cylinder, and the two orders add up.
                 let curved = a.kind() == ShapeKind::Cylinder || b.kind() == ShapeKind::Cylinder;
-                let normal_tolerance = if curved { 1e-2 } else { 1e-4 };
+                let normal_tolerance = if curved { 1.5e-2 } else { 1e-4 };
                 let mismatch = (ab.normal + ba.normal).length();
                 assert!(mismatch < normal_tolerance, "{what}: {} vs {}", ab.normal, ba.normal);
                 let (da, db) = (ab.min_separation(), ba.min_separation());
