@@ -16,7 +16,7 @@
 
 use super::clip::{clip_faces, feature_id};
 use super::epa::epa;
-use super::gjk::{gjk, ConvexCore};
+use super::gjk::{gjk_within, ConvexCore};
 use super::pairs::closest_point_on_segment;
 use super::support_face::{support_feature, SupportFeature};
 use super::PairCache;
@@ -52,15 +52,16 @@ pub struct Separation {
 /// overlap, and the direction between the centres if EPA finds no volume.
 ///
 /// `direction_hint`: a guess of the normal (A to B), e.g. last step's; zero when unknown.
-pub fn separation(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> Separation {
+/// Beyond `max_distance` the separation is only known to exceed it (see [`gjk_within`]).
+pub fn separation(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3, max_distance: f32) -> Separation {
     let origin = b.pose.position;
-    let found = separation_near_origin(&a.shifted(-origin), &b.shifted(-origin), direction_hint);
+    let found = separation_near_origin(&a.shifted(-origin), &b.shifted(-origin), direction_hint, max_distance);
     Separation { point_a: found.point_a + origin, point_b: found.point_b + origin, ..found }
 }
 
 /// [`separation`] of cores that lie near the origin, where f32 keeps its precision.
-fn separation_near_origin(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> Separation {
-    let result = gjk(a, b, direction_hint);
+fn separation_near_origin(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3, max_distance: f32) -> Separation {
+    let result = gjk_within(a, b, direction_hint, max_distance);
     if !result.overlapping {
         return Separation {
             normal: result.normal,
@@ -104,7 +105,7 @@ pub fn collide_convex(
     let (Some(a), Some(b)) = (ConvexCore::from_shape(shape_a, pose_a), ConvexCore::from_shape(shape_b, pose_b)) else {
         return;
     };
-    let found = separation(&a, &b, cache.direction());
+    let found = separation(&a, &b, cache.direction(), margin);
     cache.set_direction(found.normal);
     manifold_from_separation(&a, &b, &found, margin, out);
 }

@@ -373,7 +373,7 @@ mod tests {
             let a = ConvexCore::from_shape(&box_a, &pose_a).unwrap();
             let b = ConvexCore::from_shape(&box_b, &pose_b).unwrap();
             assert!(gjk(&a, &b, Vec3::ZERO).overlapping);
-            let found = separation(&a, &b, Vec3::ZERO);
+            let found = separation(&a, &b, Vec3::ZERO, f32::INFINITY);
             // The brief asks for 1e-3; on boxes EPA lands within a few 1e-7.
             assert!((-found.separation as f64 - depth).abs() < 1e-5, "EPA {} vs SAT {depth}", -found.separation);
             // The overlap of the support intervals along EPA's normal is the same depth.

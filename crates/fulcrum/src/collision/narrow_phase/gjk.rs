@@ -216,6 +216,17 @@ pub struct GjkResult {
 /// normal); zero falls back to the direction between the centres. The result is exact to
 /// about `1e-6` metres per metre of shape size for polytopes, points and segments.
 pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
+    gjk_within(a, b, direction_hint, f32::INFINITY)
+}
+
+/// [`gjk`] that stops as soon as the shapes are known to be more than `max_distance` apart:
+/// with `w = s_D(-v)`, the plane through `w` normal to `v` bounds `D` towards the origin, so
+/// the core distance is at least `v·w / |v|`. Past that point the result's `distance` is only
+/// known to exceed `max_distance` (it is the current upper bound `|v| - r_a - r_b`) and the
+/// normal is the current direction. Contact generation, which drops pairs beyond its margin,
+/// needs no more; most triangles beside a body end here after one or two iterations.
+pub fn gjk_within(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3, max_distance: f32) -> GjkResult {
+    let max_core_distance = max_distance + a.radius + b.radius;
     let (map_a, map_b) = (SupportMap::new(a), SupportMap::new(b));
     let mut simplex = Simplex::default();
     simplex.push(minkowski_support(&map_a, &map_b, first_direction(a, b, direction_hint)));
@@ -229,8 +240,9 @@ pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
             break;
         }
         let next = minkowski_support(&map_a, &map_b, -v);
+        let (v_dot_w, v_length) = (v.dot(next.w), vv.sqrt());
         let tolerance = DISTANCE_TOLERANCE * next.w.length().max(1.0);
-        if vv - v.dot(next.w) <= tolerance * vv.sqrt() {
+        if vv - v_dot_w <= tolerance * v_length || v_dot_w > max_core_distance * v_length {
             break;
         }
         if simplex.points[..simplex.len].iter().any(|p| p.w == next.w) {

@@ -143,7 +143,7 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
         return Some(manifold);
     }
     let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
-    let found = triangle_separation(&core, triangle, body, face);
+    let found = triangle_separation(&core, triangle, body, face, query.margin);
     if !takes_face_normal(triangle, face, &found) {
         manifold.clear();
         if found.separation <= query.margin {
@@ -154,10 +154,16 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
     (!manifold.is_empty()).then_some(manifold)
 }
 
-/// Step 2's separation of the triangle (`core`) and the body: GJK/EPA, or for a sphere (a
+/// Step 2's separation of the triangle (`core`) and the body (exact within `margin`): GJK/EPA, or for a sphere (a
 /// point core at c) the closest point q of the triangle to c in closed form, with
 /// n = (c − q)/|c − q| and separation |c − q| − r (GJK/EPA again when c lies on the triangle).
-fn triangle_separation(core: &ConvexCore, triangle: &Triangle, body: &ConvexCore, face: Vec3) -> Separation {
+fn triangle_separation(
+    core: &ConvexCore,
+    triangle: &Triangle,
+    body: &ConvexCore,
+    face: Vec3,
+    margin: f32,
+) -> Separation {
     let centre = body.center();
     let v = triangle.vertices;
     let (index, weight, count) = closest_on_triangle(v.map(|corner| corner - centre));
@@ -165,12 +171,12 @@ fn triangle_separation(core: &ConvexCore, triangle: &Triangle, body: &ConvexCore
     if !matches!(body.kind, CoreKind::Point) {
         // GJK starts from the direction from the triangle's point nearest the body's centre.
         let hint = centre - closest;
-        return separation(core, body, if hint.length_squared() > 1e-12 { hint } else { face });
+        return separation(core, body, if hint.length_squared() > 1e-12 { hint } else { face }, margin);
     }
     let offset = centre - closest;
     let distance = offset.length();
     if distance <= 1e-6 {
-        return separation(core, body, face);
+        return separation(core, body, face, margin);
     }
     let normal = offset / distance;
     Separation { normal, separation: distance - body.radius, point_a: closest, point_b: centre - body.radius * normal }
