@@ -131,12 +131,17 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
     if furthest < -query.margin && !query.solid_below {
         return None;
     }
+    // A body wholly in front of the plane by more than the margin touches nothing here.
+    let lowest = face.dot(body.support(-face) - v0) - body.radius;
+    if lowest > query.margin {
+        return None;
+    }
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
     face_contact(triangle, face, body, query.margin, &mut manifold);
     mix_clip_ids(&mut manifold, own);
     if manifold.is_empty() {
-        if !may_touch_beside_the_face(triangle, face, body, reach, query.margin) {
+        if !may_touch_beside_the_face(triangle, body, reach, query.margin) {
             return None;
         }
     } else if manifold.min_separation() >= -SHALLOW_DEPTH {
@@ -183,14 +188,13 @@ fn triangle_separation(
 }
 
 /// A body whose supporting feature along −`face` clips to nothing in the triangle's prism is
-/// not over the face. It can still touch the triangle from beside it, past an edge, but only
-/// where some part of it comes within the margin of the triangle's plane, and only through an
-/// active (convex) edge or vertex within its reach: at a flat or concave one step 3 takes the
-/// face normal, whose contact is the empty clip (the neighbour over which the body lies
-/// answers instead).
-fn may_touch_beside_the_face(triangle: &Triangle, face: Vec3, body: &ConvexCore, reach: &Reach, margin: f32) -> bool {
-    let lowest = face.dot(body.support(-face) - triangle.vertices[0]) - body.radius;
-    lowest <= margin && reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, margin)
+/// not over the face. It can still touch the triangle from beside it, past an edge (some part
+/// of it comes within the margin of the triangle's plane: the caller checked), but only
+/// through an active (convex) edge or vertex within its reach: at a flat or concave one step 3
+/// takes the face normal, whose contact is the empty clip (the neighbour over which the body
+/// lies answers instead).
+fn may_touch_beside_the_face(triangle: &Triangle, body: &ConvexCore, reach: &Reach, margin: f32) -> bool {
+    reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, margin)
 }
 
 /// Is the body wholly outside one of the triangle's side planes by more than the margin? With
