@@ -115,3 +115,46 @@ fn resting_stack_sleeps_and_wakes_when_hit() {
     run(&mut world, 30);
     assert!(boxes.iter().all(|&b| !world.body(b).unwrap().is_sleeping()), "the hit did not wake the island");
 }
+
+/// A column of three upright cylinders (cap on cap) standing on a slope of `slope` radians
+/// comes to rest: (most any body moved in the last of 10 s, largest speed then, all asleep).
+fn cylinder_column_on_a_slope(slope: f32) -> (f32, f32, bool) {
+    let mut world = world_with_solver(SolverSettings::default());
+    let tilt = Quat::from_rotation_z(slope);
+    let ground = world.create_body(&BodyDef::fixed(tilt * Vec3::new(0.0, -1.0, 0.0)).with_rotation(tilt)).unwrap();
+    let slab = Shape::cuboid(Vec3::new(50.0, 1.0, 50.0)).unwrap();
+    world.create_collider(ground, &ColliderDef::new(slab).with_friction(0.6)).unwrap();
+    let mut bodies = Vec::new();
+    for k in 0..3 {
+        let centre = tilt * Vec3::new(0.0, 0.3 + 0.6 * k as f32, 0.0);
+        let body = world.create_body(&BodyDef::dynamic(centre).with_rotation(tilt)).unwrap();
+        let cylinder = Shape::cylinder(0.3, 0.35).unwrap();
+        world.create_collider(body, &ColliderDef::new(cylinder).with_friction(0.6)).unwrap();
+        bodies.push(body);
+    }
+    let mut start = Vec::new();
+    let mut fastest = 0.0f32;
+    for step in 0..600 {
+        world.step(DT).unwrap();
+        if step == 540 {
+            start = bodies.iter().map(|&b| pos(&world, b)).collect();
+        }
+        if step >= 540 {
+            fastest = bodies.iter().map(|&b| vel(&world, b).length()).fold(fastest, f32::max);
+        }
+    }
+    let moved = bodies.iter().zip(&start).map(|(&b, &p)| (pos(&world, b) - p).length()).fold(0.0, f32::max);
+    let asleep = bodies.iter().all(|&b| world.body(b).unwrap().is_sleeping());
+    (moved, fastest, asleep)
+}
+
+/// Columns of upright cylinders stand still and fall asleep on flat ground and on a 10°
+/// slope (friction 0.6 holds them: tan 10° = 0.18).
+#[test]
+fn cylinder_columns_come_to_rest() {
+    for degrees in [0.0f32, 10.0] {
+        let (moved, fastest, asleep) = cylinder_column_on_a_slope(degrees.to_radians());
+        eprintln!("cylinder column on {degrees}°: moved {moved:e} m in the last second, speed up to {fastest:e} m/s, asleep {asleep}");
+        assert!(moved < 1e-3 && asleep, "{degrees}°: moved {moved} m, fastest {fastest} m/s, asleep {asleep}");
+    }
+}

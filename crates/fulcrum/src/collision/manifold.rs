@@ -75,8 +75,12 @@ impl Manifold {
 }
 
 /// Separations closer than this count as equally deep when picking the deepest point
-/// (metres), so resting contacts with equal depths keep picking the same point.
-const DEPTH_TIE: f32 = 1e-5;
+/// (metres), so resting contacts with equal depths keep picking the same point. A cylinder's
+/// cap on another cap clips to some 32 points whose depths differ by 0.7 m × the tilt, so a
+/// tilt jitter of 1e-4 rad can move the deepest point round the rim (new ids, no warm start):
+/// at 1e-5 m a column of cylinders in the terrain pile test never fell asleep, at 1 mm it
+/// sleeps. 1 mm is well inside the 5 mm slop.
+const DEPTH_TIE: f32 = 1e-3;
 
 /// Relative tie margin for the distance and area scores of [`reduce_points`].
 const SCORE_TIE: f32 = 1e-3;
@@ -190,9 +194,10 @@ mod tests {
         assert_eq!(quiet, vec![100, 102, 104, 106]);
         let noisy = reduce(&octagon([0.0, 3e-7, -2e-7, 1e-7, -4e-7, 2e-7, 5e-7, -1e-7]));
         assert_eq!(noisy, quiet);
-        // A real difference in depth (1 mm) moves the choice to the deepest corner.
+        // A real difference in depth (3 mm, beyond the tie) moves the choice to the deepest
+        // corner.
         let mut deeper = [0.0; 8];
-        deeper[3] = -1e-3;
+        deeper[3] = -3e-3;
         assert!(reduce(&octagon(deeper)).contains(&103));
     }
 }

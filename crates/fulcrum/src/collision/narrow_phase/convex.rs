@@ -117,8 +117,9 @@ pub fn manifold_from_separation(a: &ConvexCore, b: &ConvexCore, found: &Separati
     if found.separation > margin || found.separation.is_nan() {
         return;
     }
-    let feature_a = support_feature(a, found.normal);
-    let feature_b = support_feature(b, -found.normal);
+    let (mut feature_a, mut feature_b) = (SupportFeature::empty(), SupportFeature::empty());
+    support_feature(a, found.normal, &mut feature_a);
+    support_feature(b, -found.normal, &mut feature_b);
     manifold_from_features(&feature_a, &feature_b, found, margin, out);
 }
 

@@ -18,7 +18,7 @@
 //! it on its shape, so feature ids stay stable while the same features touch.
 
 use super::gjk::{ConvexCore, CoreKind};
-use crate::math::Vec3;
+use crate::math::{Mat3, Vec3};
 use crate::shape::hull::MAX_FACE_VERTICES;
 
 /// Sides of the polygon that stands in for a cylinder's cap.
@@ -64,8 +64,15 @@ pub struct SupportFeature {
 }
 
 impl SupportFeature {
-    fn new(normal: Vec3, index: u32) -> Self {
-        Self { vertices: [Vec3::ZERO; MAX_FACE_VERTICES], len: 0, normal, index }
+    /// A feature with no vertices, to be filled by [`support_feature`].
+    pub fn empty() -> Self {
+        Self { vertices: [Vec3::ZERO; MAX_FACE_VERTICES], len: 0, normal: Vec3::ZERO, index: u32::MAX }
+    }
+
+    fn reset(&mut self, normal: Vec3, index: u32) {
+        self.len = 0;
+        self.normal = normal;
+        self.index = index;
     }
 
     fn push(&mut self, p: Vec3) {
@@ -95,46 +102,47 @@ impl SupportFeature {
 }
 
 /// The feature of `core` (its rounded surface) that supports it in the world `direction`
-/// (unit).
-pub fn support_feature(core: &ConvexCore, direction: Vec3) -> SupportFeature {
+/// (unit), written into `out` (a caller's buffer, so the large feature is neither zeroed nor
+/// copied per query).
+pub fn support_feature(core: &ConvexCore, direction: Vec3, out: &mut SupportFeature) {
     let local = core.pose.rotation.inverse() * direction;
-    let mut feature = match core.kind {
-        CoreKind::Point => point_feature(core, local),
-        CoreKind::Segment { half_height } => segment_feature(core, local, half_height),
-        CoreKind::Box { half_extents } => box_face(local, half_extents),
-        CoreKind::Cylinder { half_height, radius } => cylinder_feature(core, local, half_height, radius),
-        CoreKind::Hull(hull) => hull_face(local, hull),
-        CoreKind::Triangle(vertices) => triangle_feature(&vertices, local),
-    };
-    // Local to world; rounded cores move out by their radius along the direction.
-    for v in &mut feature.vertices[..feature.len] {
-        *v = core.pose.transform_point(*v) + core.radius * direction;
+    match core.kind {
+        CoreKind::Point => point_feature(core, local, out),
+        CoreKind::Segment { half_height } => segment_feature(core, local, half_height, out),
+        CoreKind::Box { half_extents } => box_face(local, half_extents, out),
+        CoreKind::Cylinder { half_height, radius } => cylinder_feature(core, local, half_height, radius, out),
+        CoreKind::Hull(hull) => hull_face(local, hull, out),
+        CoreKind::Triangle(vertices) => triangle_feature(&vertices, local, out),
     }
-    feature.normal = if feature.is_polygon() { core.pose.rotation * feature.normal } else { direction };
-    feature
+    // Local to world (the rotation as a matrix, built once); rounded cores move out by their
+    // radius along the direction.
+    let rotation = Mat3::from_quat(core.pose.rotation);
+    let offset = core.pose.position + core.radius * direction;
+    for v in &mut out.vertices[..out.len] {
+        *v = rotation * *v + offset;
+    }
+    out.normal = if out.is_polygon() { rotation * out.normal } else { direction };
 }
 
-fn point_feature(core: &ConvexCore, local: Vec3) -> SupportFeature {
-    let mut feature = SupportFeature::new(local, POINT_FEATURE);
-    feature.push(core.local_support(local));
-    feature
+fn point_feature(core: &ConvexCore, local: Vec3, out: &mut SupportFeature) {
+    out.reset(local, POINT_FEATURE);
+    out.push(core.local_support(local));
 }
 
-fn segment_feature(core: &ConvexCore, local: Vec3, half_height: f32) -> SupportFeature {
+fn segment_feature(core: &ConvexCore, local: Vec3, half_height: f32, out: &mut SupportFeature) {
     if local.y.abs() > SEGMENT_SINE * local.length() {
-        return point_feature(core, local);
+        return point_feature(core, local, out);
     }
-    let mut feature = SupportFeature::new(local, CAPSULE_SEGMENT_FEATURE);
-    feature.push(Vec3::new(0.0, -half_height, 0.0));
-    feature.push(Vec3::new(0.0, half_height, 0.0));
-    feature
+    out.reset(local, CAPSULE_SEGMENT_FEATURE);
+    out.push(Vec3::new(0.0, -half_height, 0.0));
+    out.push(Vec3::new(0.0, half_height, 0.0));
 }
 
 /// The face of the box most aligned with `local`: axis `i` of largest `|d_i|` (the first on
 /// ties) with sign `s`. Its corners go counter-clockwise about `s e_i` through the tangent
 /// axes `j = i+1`, `k = i+2` (`e_j × e_k = e_i`): `(+,+) (-,+) (-,-) (+,-)` for `s > 0`,
 /// reversed for `s < 0`. Face index `2i` for the negative side, `2i + 1` for the positive.
-pub fn box_face(local: Vec3, half_extents: Vec3) -> SupportFeature {
+pub fn box_face(local: Vec3, half_extents: Vec3, out: &mut SupportFeature) {
     let magnitudes = local.abs();
     let axis = if magnitudes.x >= magnitudes.y && magnitudes.x >= magnitudes.z {
         0
@@ -147,7 +155,7 @@ pub fn box_face(local: Vec3, half_extents: Vec3) -> SupportFeature {
     let sign = if positive { 1.0 } else { -1.0 };
     let mut normal = Vec3::ZERO;
     normal[axis] = sign;
-    let mut feature = SupportFeature::new(normal, 2 * axis as u32 + positive as u32);
+    out.reset(normal, 2 * axis as u32 + positive as u32);
     let (j, k) = ((axis + 1) % 3, (axis + 2) % 3);
     let mut corners = [(1.0, 1.0), (-1.0, 1.0), (-1.0, -1.0), (1.0, -1.0)];
     if !positive {
@@ -158,41 +166,39 @@ pub fn box_face(local: Vec3, half_extents: Vec3) -> SupportFeature {
         p[axis] = sign * half_extents[axis];
         p[j] = sj * half_extents[j];
         p[k] = sk * half_extents[k];
-        feature.push(p);
+        out.push(p);
     }
-    feature
 }
 
-fn cylinder_feature(core: &ConvexCore, local: Vec3, half_height: f32, radius: f32) -> SupportFeature {
+fn cylinder_feature(core: &ConvexCore, local: Vec3, half_height: f32, radius: f32, out: &mut SupportFeature) {
     let length = local.length();
     let axial = local.y;
     if axial.abs() >= CAP_COSINE * length {
-        return cylinder_cap(axial >= 0.0, half_height, radius);
+        return cylinder_cap(axial >= 0.0, half_height, radius, out);
     }
     let radial = Vec3::new(local.x, 0.0, local.z);
     if axial.abs() <= SEGMENT_SINE * length && radial.length_squared() > 0.0 {
         let rim = radial.normalize() * radius;
-        let mut feature = SupportFeature::new(local, CYLINDER_SIDE_FEATURE);
-        feature.push(rim - Vec3::new(0.0, half_height, 0.0));
-        feature.push(rim + Vec3::new(0.0, half_height, 0.0));
-        return feature;
+        out.reset(local, CYLINDER_SIDE_FEATURE);
+        out.push(rim - Vec3::new(0.0, half_height, 0.0));
+        out.push(rim + Vec3::new(0.0, half_height, 0.0));
+        return;
     }
-    point_feature(core, local)
+    point_feature(core, local, out)
 }
 
 /// A cap as a 16-gon inscribed in its rim, counter-clockwise about its outward normal.
 /// Vertex `k` of the top cap sits at angle `θ_k = 2πk/16` measured from +z towards +x
 /// (`z × x = y`): `(r sin θ_k, h, r cos θ_k)`. The bottom cap lists the same angles in
 /// reverse. Top cap index 1, bottom cap 0.
-pub fn cylinder_cap(top: bool, half_height: f32, radius: f32) -> SupportFeature {
+pub fn cylinder_cap(top: bool, half_height: f32, radius: f32, out: &mut SupportFeature) {
     let (normal, y) = if top { (Vec3::Y, half_height) } else { (-Vec3::Y, -half_height) };
-    let mut feature = SupportFeature::new(normal, top as u32);
+    out.reset(normal, top as u32);
     for step in 0..CYLINDER_CAP_SIDES {
         let k = if top { step } else { (CYLINDER_CAP_SIDES - step) % CYLINDER_CAP_SIDES };
         let (cos, sin) = circle_point(k);
-        feature.push(Vec3::new(radius * sin, y, radius * cos));
+        out.push(Vec3::new(radius * sin, y, radius * cos));
     }
-    feature
 }
 
 /// `(cos, sin)` of `2πk/16`.
@@ -207,7 +213,7 @@ pub(crate) fn circle_point(k: usize) -> (f32, f32) {
 }
 
 /// The hull face whose outward normal is most aligned with `local` (the first on ties).
-fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull) -> SupportFeature {
+fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull, out: &mut SupportFeature) {
     let mut best = 0;
     let mut best_dot = f32::NEG_INFINITY;
     for (f, plane) in hull.planes.iter().enumerate() {
@@ -218,26 +224,25 @@ fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull) -> SupportFeature {
         }
     }
     let Some(plane) = hull.planes.get(best) else {
-        let mut feature = SupportFeature::new(local, POINT_FEATURE);
-        feature.push(hull.support(local));
-        return feature;
+        out.reset(local, POINT_FEATURE);
+        out.push(hull.support(local));
+        return;
     };
-    let mut feature = SupportFeature::new(plane.normal, best as u32);
-    hull.for_each_face_vertex(best, |v| feature.push(hull.vertices[v as usize]));
-    feature
+    out.reset(plane.normal, best as u32);
+    hull.for_each_face_vertex(best, |v| out.push(hull.vertices[v as usize]));
 }
 
 /// The triangle's supporting feature along `local` (the triangle's frame): its face turned
 /// towards `local`, an edge, or a corner.
-fn triangle_feature(v: &[Vec3; 3], local: Vec3) -> SupportFeature {
+fn triangle_feature(v: &[Vec3; 3], local: Vec3, out: &mut SupportFeature) {
     let normal = (v[1] - v[0]).cross(v[2] - v[0]).normalize_or_zero();
     let length = local.length();
     let facing = normal.dot(local);
     if facing.abs() >= TRIANGLE_FACE_COSINE * length {
         let (side, order) = if facing > 0.0 { (0, [0, 1, 2]) } else { (1, [0, 2, 1]) };
-        let mut feature = SupportFeature::new(normal * facing.signum(), TRIANGLE_FEATURE + side);
-        order.iter().for_each(|&i| feature.push(v[i]));
-        return feature;
+        out.reset(normal * facing.signum(), TRIANGLE_FEATURE + side);
+        order.iter().for_each(|&i| out.push(v[i]));
+        return;
     }
     let heights = v.map(|p| p.dot(local));
     let top = (0..3).fold(0, |best, i| if heights[i] > heights[best] { i } else { best });
@@ -245,15 +250,14 @@ fn triangle_feature(v: &[Vec3; 3], local: Vec3) -> SupportFeature {
         let edge = v[other] - v[top];
         if heights[top] - heights[other] <= SEGMENT_SINE * edge.length() * length {
             let first = if other == (top + 1) % 3 { top } else { other };
-            let mut feature = SupportFeature::new(local, TRIANGLE_FEATURE + 2 + first as u32);
-            feature.push(v[first]);
-            feature.push(v[(first + 1) % 3]);
-            return feature;
+            out.reset(local, TRIANGLE_FEATURE + 2 + first as u32);
+            out.push(v[first]);
+            out.push(v[(first + 1) % 3]);
+            return;
         }
     }
-    let mut feature = SupportFeature::new(local, POINT_FEATURE + top as u32);
-    feature.push(v[top]);
-    feature
+    out.reset(local, POINT_FEATURE + top as u32);
+    out.push(v[top]);
 }
 
 #[cfg(test)]
@@ -264,6 +268,12 @@ mod tests {
 
     /// Polygon normal from Newell's sum `Σ v_k × v_{k+1}`: points along the outward normal
     /// for a counter-clockwise loop.
+    fn feature_along(core: &ConvexCore, direction: Vec3) -> SupportFeature {
+        let mut feature = SupportFeature::empty();
+        support_feature(core, direction, &mut feature);
+        feature
+    }
+
     fn loop_normal(points: &[Vec3]) -> Vec3 {
         let n = points.len();
         (0..n).map(|k| points[k].cross(points[(k + 1) % n])).sum::<Vec3>().normalize()
@@ -273,7 +283,8 @@ mod tests {
     fn box_faces_are_counter_clockwise_and_on_the_box() {
         let h = Vec3::new(0.5, 1.0, 2.0);
         for d in [Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z] {
-            let face = box_face(d + Vec3::new(0.1, -0.05, 0.08), h);
+            let mut face = SupportFeature::empty();
+            box_face(d + Vec3::new(0.1, -0.05, 0.08), h, &mut face);
             assert_eq!(face.len, 4);
             assert!((face.normal - d).length() < 1e-6);
             assert!((loop_normal(face.points()) - d).length() < 1e-5, "CCW about {d}");
@@ -286,7 +297,8 @@ mod tests {
     #[test]
     fn cylinder_caps_are_regular_and_counter_clockwise() {
         for top in [false, true] {
-            let cap = cylinder_cap(top, 0.7, 0.3);
+            let mut cap = SupportFeature::empty();
+            cylinder_cap(top, 0.7, 0.3, &mut cap);
             assert_eq!(cap.len, CYLINDER_CAP_SIDES);
             let expected = if top { Vec3::Y } else { -Vec3::Y };
             assert!((loop_normal(cap.points()) - expected).length() < 1e-5);
@@ -307,9 +319,9 @@ mod tests {
         let axis = pose.rotation * Vec3::Y;
         let cylinder = Shape::cylinder(0.5, 0.25).unwrap();
         let core = ConvexCore::from_shape(&cylinder, &pose).unwrap();
-        assert_eq!(support_feature(&core, axis).len, CYLINDER_CAP_SIDES);
+        assert_eq!(feature_along(&core, axis).len, CYLINDER_CAP_SIDES);
         let side_dir = pose.rotation * Vec3::X;
-        let side = support_feature(&core, side_dir);
+        let side = feature_along(&core, side_dir);
         assert!(side.is_segment());
         for p in side.points() {
             // On the rim, at the far side along x.
@@ -317,16 +329,16 @@ mod tests {
             assert!((local.x - 0.25).abs() < 1e-5 && (local.y.abs() - 0.5).abs() < 1e-5);
         }
         let tilted = (axis + side_dir).normalize();
-        assert_eq!(support_feature(&core, tilted).len, 1);
+        assert_eq!(feature_along(&core, tilted).len, 1);
 
         let capsule = Shape::capsule(0.5, 0.2).unwrap();
         let core = ConvexCore::from_shape(&capsule, &pose).unwrap();
-        let segment = support_feature(&core, side_dir);
+        let segment = feature_along(&core, side_dir);
         assert!(segment.is_segment());
         for p in segment.points() {
             let local = pose.inverse_transform_point(*p);
             assert!((local.x - 0.2).abs() < 1e-5 && (local.y.abs() - 0.5).abs() < 1e-5);
         }
-        assert_eq!(support_feature(&core, tilted).len, 1);
+        assert_eq!(feature_along(&core, tilted).len, 1);
     }
 }

@@ -34,7 +34,7 @@
 use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
 use super::gjk::{closest_on_triangle, ConvexCore, CoreKind};
-use super::support_face::support_feature;
+use super::support_face::{support_feature, SupportFeature};
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
@@ -102,8 +102,9 @@ pub fn collide_triangles(
         bounds.max.y = f32::INFINITY;
     }
     let mut contacts = Vec::new();
+    let mut incident = SupportFeature::empty();
     for_each_triangle(&bounds, &mut |index, triangle| {
-        if let Some(manifold) = triangle_contact(query, &reach, index, triangle) {
+        if let Some(manifold) = triangle_contact(query, &reach, index, triangle, &mut incident) {
             contacts.push(TriangleContact { deepest: manifold.min_separation(), manifold });
         }
         true
@@ -121,8 +122,15 @@ fn body_bounds(body: &ConvexCore, margin: f32) -> Aabb {
     Aabb::new(Vec3::new(x.0, y.0, z.0), Vec3::new(x.1, y.1, z.1))
 }
 
-/// The contact of one triangle with the body (steps 1 to 4 of the module notes).
-fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: &Triangle) -> Option<Manifold> {
+/// The contact of one triangle with the body (steps 1 to 4 of the module notes); `incident`
+/// is a buffer for the body's supporting feature.
+fn triangle_contact(
+    query: &TriangleQuery,
+    reach: &Reach,
+    index: u32,
+    triangle: &Triangle,
+    incident: &mut SupportFeature,
+) -> Option<Manifold> {
     let body = &query.body;
     let v0 = triangle.vertices[0];
     let behind = triangle.normal.dot(body.center() - v0) < 0.0;
@@ -138,7 +146,8 @@ fn triangle_contact(query: &TriangleQuery, reach: &Reach, index: u32, triangle: 
     }
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
-    face_contact(triangle, face, body, query.margin, &mut manifold);
+    support_feature(body, -face, incident);
+    face_contact(triangle, face, incident, query.margin, &mut manifold);
     mix_clip_ids(&mut manifold, own);
     if manifold.is_empty() {
         if !may_touch_beside_the_face(triangle, body, reach, query.margin) {
@@ -285,10 +294,9 @@ fn closest_feature(triangle: &Triangle, point: Vec3) -> Feature {
 
 /// The body's supporting feature along −`face` clipped to the triangle's prism: each point's
 /// separation is its height above the triangle's plane along `face`.
-fn face_contact(triangle: &Triangle, face: Vec3, body: &ConvexCore, margin: f32, out: &mut Manifold) {
+fn face_contact(triangle: &Triangle, face: Vec3, incident: &SupportFeature, margin: f32, out: &mut Manifold) {
     out.clear();
     out.normal = face;
-    let incident = support_feature(body, -face);
     let reference = face_polygon(triangle, face);
     let id_base = incident.index;
     if incident.is_polygon() {
