@@ -175,7 +175,11 @@ impl HeightField {
 
     /// Triangle `index` (< [`HeightField::triangle_count`]) with its normal and flags.
     pub fn triangle(&self, index: u32) -> Triangle {
-        let vertices = self.corners(index).map(|s| self.sample(s));
+        self.triangle_with(index, self.corners(index).map(|s| self.sample(s)))
+    }
+
+    /// Triangle `index` whose corners (`vertices`) are already known.
+    fn triangle_with(&self, index: u32, vertices: [Vec3; 3]) -> Triangle {
         let flags = self.flags[index as usize];
         Triangle::new(vertices, flags & ALL_THREE, (flags >> 3) & ALL_THREE, false)
     }
@@ -197,7 +201,7 @@ impl HeightField {
                 for half in 0..2 {
                     let index = (2 * (i * (self.cols - 1) + j) + half) as u32;
                     let corners = self.corners(index).map(|s| self.sample(s));
-                    if Aabb::of_points(&corners).overlaps(local) && !visit(index, &self.triangle(index)) {
+                    if Aabb::of_points(&corners).overlaps(local) && !visit(index, &self.triangle_with(index, corners)) {
                         return;
                     }
                 }

@@ -174,9 +174,10 @@ fn triangles_against(
     margin: f32,
     out: &mut Vec<Manifold>,
 ) {
-    let Some(body) = gjk::ConvexCore::from_shape(convex, &mesh_pose.inv_mul_pose(convex_pose)) else { return };
+    let local_pose = mesh_pose.inv_mul_pose(convex_pose);
+    let Some(body) = gjk::ConvexCore::from_shape(convex, &local_pose) else { return };
     let solid_below = matches!(mesh, Shape::HeightField(_));
-    let query = triangles::TriangleQuery { body, margin, solid_below };
+    let query = triangles::TriangleQuery { body, bounds: convex.aabb(&local_pose), margin, solid_below };
     match mesh {
         Shape::TriMesh(m) => triangles::collide_triangles(&query, |b, visit| m.for_each_triangle_in(b, visit), out),
         Shape::HeightField(h) => triangles::collide_triangles(&query, |b, visit| h.for_each_triangle_in(b, visit), out),

@@ -74,6 +74,8 @@ const CLIP_MARK: u32 = 1 << 31;
 pub struct TriangleQuery<'a> {
     /// The body's core, posed in the mesh's frame.
     pub body: ConvexCore<'a>,
+    /// The body's bounds in the mesh's frame (its shape's own box at that pose).
+    pub bounds: Aabb,
     /// Speculative distance, metres.
     pub margin: f32,
     /// The shape is solid below its surface: a body under it is pushed up, never skipped.
@@ -94,7 +96,7 @@ pub fn collide_triangles(
     out: &mut Vec<Manifold>,
 ) {
     out.clear();
-    let mut bounds = body_bounds(&query.body, query.margin);
+    let mut bounds = query.bounds.expanded(query.margin);
     // A sphere holding the body grown by the margin: its box's centre and half diagonal.
     let reach = Reach { center: bounds.center(), radius: 0.5 * (bounds.max - bounds.min).length() };
     if query.solid_below {
@@ -110,16 +112,6 @@ pub fn collide_triangles(
         true
     });
     merge(&mut contacts, out);
-}
-
-/// The body's bounds in the mesh frame, grown by the margin.
-fn body_bounds(body: &ConvexCore, margin: f32) -> Aabb {
-    let extent = |axis: Vec3| {
-        let (high, low) = (body.support(axis).dot(axis), body.support(-axis).dot(axis));
-        (low - body.radius - margin, high + body.radius + margin)
-    };
-    let (x, y, z) = (extent(Vec3::X), extent(Vec3::Y), extent(Vec3::Z));
-    Aabb::new(Vec3::new(x.0, y.0, z.0), Vec3::new(x.1, y.1, z.1))
 }
 
 /// The contact of one triangle with the body (steps 1 to 4 of the module notes); `incident`
@@ -432,7 +424,7 @@ mod tests {
     /// The manifolds of `shape` at `pose` against `triangles` (mesh at the origin).
     fn collide(shape: &Shape, pose: Pose, triangles: &[Triangle], solid_below: bool) -> Vec<Manifold> {
         let body = ConvexCore::from_shape(shape, &pose).unwrap();
-        let query = TriangleQuery { body, margin: 0.02, solid_below };
+        let query = TriangleQuery { body, bounds: shape.aabb(&pose), margin: 0.02, solid_below };
         let mut out = Vec::new();
         collide_triangles(
             &query,
