@@ -51,20 +51,26 @@ const GYROSCOPIC_ITERATIONS: usize = 4;
 const GYROSCOPIC_TOLERANCE: f32 = 1e-7;
 
 /// The gyroscopic term over one step of `h` seconds (see the module comment).
+///
+/// Simplified Newton: the Jacobian is taken once, at ω_m = ω₁, and its inverse reused. The
+/// residual is the exact g(ω₂), so the answer is the same root; only the rate changes, from
+/// quadratic to linear with a factor of order h|ω| (about 1e-2 at 240 Hz and 2 rad/s), which
+/// the tolerance absorbs in the same few iterations, each without a 3×3 inverse.
 #[inline]
 pub(crate) fn gyroscopic_step(w1: Vec3, inertia: Mat3, h: f32) -> Vec3 {
+    let iw1 = inertia * w1;
+    let jacobian = inertia + 0.5 * h * (skew(w1) * inertia - skew(iw1));
+    let det = jacobian.determinant();
+    if !(det.abs() > 1e-30) || !det.is_finite() {
+        return w1;
+    }
+    let inverse = jacobian.inverse();
     let mut w2 = w1;
     let tolerance = GYROSCOPIC_TOLERANCE * w1.length();
     for _ in 0..GYROSCOPIC_ITERATIONS {
         let wm = 0.5 * (w1 + w2);
-        let iwm = inertia * wm;
-        let residual = inertia * (w2 - w1) + h * wm.cross(iwm);
-        let jacobian = inertia + 0.5 * h * (skew(wm) * inertia - skew(iwm));
-        let det = jacobian.determinant();
-        if !(det.abs() > 1e-30) || !det.is_finite() {
-            return w2;
-        }
-        let correction = jacobian.inverse() * residual;
+        let residual = inertia * (w2 - w1) + h * wm.cross(inertia * wm);
+        let correction = inverse * residual;
         w2 -= correction;
         if correction.length() <= tolerance {
             break;
