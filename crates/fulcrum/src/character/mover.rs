@@ -10,18 +10,24 @@
 //!              taken when it lands on ground it can stand on and gets further
 //! settle       the plane solver at the end: the closest position to where the sweep ended
 //!              that satisfies every plane (overlaps from moving obstacles, corners)
-//! snap         walking, no ground below within the skin: sweep down by snap_distance and
-//!              keep the result only if it ends standing
+//! snap         walking, the ground not within the skin: sweep down by snap_distance and
+//!              keep the result only if it ends standing (so it follows the ground down
+//!              slopes and stairs exactly, not in hops of the ground tolerance)
 //! ground       the supporting plane within the skin, if any
 //! ```
 //!
-//! A plane *supports* the character when its normal is within `max_slope_deg` of up, or when
-//! it is the edge of a step: the contact leans more (at least [`MIN_EDGE_RISE`] up), lies no
-//! higher than `step_height` above the capsule's lowest point, and there is walkable ground
-//! just beyond it. Supporting planes push straight up (see `solver.rs`), so a capsule rolls
-//! up over the edge of a low step and down over the edge of the one it leaves. The character
-//! rests a skin ([`SKIN`]) away from everything, so resting contacts are not re-hit every step
-//! and nothing jitters.
+//! A contact *supports* the character when its normal is within `max_slope_deg` of up
+//! (walkable ground), or when it is a *ledge*: the edge of a step, whose contact leans more
+//! (at least [`MIN_EDGE_RISE`] up) but lies under the capsule's footprint (within its radius
+//! of the axis), no higher than `step_height` above its lowest point, with walkable ground
+//! just beyond it. The character stands on a ledge flat-footed: the settle and the ground
+//! test replace the edge's contact plane by the level plane through the edge, so its lowest
+//! point rests a skin above the step's top, as on the step itself, rather than sinking
+//! until the round bottom touches the edge. That lifts it onto a low step the step it walks
+//! into the edge, and keeps it up at the step's height until its axis has left the edge by
+//! a radius (then the snap takes it down to the next step). Supporting contacts push
+//! straight up (see `solver.rs`). The character rests a skin ([`SKIN`]) away from
+//! everything, so resting contacts are not re-hit every step and nothing jitters.
 
 use super::def::CharacterDef;
 use super::planes::{CastHit, ContactPlane, OtherCapsule, Surroundings};
@@ -34,6 +40,8 @@ use crate::world::World;
 pub const SKIN: f32 = 0.01;
 /// A supporting plane within this much more than the skin is ground, metres.
 const GROUND_TOLERANCE: f32 = 0.01;
+/// Walking, ground further than the skin by more than this is snapped to, metres.
+const SNAP_SLACK: f32 = 1.0e-4;
 /// Casts in one sweep (each hit projects the rest of the motion).
 const MAX_SWEEP_HITS: usize = 4;
 /// Collect-and-solve rounds of the plane solver (curved obstacles need a second look).
@@ -43,8 +51,34 @@ pub const MAX_DEPENETRATION_SPEED: f32 = 6.0;
 /// A step's edge supports the character only where its contact normal has at least this
 /// much up in it (the edge lies below the capsule's lower sphere's centre).
 const MIN_EDGE_RISE: f32 = 0.1;
+/// Normals whose cosine is at least this are taken as equal (2.6°), and a contact normal this
+/// close to up as level.
+const LEVEL: f32 = 0.999;
 /// How far above a contact the edge probe's ray starts, metres.
 const EDGE_PROBE_REACH: f32 = 0.02;
+/// Planes are collected this many radii further than the ground tolerance: a ledge at the
+/// rim of the footprint is (√2 − 1)·radius from the capsule standing level over it.
+const LEDGE_REACH: f32 = 0.45;
+
+/// How a contact bears the character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Support {
+    /// Walkable ground: its normal is within the slope limit.
+    Walkable,
+    /// The edge of a step under the footprint (see the module docs).
+    Ledge,
+    /// Anything else: walls, steep ground, ceilings.
+    None,
+}
+
+/// A collected plane with how it supports the character and the plane the solver uses for
+/// it (a ledge's level plane; the contact plane otherwise).
+#[derive(Clone, Copy, Debug)]
+struct NearPlane {
+    contact: ContactPlane,
+    support: Support,
+    solved: ContactPlane,
+}
 
 /// Where a move ended.
 pub(crate) struct MoveOutcome {
@@ -53,11 +87,11 @@ pub(crate) struct MoveOutcome {
     pub contacts: Vec<CharacterContact>,
 }
 
-/// A plane met by the sweep, and whether it supports the character.
+/// A plane met by the sweep, and how it supports the character.
 #[derive(Clone, Copy)]
 struct SweepHit {
     plane: ContactPlane,
-    supports: bool,
+    support: Support,
 }
 
 /// The mover of one character for one move.
@@ -69,6 +103,7 @@ pub(crate) struct Mover<'a> {
     snap_distance: f32,
     /// Half the capsule's height, centre to lowest point.
     half_extent: f32,
+    radius: f32,
     /// Largest depenetration in this move, metres.
     max_depenetration: f32,
 }
@@ -82,6 +117,7 @@ impl<'a> Mover<'a> {
             step_height: def.step_height,
             snap_distance: def.snap_distance,
             half_extent: def.capsule.half_height + def.capsule.radius,
+            radius: def.capsule.radius,
             max_depenetration: MAX_DEPENETRATION_SPEED * dt,
         }
     }
@@ -101,7 +137,8 @@ impl<'a> Mover<'a> {
         }
         let (mut position, mut planes) = self.settle(position);
         let mut ground = self.ground_among(&planes, position);
-        if walking && ground.is_none() {
+        let hovering = ground.is_none_or(|g| g.gap_at(position) > SKIN + SNAP_SLACK);
+        if walking && hovering {
             if let Some((snapped, snapped_planes, snapped_ground)) = self.snap(position) {
                 (position, planes, ground) = (snapped, snapped_planes, Some(snapped_ground));
             }
@@ -125,25 +162,55 @@ impl<'a> Mover<'a> {
         v - v.dot(self.up) * self.up
     }
 
-    /// Does `plane` support a capsule centred at `center`? (See the module docs.)
-    fn supports(&self, plane: &ContactPlane, center: Vec3) -> bool {
+    /// How `plane` bears a capsule centred at `center` (see the module docs). Level
+    /// contacts, and contacts on a triangle's face, are walkable by their slope; another
+    /// leaning one is looked at from above just beyond its point and just before it: a
+    /// walkable surface beyond with a normal other than the contact's, and nothing just
+    /// before (the ground drops away on the character's side), make it the edge of a ledge.
+    fn support(&self, plane: &ContactPlane, center: Vec3) -> Support {
         let rise = plane.normal.dot(self.up);
-        if rise >= self.cos_max_slope {
-            return true;
+        let by_slope = if rise >= self.cos_max_slope { Support::Walkable } else { Support::None };
+        if rise >= LEVEL || rise < MIN_EDGE_RISE || self.step_height <= 0.0 {
+            return by_slope;
         }
-        if rise < MIN_EDGE_RISE || self.step_height <= 0.0 {
-            return false;
+        if plane.face.is_some_and(|face| face.dot(plane.normal) >= LEVEL) {
+            return by_slope;
         }
         let lowest = center - self.half_extent * self.up;
-        if (plane.point - lowest).dot(self.up) > self.step_height {
-            return false;
+        let offset = plane.point - lowest;
+        let footprint = self.radius + 2.0 * SKIN;
+        if offset.dot(self.up) > self.step_height || self.horizontal(offset).length() > footprint {
+            return by_slope;
         }
         let into = -self.horizontal(plane.normal).normalize_or_zero();
-        self.around.walkable_beyond(plane.point, into, EDGE_PROBE_REACH, SKIN, self.cos_max_slope)
+        let top = self.around.surface_beyond(plane.point, into, EDGE_PROBE_REACH, SKIN);
+        let is_top = |surface: Vec3| surface.dot(plane.normal) < LEVEL && surface.dot(self.up) >= self.cos_max_slope;
+        let drops = || self.around.surface_beyond(plane.point, -into, EDGE_PROBE_REACH, SKIN).is_none();
+        match top {
+            Some(surface) if is_top(surface) && drops() => Support::Ledge,
+            _ => by_slope,
+        }
     }
 
-    fn constraint(&self, plane: &ContactPlane, center: Vec3, bound: f32) -> PlaneConstraint {
-        let push = push_direction(plane.normal, self.up, self.supports(plane, center));
+    /// The plane as the settle and the ground test use it: a ledge becomes the level plane
+    /// through its edge, whose gap is that of the capsule's lowest point above the edge.
+    fn near_plane(&self, contact: ContactPlane, center: Vec3) -> NearPlane {
+        let support = self.support(&contact, center);
+        let solved = match support {
+            Support::Ledge => ContactPlane {
+                normal: self.up,
+                distance: (center - contact.point).dot(self.up) - self.half_extent,
+                ..contact
+            },
+            _ => contact,
+        };
+        NearPlane { contact, support, solved }
+    }
+
+    /// The constraint gap ≥ `skin` of a plane measured at `from`, pushed as its support says.
+    fn constraint(&self, plane: &ContactPlane, support: Support, skin: f32) -> PlaneConstraint {
+        let push = push_direction(plane.normal, self.up, support != Support::None);
+        let bound = skin - plane.distance + plane.normal.dot(plane.from);
         PlaneConstraint { normal: plane.normal, push, bound }
     }
 
@@ -158,21 +225,24 @@ impl<'a> Mover<'a> {
     /// The plane solver: collect the planes at the point, solve for the closest point that
     /// keeps the skin from each, repeat while it moves. Returns the point and the planes last
     /// collected.
-    fn settle(&self, target: Vec3) -> (Vec3, Vec<ContactPlane>) {
+    fn settle(&self, target: Vec3) -> (Vec3, Vec<NearPlane>) {
         self.settle_from(target, SETTLE_ROUNDS)
     }
 
-    fn settle_from(&self, target: Vec3, rounds: usize) -> (Vec3, Vec<ContactPlane>) {
+    fn settle_from(&self, target: Vec3, rounds: usize) -> (Vec3, Vec<NearPlane>) {
         let mut position = target;
         let mut planes = Vec::new();
+        let mut contacts = Vec::new();
+        let margin = SKIN + GROUND_TOLERANCE + LEDGE_REACH * self.radius;
         for _ in 0..rounds {
-            planes.clear();
-            self.around.planes_near(position, SKIN + GROUND_TOLERANCE, &mut planes);
-            let constraints: Vec<PlaneConstraint> =
-                planes.iter().map(|p| self.constraint(p, position, SKIN - p.distance + p.normal.dot(p.from))).collect();
-            if planes.iter().all(|p| p.gap_at(position) >= SKIN) {
+            contacts.clear();
+            self.around.planes_near(position, margin, &mut contacts);
+            planes = contacts.iter().map(|c| self.near_plane(*c, position)).collect();
+            if planes.iter().all(|p| p.solved.gap_at(position) >= SKIN) {
                 break;
             }
+            let constraints: Vec<PlaneConstraint> =
+                planes.iter().map(|p| self.constraint(&p.solved, p.support, SKIN)).collect();
             let solved = solve(position, &constraints);
             let moved = (solved - position).length();
             position = solved;
@@ -183,13 +253,14 @@ impl<'a> Mover<'a> {
         (position, planes)
     }
 
-    /// The supporting plane within the ground tolerance that faces up the most.
-    fn ground_among(&self, planes: &[ContactPlane], center: Vec3) -> Option<ContactPlane> {
+    /// The supporting plane within the ground tolerance that faces up the most (a ledge's
+    /// level plane faces straight up).
+    fn ground_among(&self, planes: &[NearPlane], center: Vec3) -> Option<ContactPlane> {
         planes
             .iter()
-            .filter(|p| p.gap_at(center) <= SKIN + GROUND_TOLERANCE && self.supports(p, center))
+            .filter(|p| p.support != Support::None && p.solved.gap_at(center) <= SKIN + GROUND_TOLERANCE)
+            .map(|p| p.solved)
             .max_by(|a, b| a.normal.dot(self.up).total_cmp(&b.normal.dot(self.up)))
-            .copied()
     }
 
     /// Casts along `displacement`, stopping a skin short of each hit and projecting the rest
@@ -221,16 +292,24 @@ impl<'a> Mover<'a> {
             position += direction * stop;
             remaining -= direction * stop;
             let plane = self.plane_of(&hit, position);
-            let supports = self.supports(&plane, position);
-            constraints.push(self.constraint(&plane, position, 0.0));
-            hits.push(SweepHit { plane, supports });
+            let support = self.support(&plane, position);
+            let PlaneConstraint { normal, push, .. } = self.constraint(&plane, support, 0.0);
+            constraints.push(PlaneConstraint { normal, push, bound: 0.0 });
+            hits.push(SweepHit { plane, support });
             remaining = solve(remaining, &constraints);
         }
         (position, hits)
     }
 
     fn plane_of(&self, hit: &CastHit, at: Vec3) -> ContactPlane {
-        ContactPlane { normal: hit.normal, distance: SKIN, from: at, point: hit.point, obstacle: hit.obstacle }
+        ContactPlane {
+            normal: hit.normal,
+            distance: SKIN,
+            from: at,
+            point: hit.point,
+            obstacle: hit.obstacle,
+            face: None,
+        }
     }
 
     /// Did a wall-like plane (not supporting, facing against the horizontal motion) stop the
@@ -238,11 +317,14 @@ impl<'a> Mover<'a> {
     fn blocked(&self, hits: &[SweepHit], displacement: Vec3) -> bool {
         let forward = self.horizontal(displacement).normalize_or_zero();
         forward != Vec3::ZERO
-            && hits.iter().any(|hit| !hit.supports && self.horizontal(hit.plane.normal).dot(forward) < -0.1)
+            && hits
+                .iter()
+                .any(|hit| hit.support == Support::None && self.horizontal(hit.plane.normal).dot(forward) < -0.1)
     }
 
     /// The step-up: up by at most `step_height` (less under a ceiling), the horizontal motion
-    /// from there, then down by as much as it rose; the landing must support it.
+    /// from there, then down by as much as it rose; the landing must support it no higher
+    /// than `step_height` above the start (the forward part may roll over an edge).
     fn step_up(&self, start: Vec3, displacement: Vec3) -> Option<Vec3> {
         if self.step_height <= 0.0 {
             return None;
@@ -260,7 +342,9 @@ impl<'a> Mover<'a> {
         }
         let travel = hit.fraction * drop;
         let landed = ahead - self.up * (travel - (SKIN / approach).min(travel));
-        self.supports(&self.plane_of(&hit, landed), landed).then_some(landed)
+        let (settled, planes) = self.settle(landed);
+        let low_enough = (settled - start).dot(self.up) <= self.step_height + 1e-4;
+        (low_enough && self.ground_among(&planes, settled).is_some()).then_some(settled)
     }
 
     /// How far the capsule can move along `translation` before it comes within the skin of
@@ -278,7 +362,7 @@ impl<'a> Mover<'a> {
 
     /// Down by `snap_distance` (a sweep, so it slides off the edge it leaves), kept only if
     /// it ends on ground: the position, its planes and the ground.
-    fn snap(&self, from: Vec3) -> Option<(Vec3, Vec<ContactPlane>, ContactPlane)> {
+    fn snap(&self, from: Vec3) -> Option<(Vec3, Vec<NearPlane>, ContactPlane)> {
         if self.snap_distance <= 0.0 {
             return None;
         }
@@ -290,8 +374,8 @@ impl<'a> Mover<'a> {
 
     /// What the move touched: the sweep's hits and the planes within the ground tolerance at
     /// the end, one entry per obstacle.
-    fn contacts(&self, hits: &[SweepHit], planes: &[ContactPlane], position: Vec3) -> Vec<CharacterContact> {
-        let near = planes.iter().filter(|p| p.gap_at(position) <= SKIN + GROUND_TOLERANCE);
+    fn contacts(&self, hits: &[SweepHit], planes: &[NearPlane], position: Vec3) -> Vec<CharacterContact> {
+        let near = planes.iter().filter(|p| p.solved.gap_at(position) <= SKIN + GROUND_TOLERANCE).map(|p| &p.contact);
         let mut contacts: Vec<CharacterContact> = Vec::new();
         for plane in hits.iter().map(|h| &h.plane).chain(near) {
             if !contacts.iter().any(|c| c.obstacle == plane.obstacle) {

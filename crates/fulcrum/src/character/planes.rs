@@ -40,6 +40,9 @@ pub(crate) struct ContactPlane {
     pub point: Vec3,
     /// What the plane belongs to.
     pub obstacle: Obstacle,
+    /// The face normal of the triangle, for a mesh or heightfield (a contact on the face
+    /// has its normal; one on an edge or corner does not).
+    pub face: Option<Vec3>,
 }
 
 impl ContactPlane {
@@ -120,9 +123,9 @@ impl<'a> Surroundings<'a> {
         for id in ids {
             let Some(collider) = world.collider(id) else { continue };
             let obstacle = Obstacle::Collider { collider: id, body: collider.body() };
-            let mut push = |normal: Vec3, distance: f32, point: Vec3| {
+            let mut push = |normal: Vec3, distance: f32, point: Vec3, face: Option<Vec3>| {
                 if distance < margin && normal.is_finite() && normal != Vec3::ZERO {
-                    out.push(ContactPlane { normal, distance, from: center, point, obstacle });
+                    out.push(ContactPlane { normal, distance, from: center, point, obstacle, face });
                 }
             };
             match collider.shape() {
@@ -131,7 +134,7 @@ impl<'a> Surroundings<'a> {
                     if let Some((normal, distance, point)) =
                         convex_plane(&self.shape, &pose, other, &collider.world_pose())
                     {
-                        push(normal, distance, point);
+                        push(normal, distance, point, None);
                     }
                 }
             }
@@ -139,19 +142,20 @@ impl<'a> Surroundings<'a> {
         for other in self.others.iter().filter(|o| self.groups.interacts_with(&o.groups)) {
             let (normal, distance, point) = capsule_plane(center, self.capsule, other, self.up);
             if distance < margin {
-                out.push(ContactPlane {
-                    normal,
-                    distance,
-                    from: center,
-                    point,
-                    obstacle: Obstacle::Character(other.id),
-                });
+                let obstacle = Obstacle::Character(other.id);
+                out.push(ContactPlane { normal, distance, from: center, point, obstacle, face: None });
             }
         }
     }
 
     /// The planes of the triangles of a mesh or heightfield within `bounds` (world).
-    fn surface_planes(&self, pose: &Pose, collider: &Collider, bounds: &Aabb, push: &mut impl FnMut(Vec3, f32, Vec3)) {
+    fn surface_planes(
+        &self,
+        pose: &Pose,
+        collider: &Collider,
+        bounds: &Aabb,
+        push: &mut impl FnMut(Vec3, f32, Vec3, Option<Vec3>),
+    ) {
         let surface_pose = collider.world_pose();
         let local = bounds.transformed(&surface_pose.inverse());
         let solid = matches!(collider.shape(), Shape::HeightField(_));
@@ -160,7 +164,7 @@ impl<'a> Surroundings<'a> {
                 let triangle = field.triangle(index);
                 let above = surface_pose.transform_point(above);
                 let (normal, distance, point) = self.behind_plane(pose, &triangle, &surface_pose, above);
-                push(normal, distance, point);
+                push(normal, distance, point, Some(normal));
                 return;
             }
         }
@@ -177,9 +181,10 @@ impl<'a> Surroundings<'a> {
             let result = gjk(&core, &other, -front);
             if result.overlapping {
                 let (normal, distance, point) = self.behind_plane(pose, triangle, &surface_pose, corner);
-                push(normal, distance, point);
+                push(normal, distance, point, Some(normal));
             } else {
-                push(-result.normal, result.distance, result.point_b);
+                let face = if triangle.two_sided && behind { -front } else { front };
+                push(-result.normal, result.distance, result.point_b, Some(face));
             }
             true
         };
@@ -247,16 +252,15 @@ impl<'a> Surroundings<'a> {
         })
     }
 
-    /// Is there walkable ground (normal within `cos_max_slope` of up) just beyond `point`
-    /// in the horizontal direction `into` (unit), no lower than `point` by more than
-    /// `depth`? A ray from `reach` above that spot straight down, which must start outside
-    /// every collider (a hit at 0 is not ground).
-    pub fn walkable_beyond(&self, point: Vec3, into: Vec3, reach: f32, depth: f32, cos_max_slope: f32) -> bool {
+    /// The normal of the surface just beyond `point` in the horizontal direction `into`
+    /// (unit), no lower than `point` by more than `depth`: a ray from `reach` above that spot
+    /// straight down, which must start outside every collider (a hit at 0 is no surface).
+    pub fn surface_beyond(&self, point: Vec3, into: Vec3, reach: f32, depth: f32) -> Option<Vec3> {
         let origin = point + into * EDGE_PROBE_INSET + self.up * reach;
         let world = self.world;
         let ray = Ray::new(origin, -self.up);
-        let hit = world.cast_ray(&ray, reach + depth, |id| world.collider(id).is_some_and(|c| self.accepts(c)));
-        hit.is_some_and(|hit| hit.t > 0.0 && hit.normal.dot(self.up) >= cos_max_slope)
+        let hit = world.cast_ray(&ray, reach + depth, |id| world.collider(id).is_some_and(|c| self.accepts(c)))?;
+        (hit.t > 0.0).then_some(hit.normal)
     }
 }
 
