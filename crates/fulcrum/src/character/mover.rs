@@ -170,7 +170,7 @@ impl<'a> Mover<'a> {
     fn support(&self, plane: &ContactPlane, center: Vec3) -> Support {
         let rise = plane.normal.dot(self.up);
         let by_slope = if rise >= self.cos_max_slope { Support::Walkable } else { Support::None };
-        if rise >= LEVEL || rise < MIN_EDGE_RISE || self.step_height <= 0.0 {
+        if !(MIN_EDGE_RISE..LEVEL).contains(&rise) || self.step_height <= 0.0 {
             return by_slope;
         }
         if plane.face.is_some_and(|face| face.dot(plane.normal) >= LEVEL) {

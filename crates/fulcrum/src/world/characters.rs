@@ -110,7 +110,7 @@ impl World {
             ground_velocity: Vec3::ZERO,
             intent: displacement / dt,
         };
-        let position = self.run_move(id, &plan, dt);
+        let position = self.run_move(id, &plan, &Crowd::new(self), dt);
         Ok(position)
     }
 
@@ -125,11 +125,13 @@ impl World {
             return;
         }
         let ids: Vec<CharacterId> = self.characters.iter().map(|(id, _)| id).collect();
+        let mut crowd = Crowd::new(self);
         for id in ids {
             self.run_script(id, dt);
             let Some(plan) = self.plan(id, dt) else { continue };
             let before = plan.start;
-            let position = self.run_move(id, &plan, dt);
+            let position = self.run_move(id, &plan, &crowd, dt);
+            crowd.moved = crowd.moved.max((position - before).length());
             self.finish_step(id, &plan, before, position, dt);
         }
     }
@@ -188,9 +190,9 @@ impl World {
 
     /// Moves the character by the plan, stores where it ended, its ground and contacts, and
     /// pushes what it walked into. Returns the new position.
-    fn run_move(&mut self, id: CharacterId, plan: &Plan, dt: f32) -> Vec3 {
+    fn run_move(&mut self, id: CharacterId, plan: &Plan, crowd: &Crowd, dt: f32) -> Vec3 {
         let up = self.up();
-        let others = self.character_capsules_except(id, plan);
+        let others = crowd.near(self, id, plan);
         let Some(character) = self.characters.get(id) else { return plan.start };
         let outcome =
             Mover::new(self, &others, &character.def, up, dt).move_by(plan.start, plan.displacement, plan.walking);
@@ -273,17 +275,44 @@ impl World {
             .map(|(id, c)| OtherCapsule { id, center: c.position, capsule: c.def.capsule, groups: c.def.groups })
             .collect()
     }
+}
+
+/// The characters sorted along x by where they were when the stage began, to find those near
+/// a move without looking at every one: a character's neighbours lie within its reach plus the
+/// largest character plus the furthest any character has moved since (`moved`).
+struct Crowd {
+    by_x: Vec<(f32, CharacterId)>,
+    largest: f32,
+    moved: f32,
+}
+
+/// Centre to lowest point of a character's capsule.
+fn size(character: &Character) -> f32 {
+    character.def.capsule.half_height + character.def.capsule.radius
+}
+
+impl Crowd {
+    fn new(world: &World) -> Self {
+        let mut by_x: Vec<(f32, CharacterId)> = world.characters.iter().map(|(id, c)| (c.position.x, id)).collect();
+        by_x.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        let largest = world.characters.iter().map(|(_, c)| size(c)).fold(0.0, f32::max);
+        Crowd { by_x, largest, moved: 0.0 }
+    }
 
     /// The other characters that may come near this one's move: those whose capsule is
     /// within reach of its path (both sizes, the displacement, a step and a snap, plus a
-    /// metre).
-    fn character_capsules_except(&self, id: CharacterId, plan: &Plan) -> Vec<OtherCapsule> {
-        let Some(me) = self.characters.get(id) else { return Vec::new() };
-        let size = |c: &Character| c.def.capsule.half_height + c.def.capsule.radius;
+    /// metre), where they are now.
+    fn near(&self, world: &World, id: CharacterId, plan: &Plan) -> Vec<OtherCapsule> {
+        let Some(me) = world.characters.get(id) else { return Vec::new() };
         let reach = size(me) + plan.displacement.length() + me.def.step_height + me.def.snap_distance + 1.0;
-        self.characters
+        let window = reach + self.largest + self.moved;
+        let first = self.by_x.partition_point(|(x, _)| *x < plan.start.x - window);
+        self.by_x[first..]
             .iter()
-            .filter(|(other, c)| *other != id && (c.position - plan.start).length() <= reach + size(c))
+            .take_while(|(x, _)| *x <= plan.start.x + window)
+            .filter(|(_, other)| *other != id)
+            .filter_map(|(_, other)| world.characters.get(*other).map(|c| (*other, c)))
+            .filter(|(_, c)| (c.position - plan.start).length() <= reach + size(c))
             .map(|(other, c)| OtherCapsule {
                 id: other,
                 center: c.position,
