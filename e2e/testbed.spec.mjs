@@ -8,6 +8,7 @@
 //   - a sample switch from the gallery loads the new scene; solver switches reach the server,
 //   - dragging a body with the mouse moves it; shooting adds a ball that flies,
 //   - a scene file opened from disk loads; a bad one is refused in the page's message area,
+//   - a character driven with the keyboard (camera-relative WASD) walks up a flight of stairs,
 //   - a replay page written by `fulcrum run --html` plays from file:// with no server,
 //   - at 1280×800 the side panel, live and in a replay, has no horizontal scrollbar.
 // Saves a screenshot as target/e2e/testbed.png (and, with UPDATE_SCREENSHOT=1, the README's
@@ -346,6 +347,55 @@ async function main() {
   check((await page.textContent('#message-text')).includes('radius'), 'the message area does not show the refusal');
   check(/dropped/.test(await hook(() => window.fulcrumTestbed.sceneName)), 'a refused scene replaced the loaded one');
   log(`scene files: dropped.json loaded; bad.json refused with "${refusal}"`);
+
+  // A character driven with the keyboard up a flight of stairs (0.25 m steps, 0.4 m deep, from
+  // x = 1.5 to a landing at 1.5 m high): hold the keys that walk it along +x as seen from the
+  // camera, until it stands on the landing.
+  await page.click('#message-close');
+  if (await hook(() => window.fulcrumTestbed.paused)) await page.click('#play');
+  const steps = [];
+  for (let k = 1; k <= 6; k++) {
+    const [start, end, top] = [1.5 + 0.4 * (k - 1), 8, 0.25 * k];
+    steps.push({ name: `step${k}`, kind: 'static', position: [(start + end) / 2, top / 2, 0],
+                 colliders: [{ shape: { type: 'box', half_extents: [(end - start) / 2, top / 2, 6] } }] });
+  }
+  const stairs = {
+    format: 1,
+    bodies: [{ name: 'floor', kind: 'static', position: [0, -0.5, 0],
+               colliders: [{ shape: { type: 'box', half_extents: [12, 0.5, 12] } }] }, ...steps],
+    characters: [{ name: 'walker', position: [-1, 0.81, 0] }],
+  };
+  await upload('stairs.json', JSON.stringify(stairs));
+  await waitFor('the stairs scene', () => /stairs/.test(window.fulcrumTestbed.sceneName) && window.fulcrumTestbed.characterCount === 1);
+  // The keys whose camera-relative direction is closest to +x (the page walks along the
+  // camera's horizontal view direction for W, to its right for D).
+  const { position, target } = await hook(() => window.fulcrumTestbed.camera);
+  const look = [target[0] - position[0], target[2] - position[2]];
+  const norm = Math.hypot(look[0], look[1]);
+  const ahead = look[0] / norm; // x of the forward direction
+  const right = -look[1] / norm; // x of the right direction (forward turned a quarter, clockwise from above)
+  const combos = [['w'], ['s'], ['d'], ['a'], ['w', 'd'], ['w', 'a'], ['s', 'd'], ['s', 'a']];
+  const alongX = (keys) => {
+    const f = keys.reduce((sum, k) => sum + ({ w: 1, s: -1 }[k] || 0), 0);
+    const r = keys.reduce((sum, k) => sum + ({ d: 1, a: -1 }[k] || 0), 0);
+    return (f * ahead + r * right) / Math.hypot(f, r);
+  };
+  const keys = combos.reduce((best, c) => (alongX(c) > alongX(best) ? c : best));
+  for (const key of keys) await page.keyboard.down(key);
+  await waitFor(
+    'the driven character on the landing',
+    () => {
+      const t = window.fulcrumTestbed;
+      const p = t.characterPosition(0);
+      return p && p[0] > 1.5 + 0.4 * 5 + 0.3 && p[1] > 1.5 + 0.8 && t.characterGrounded(0);
+    },
+    undefined,
+    20000,
+  );
+  for (const key of keys) await page.keyboard.up(key);
+  const arrived = await hook(() => window.fulcrumTestbed.characterPosition(0));
+  check(Math.abs(arrived[1] - (1.5 + 0.81)) < 0.02, `the character is not standing on the landing: ${arrived}`);
+  log(`character: driven with ${keys.join('+')} up six 0.25 m steps to ${arrived.map((v) => v.toFixed(2)).join(', ')}`);
 
   if (process.env.UPDATE_SCREENSHOT === '1') {
     // The README's picture: the default scene of `fulcrum view`, a pile of ragdolls, mid-fall.

@@ -9,7 +9,7 @@ use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::Scene;
 use serde_json::Value;
 
-const SAMPLES: [&str; 22] = [
+const SAMPLES: [&str; 23] = [
     "pyramid",
     "vertical_stack",
     "box_on_pole",
@@ -32,6 +32,7 @@ const SAMPLES: [&str; 22] = [
     "ramp_and_bowl",
     "mesh_level",
     "terrain_car",
+    "character_playground",
 ];
 
 /// Is this failure the engine refusing a joint kind it does not simulate yet (on a branch where

@@ -22,7 +22,9 @@ const FRAME_MAGIC = 0x31524d46; // "FMR1"
 const HEADER_BYTES = 52;
 const BODY_BYTES = 32;
 const CONTACT_BYTES = 24;
+const CHARACTER_BYTES = 16;
 const FLAG_SLEEPING = 1;
+const FLAG_GROUNDED = 1; // a character's flag
 const FLAG_DISABLED = 2;
 const MAX_SCENE_FILE_BYTES = 8 * 1024 * 1024;
 const PLOT_SECONDS = 6;
@@ -493,6 +495,7 @@ function buildScene(message) {
     bodiesRoot.add(mesh);
   }
   for (let i = 0; i < count; i++) refreshBodyColor(i);
+  buildCharacters(message);
   buildOverlayBuffers();
   // A newly loaded scene gets the camera framed on it; a reset or a shot ball keeps the view.
   needsFraming = message.reason === 'load' ? 'reframe' : true;
@@ -960,6 +963,120 @@ for (const name of Object.keys(state.overlays)) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Characters: capsules placed from the frames' character block. In a scene with characters,
+// WASD or the arrows walk the driven one (the first) relative to the camera, Space makes it
+// jump (instead of play/pause), and the camera follows it once it is driven.
+
+const WALK_SPEED = 4; // m/s
+const JUMP_SPEED = 5; // m/s
+const DRIVE_KEYS = {
+  w: [1, 0], arrowup: [1, 0], s: [-1, 0], arrowdown: [-1, 0],
+  d: [0, 1], arrowright: [0, 1], a: [0, -1], arrowleft: [0, -1],
+};
+const characterRoot = new THREE.Group();
+scene3d.add(characterRoot);
+const characterMaterials = [
+  new THREE.MeshStandardMaterial({ color: '#f2c14e', roughness: 0.6 }),
+  new THREE.MeshStandardMaterial({ color: '#7fb3d5', roughness: 0.6 }),
+];
+let characterCount = 0; // characters in each frame (of the current scene)
+let characterMeshes = [];
+let characterPositions = [];
+let characterFlags = [];
+const keysDown = new Set();
+let following = false; // the camera follows the driven character (after it was first driven)
+
+function buildCharacters(message) {
+  for (const mesh of characterMeshes) mesh.geometry.dispose();
+  characterRoot.clear();
+  const list = message.characters || [];
+  const gravity = new THREE.Vector3().fromArray((state.settings && state.settings.gravity) || [0, -9.81, 0]);
+  const up = gravity.lengthSq() > 0 ? gravity.negate().normalize() : new THREE.Vector3(0, 1, 0);
+  const upright = new THREE.Quaternion().setFromUnitVectors(new THREE.Vector3(0, 1, 0), up);
+  characterMeshes = list.map((c, i) => {
+    const geometry = new THREE.CapsuleGeometry(c.capsule.radius, 2 * c.capsule.half_height, 6, 16);
+    const mesh = new THREE.Mesh(geometry, characterMaterials[i === 0 ? 0 : 1]);
+    mesh.castShadow = true;
+    mesh.quaternion.copy(upright);
+    mesh.position.fromArray(c.position);
+    characterRoot.add(mesh);
+    return mesh;
+  });
+  characterCount = list.length;
+  characterPositions = list.map((c) => c.position.slice());
+  characterFlags = list.map(() => 0);
+  if (message.reason === 'load') following = false;
+}
+
+// Reads the character block (interpolated towards `next` by `alpha` in a replay) and moves
+// the capsules; a followed character drags the camera along by its motion.
+function readCharacters(view, frame, next, alpha) {
+  const count = Math.min(frame.characters || 0, characterMeshes.length);
+  for (let i = 0; i < count; i++) {
+    const at = frame.characterOffset + i * CHARACTER_BYTES;
+    const p = [0, 1, 2].map((k) => view.getFloat32(at + 4 * k, true));
+    if (next && alpha > 0 && i < (next.characters || 0)) {
+      const bt = next.characterOffset + i * CHARACTER_BYTES;
+      for (let k = 0; k < 3; k++) p[k] += (view.getFloat32(bt + 4 * k, true) - p[k]) * alpha;
+    }
+    if (!Number.isFinite(p[0] + p[1] + p[2])) continue;
+    if (i === 0 && following) {
+      const delta = new THREE.Vector3().fromArray(p).sub(characterMeshes[0].position);
+      camera.position.add(delta);
+      controls.target.add(delta);
+      controls.update();
+    }
+    characterPositions[i] = p;
+    characterFlags[i] = view.getUint32(at + 12, true);
+    characterMeshes[i].position.fromArray(p);
+  }
+}
+
+// A key of the driving set went down or up; returns whether it was one.
+function driveKey(key, down, repeat) {
+  if (mode !== 'live') return false;
+  if (key === ' ') {
+    if (down && !repeat) sendDrive(JUMP_SPEED);
+    return true;
+  }
+  if (!DRIVE_KEYS[key]) return false;
+  if (down) keysDown.add(key);
+  else keysDown.delete(key);
+  if (!repeat) sendDrive(0);
+  return true;
+}
+
+// The walking velocity the held keys ask for, relative to where the camera looks (across up).
+function driveVelocity() {
+  let forward = 0;
+  let right = 0;
+  for (const key of keysDown) {
+    forward += DRIVE_KEYS[key][0];
+    right += DRIVE_KEYS[key][1];
+  }
+  const look = new THREE.Vector3().subVectors(controls.target, camera.position);
+  look.y = 0;
+  if (look.lengthSq() < 1e-12) look.set(0, 0, -1);
+  look.normalize();
+  const side = new THREE.Vector3(-look.z, 0, look.x);
+  const v = look.multiplyScalar(forward).add(side.multiplyScalar(right));
+  if (v.lengthSq() > 0) v.normalize().multiplyScalar(WALK_SPEED);
+  return v;
+}
+
+function sendDrive(jumpSpeed) {
+  if (!characterMeshes.length) return;
+  if (!following) {
+    following = true;
+    const delta = characterMeshes[0].position.clone().sub(controls.target);
+    camera.position.add(delta);
+    controls.target.add(delta);
+    controls.update();
+  }
+  send({ type: 'drive', character: 0, velocity: driveVelocity().toArray(), jump_speed: jumpSpeed });
+}
+
+// ---------------------------------------------------------------------------------------------
 // Frames
 
 function parseFrame(view, offset) {
@@ -979,7 +1096,10 @@ function parseFrame(view, offset) {
   };
   header.bodyOffset = offset + HEADER_BYTES;
   header.contactOffset = header.bodyOffset + header.bodies * BODY_BYTES;
-  header.length = HEADER_BYTES + header.bodies * BODY_BYTES + header.contacts * CONTACT_BYTES;
+  header.characterOffset = header.contactOffset + header.contacts * CONTACT_BYTES;
+  header.characters = characterCount;
+  header.length =
+    HEADER_BYTES + header.bodies * BODY_BYTES + header.contacts * CONTACT_BYTES + header.characters * CHARACTER_BYTES;
   if (view.byteLength - offset < header.length) {
     throw new Error(`frame of ${header.bodies} bodies and ${header.contacts} contact points is truncated`);
   }
@@ -1024,6 +1144,7 @@ function showFrame(view, frame, next = null, alpha = 0) {
   state.time = frame.time;
   state.lastFrame = frame;
   lastContacts = { view, offset: frame.contactOffset, count: frame.contacts };
+  readCharacters(view, frame, next, alpha);
   applyPoses(changed);
   updateClock();
 }
@@ -1260,6 +1381,10 @@ window.addEventListener('keydown', (event) => {
   const tag = (event.target && event.target.tagName) || '';
   if (['INPUT', 'SELECT', 'TEXTAREA'].includes(tag) || event.ctrlKey || event.metaKey || event.altKey) return;
   const key = event.key.toLowerCase();
+  if (characterMeshes.length && driveKey(key, true, event.repeat)) {
+    event.preventDefault();
+    return;
+  }
   if (key === ' ') togglePlay();
   else if (key === '.') stepOnce();
   else if (key === 'r') resetScene();
@@ -1268,6 +1393,16 @@ window.addEventListener('keydown', (event) => {
   else if (key === 'escape') select(-1);
   else return;
   event.preventDefault();
+});
+
+window.addEventListener('keyup', (event) => {
+  if (characterMeshes.length && driveKey(event.key.toLowerCase(), false, false)) event.preventDefault();
+});
+window.addEventListener('blur', () => {
+  if (keysDown.size) {
+    keysDown.clear();
+    sendDrive(0);
+  }
 });
 
 // Scene files: the file picker, or dropped anywhere on the page.
@@ -1566,6 +1701,7 @@ const replay = {
     const bytes = new Uint8Array(binary.length);
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     this.view = new DataView(bytes.buffer);
+    characterCount = ((data.scene && data.scene.characters) || []).length;
     for (let at = 0; at < bytes.length; ) {
       const frame = parseFrame(this.view, at);
       this.frames.push(frame);
@@ -1721,6 +1857,10 @@ window.fulcrumTestbed = Object.freeze({
   bodyPosition: (i) => (posesValid && i >= 0 && i < flags.length ? [...poses.subarray(7 * i, 7 * i + 3)] : null),
   bodyRotation: (i) => (posesValid && i >= 0 && i < flags.length ? [...poses.subarray(7 * i + 3, 7 * i + 7)] : null),
   bodySleeping: (i) => !!(flags[i] & FLAG_SLEEPING),
+  get characterCount() { return characterMeshes.length; },
+  characterName: (i) => (state.scene && state.scene.characters && state.scene.characters[i] ? state.scene.characters[i].name : null),
+  characterPosition: (i) => (i >= 0 && i < characterPositions.length ? characterPositions[i].slice() : null),
+  characterGrounded: (i) => !!(characterFlags[i] & FLAG_GROUNDED),
   get camera() { return { position: camera.position.toArray(), target: controls.target.toArray() }; },
   bodyScreenPosition,
 });

@@ -61,6 +61,17 @@ pub enum Command {
     Inspect(usize),
     /// Include contact points in this tab's frames, or not.
     Overlay(bool),
+    /// Drive character `character`: the velocity it wants to walk at from the next step on
+    /// (its horizontal part), and a jump at `jump_speed` m/s when above 0 (if it stands on
+    /// ground then). The values are checked by the world's character setters.
+    Drive {
+        /// Index into the scene message's characters.
+        character: usize,
+        /// Desired velocity, m/s.
+        velocity: Vec3,
+        /// Jump speed, m/s (0: no jump).
+        jump_speed: f32,
+    },
 }
 
 #[derive(Deserialize)]
@@ -112,6 +123,15 @@ struct BodyFields {
 #[serde(deny_unknown_fields)]
 struct OverlayFields {
     contacts: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DriveFields {
+    character: usize,
+    velocity: [f32; 3],
+    #[serde(default)]
+    jump_speed: f32,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +193,10 @@ fn command(kind: &str, fields: Map<String, Value>, is_sample: impl Fn(&str) -> b
         }
         "inspect" => Command::Inspect(read::<BodyFields>(kind, fields)?.body),
         "overlay" => Command::Overlay(read::<OverlayFields>(kind, fields)?.contacts),
+        "drive" => {
+            let DriveFields { character, velocity, jump_speed } = read(kind, fields)?;
+            Command::Drive { character, velocity: Vec3::from(velocity), jump_speed }
+        }
         other => return Err(format!("type: unknown message type {other:?}")),
     };
     Ok(command)
@@ -241,6 +265,22 @@ mod tests {
             shoot,
             Ok(Command::Shoot { origin: Vec3::new(0.0, 1.0, 2.0), direction: Vec3::new(0.0, 0.0, -1.0) })
         );
+    }
+
+    /// `drive` carries the engine's desired velocity and an optional jump speed; unknown fields
+    /// are refused by name.
+    #[test]
+    fn drive_parses_with_and_without_a_jump() {
+        assert_eq!(
+            parse_any(r#"{"type":"drive","character":0,"velocity":[4,0,0]}"#),
+            Ok(Command::Drive { character: 0, velocity: Vec3::new(4.0, 0.0, 0.0), jump_speed: 0.0 })
+        );
+        assert_eq!(
+            parse_any(r#"{"type":"drive","character":2,"velocity":[0,0,-1],"jump_speed":5}"#),
+            Ok(Command::Drive { character: 2, velocity: Vec3::new(0.0, 0.0, -1.0), jump_speed: 5.0 })
+        );
+        let error = parse_any(r#"{"type":"drive","character":0,"velocity":[0,0,0],"jump":true}"#).unwrap_err();
+        assert!(error.starts_with("drive.jump: unknown field `jump`"), "{error}");
     }
 
     #[test]

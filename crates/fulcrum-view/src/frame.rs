@@ -1,8 +1,8 @@
 //! Binary frames (testbed-protocol.md, "Server → page, binary frames"): a 52-byte header,
-//! 32 bytes per body and, with the contacts overlay, 24 bytes per contact point; all
-//! little-endian.
+//! 32 bytes per body, with the contacts overlay 24 bytes per contact point, then 16 bytes per
+//! character; all little-endian.
 
-use fulcrum::{BodyId, World};
+use fulcrum::{BodyId, CharacterId, World};
 
 /// "FMR1" read as a little-endian u32.
 pub const MAGIC: u32 = 0x3152_4D46;
@@ -16,10 +16,14 @@ pub const CONTACT_BYTES: usize = 24;
 pub const FLAG_SLEEPING: u32 = 1;
 /// Body flag: taken out of the simulation (its state became non-finite), or removed.
 pub const FLAG_DISABLED: u32 = 2;
+/// Bytes per character: position f32×3, flags u32.
+pub const CHARACTER_BYTES: usize = 16;
+/// Character flag: it stands on walkable ground.
+pub const FLAG_GROUNDED: u32 = 1;
 
-/// Encodes the world's state now. `bodies` is the order of the `scene` message; contact
-/// points are included when `contacts` is set.
-pub fn encode(world: &World, bodies: &[BodyId], contacts: bool) -> Vec<u8> {
+/// Encodes the world's state now. `bodies` and `characters` are in the order of the `scene`
+/// message; contact points are included when `contacts` is set.
+pub fn encode(world: &World, bodies: &[BodyId], characters: &[CharacterId], contacts: bool) -> Vec<u8> {
     let points: Vec<[f32; 6]> = if contacts { contact_points(world) } else { Vec::new() };
     let mut out = Vec::with_capacity(HEADER_BYTES + bodies.len() * BODY_BYTES + points.len() * CONTACT_BYTES);
     let timings = world.timings();
@@ -46,6 +50,14 @@ pub fn encode(world: &World, bodies: &[BodyId], contacts: bool) -> Vec<u8> {
     }
     for point in &points {
         extend_f32(&mut out, point);
+    }
+    for &id in characters {
+        let (position, flags) = match world.character(id) {
+            Some(character) => (character.position(), if character.is_grounded() { FLAG_GROUNDED } else { 0 }),
+            None => (fulcrum::Vec3::ZERO, 0),
+        };
+        extend_f32(&mut out, &position.to_array());
+        extend_u32(&mut out, &[flags]);
     }
     out
 }
@@ -86,7 +98,8 @@ mod tests {
         let ball = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 0.49, 0.0))).unwrap();
         world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
         world.step(1.0 / 60.0).unwrap();
-        let bytes = encode(&world, &[ground, ball], true);
+        let hero = world.create_character(&CharacterDef::at(Vec3::new(2.0, 0.81, 0.0))).unwrap();
+        let bytes = encode(&world, &[ground, ball], &[hero], true);
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let f32_at = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         assert_eq!(u32_at(0), MAGIC);
@@ -97,12 +110,15 @@ mod tests {
         let contacts = u32_at(16) as usize;
         assert!(contacts >= 1);
         assert_eq!(u32_at(20), 1);
-        assert_eq!(bytes.len(), HEADER_BYTES + 2 * BODY_BYTES + contacts * CONTACT_BYTES);
+        assert_eq!(bytes.len(), HEADER_BYTES + 2 * BODY_BYTES + contacts * CONTACT_BYTES + CHARACTER_BYTES);
+        let hero_at = HEADER_BYTES + 2 * BODY_BYTES + contacts * CONTACT_BYTES;
+        assert_eq!(f32_at(hero_at), 2.0);
+        assert_eq!(u32_at(hero_at + 12), FLAG_GROUNDED);
         let ball_at = HEADER_BYTES + BODY_BYTES;
         assert_eq!(f32_at(ball_at + 4), world.body(ball).unwrap().position().y);
         assert_eq!(f32_at(ball_at + 24), 1.0, "identity rotation w");
         let normal_y = f32_at(HEADER_BYTES + 2 * BODY_BYTES + 16);
         assert!(normal_y.abs() > 0.99, "normal along y, got {normal_y}");
-        assert_eq!(encode(&world, &[ground, ball], false).len(), HEADER_BYTES + 2 * BODY_BYTES);
+        assert_eq!(encode(&world, &[ground, ball], &[], false).len(), HEADER_BYTES + 2 * BODY_BYTES);
     }
 }

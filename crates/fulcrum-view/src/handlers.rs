@@ -76,6 +76,7 @@ impl Simulation {
                 }
                 self.dirty = true;
             }
+            Command::Drive { character, velocity, jump_speed } => self.drive(character, velocity, jump_speed)?,
         }
         Ok(())
     }
@@ -118,6 +119,23 @@ impl Simulation {
     fn body_at(&self, field: &str, index: usize) -> Result<BodyId, String> {
         let count = self.scene.bodies.len();
         self.scene.bodies.get(index).copied().ok_or_else(|| format!("{field}: no body {index} (the scene has {count})"))
+    }
+
+    /// A character's desired velocity and jump, through the world's own setters (their
+    /// errors name the field: `drive.velocity[0]: ...`).
+    fn drive(&mut self, index: usize, velocity: Vec3, jump_speed: f32) -> Result<(), String> {
+        let count = self.scene.characters.len();
+        let id = *self
+            .scene
+            .characters
+            .get(index)
+            .ok_or_else(|| format!("drive.character: no character {index} (the scene has {count})"))?;
+        let world = &mut self.scene.world;
+        world.set_character_velocity(id, velocity).map_err(|e| format!("drive.{e}"))?;
+        if jump_speed != 0.0 {
+            world.jump_character(id, jump_speed).map_err(|e| format!("drive.jump_{e}"))?;
+        }
+        Ok(())
     }
 
     fn start_drag(&mut self, client: ClientId, index: usize, point: Vec3) -> Result<(), String> {

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use fulcrum::{BodyId, JointId, Pose, Shape, World};
+use fulcrum::{BodyId, CharacterId, JointId, Pose, Shape, World};
 use serde_json::{json, Map, Value};
 
 use crate::source::LoadedScene;
@@ -41,21 +41,27 @@ impl SceneReason {
     }
 }
 
-/// `scene`: every listed body with its colliders in the body frame, and the scene's joints.
+/// `scene`: every listed body with its colliders in the body frame, the scene's joints and
+/// its characters.
 pub fn scene(name: &str, scene: &LoadedScene, reason: SceneReason) -> String {
-    scene_of(&scene.world, &scene.bodies, &scene.body_names, &scene.joints, name, reason)
+    let listed = Listed { bodies: &scene.bodies, body_names: &scene.body_names, joints: &scene.joints };
+    scene_of(&scene.world, &listed, &scene.characters, name, reason)
 }
 
-/// `scene` for any world: the bodies `bodies` (named `body_names`, same order: the order of the
-/// frames) and the joints `joints`. [`scene`] and the replay recorder both build it here.
-pub fn scene_of(
-    world: &World,
-    bodies: &[BodyId],
-    body_names: &[String],
-    joints: &[JointId],
-    name: &str,
-    reason: SceneReason,
-) -> String {
+/// What a `scene` message lists of a world, in frame order.
+pub struct Listed<'a> {
+    /// The bodies (the order of the frames).
+    pub bodies: &'a [BodyId],
+    /// Their names, same order.
+    pub body_names: &'a [String],
+    /// The joints.
+    pub joints: &'a [JointId],
+}
+
+/// `scene` for any world: the bodies, joints and characters listed (characters in the order
+/// of the frames' character block). [`scene`] and the replay recorder both build it here.
+pub fn scene_of(world: &World, listed: &Listed, characters: &[CharacterId], name: &str, reason: SceneReason) -> String {
+    let Listed { bodies, body_names, joints } = *listed;
     let index: HashMap<BodyId, usize> = bodies.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     let bodies: Vec<Value> = bodies.iter().zip(body_names).map(|(&id, name)| body_json(world, id, name)).collect();
     let joints: Vec<Value> = joints
@@ -71,7 +77,15 @@ pub fn scene_of(
             })
         })
         .collect();
-    json!({"type": "scene", "name": name, "reason": reason.name(), "bodies": bodies, "joints": joints}).to_string()
+    // A character is its engine definition (as a scene file's `characters` entry writes it).
+    let characters: Vec<Value> = characters
+        .iter()
+        .filter_map(|&id| world.character(id))
+        .filter_map(|character| fulcrum::json::to_value(character.def()).ok())
+        .collect();
+    json!({"type": "scene", "name": name, "reason": reason.name(), "bodies": bodies, "joints": joints,
+           "characters": characters})
+    .to_string()
 }
 
 fn body_json(world: &World, id: BodyId, name: &str) -> Value {

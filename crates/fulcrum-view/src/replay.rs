@@ -18,7 +18,7 @@
 //! element and plays the frames without a WebSocket. Every `<` in the inlined
 //! JSON is written as `\u003c`, so no text inside can close its `<script>` element.
 
-use fulcrum::{BodyId, SceneIndex, World};
+use fulcrum::{BodyId, CharacterId, SceneIndex, World};
 
 use crate::assets;
 use crate::frame;
@@ -43,6 +43,8 @@ pub struct Recorder {
     name: String,
     /// The bodies in scene-message and frame order.
     bodies: Vec<BodyId>,
+    /// The characters, likewise.
+    characters: Vec<CharacterId>,
     scene: String,
     settings: String,
     timestep: f32,
@@ -63,10 +65,13 @@ impl Recorder {
         let (body_names, bodies): (Vec<String>, Vec<BodyId>) =
             index.iter().map(|(name, id)| (name.to_string(), id)).unzip();
         let joints: Vec<_> = index.joints().map(|(_, id)| id).collect();
+        let characters: Vec<CharacterId> = index.characters().map(|(_, id)| id).collect();
+        let listed = messages::Listed { bodies: &bodies, body_names: &body_names, joints: &joints };
         let mut recorder = Recorder {
             name: name.to_string(),
-            scene: messages::scene_of(world, &bodies, &body_names, &joints, name, SceneReason::Load),
+            scene: messages::scene_of(world, &listed, &characters, name, SceneReason::Load),
             bodies,
+            characters,
             settings: messages::settings(world),
             timestep: world.settings().timestep,
             first: world.step_count(),
@@ -111,7 +116,7 @@ impl Recorder {
     }
 
     fn push(&mut self, world: &World) {
-        let bytes = frame::encode(world, &self.bodies, true);
+        let bytes = frame::encode(world, &self.bodies, &self.characters, true);
         self.bytes += bytes.len();
         self.frames.push((world.step_count(), bytes));
     }

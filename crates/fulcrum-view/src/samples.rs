@@ -36,6 +36,7 @@ pub const SAMPLES: &[Sample] = &[
     Sample { name: "ramp_and_bowl", text: include_str!("../../../scenes/ramp_and_bowl.json") },
     Sample { name: "mesh_level", text: include_str!("../../../scenes/mesh_level.json") },
     Sample { name: "terrain_car", text: include_str!("../../../scenes/terrain_car.json") },
+    Sample { name: "character_playground", text: include_str!("../../../scenes/character_playground.json") },
 ];
 
 /// The directory of the sample files, where the mesh files they name (`scenes/assets/`) are

@@ -175,7 +175,8 @@ impl Simulation {
         outbox.push_text(messages::hello(&gallery(), self.paused, self.speed));
         outbox.push_text(messages::scene(&self.source.name(), &self.scene, SceneReason::Connect));
         outbox.push_text(messages::settings(&self.scene.world));
-        outbox.set_frame(Bytes::from(frame::encode(&self.scene.world, &self.scene.bodies, false)));
+        let scene = &self.scene;
+        outbox.set_frame(Bytes::from(frame::encode(&scene.world, &scene.bodies, &scene.characters, false)));
         self.clients.push(Client { id, outbox, drag: None, contacts: false });
     }
 
@@ -200,12 +201,12 @@ impl Simulation {
     /// Sends the current state to every tab (with contact points to those that asked).
     fn publish(&mut self, now: Instant) {
         let world = &self.scene.world;
-        let plain = Bytes::from(frame::encode(world, &self.scene.bodies, false));
+        let plain = Bytes::from(frame::encode(world, &self.scene.bodies, &self.scene.characters, false));
         let with_contacts = self
             .clients
             .iter()
             .any(|c| c.contacts)
-            .then(|| Bytes::from(frame::encode(world, &self.scene.bodies, true)));
+            .then(|| Bytes::from(frame::encode(world, &self.scene.bodies, &self.scene.characters, true)));
         for client in &self.clients {
             let frame = match (&with_contacts, client.contacts) {
                 (Some(frame), true) => frame.clone(),

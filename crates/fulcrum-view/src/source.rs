@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fulcrum::{BodyId, JointId, Scene, World};
+use fulcrum::{BodyId, CharacterId, JointId, Scene, World};
 use fulcrum_bench::scenes::{build_scene, SCENE_NAMES};
 
 use crate::samples;
@@ -84,7 +84,7 @@ impl SceneSource {
                     .map(|i| if desc.ground == Some(i) { "ground".to_string() } else { format!("body{i}") })
                     .collect();
                 let joints = world.joints().map(|(id, _)| id).collect();
-                Ok(LoadedScene { world, bodies, body_names: names, joints })
+                Ok(LoadedScene { world, bodies, body_names: names, joints, characters: Vec::new() })
             }
         }
     }
@@ -100,6 +100,8 @@ pub struct LoadedScene {
     pub body_names: Vec<String>,
     /// The scene's joints, in file order (drag joints are never listed).
     pub joints: Vec<JointId>,
+    /// The scene's characters, in file order (the order of the frames' character block).
+    pub characters: Vec<CharacterId>,
 }
 
 impl LoadedScene {
@@ -107,7 +109,8 @@ impl LoadedScene {
         let (world, index) = scene.build().map_err(|e| e.to_string())?;
         let (body_names, bodies) = index.iter().map(|(name, id)| (name.to_string(), id)).unzip();
         let joints = index.joints().map(|(_, id)| id).collect();
-        Ok(LoadedScene { world, bodies, body_names, joints })
+        let characters = index.characters().map(|(_, id)| id).collect();
+        Ok(LoadedScene { world, bodies, body_names, joints, characters })
     }
 }
 

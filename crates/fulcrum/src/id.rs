@@ -58,6 +58,10 @@ define_id!(
     /// Identifies a user constraint between two bodies.
     UserConstraintId
 );
+define_id!(
+    /// Identifies a character (a capsule moved by the character solver, not a body).
+    CharacterId
+);
 
 struct Slot<T> {
     generation: u32,

@@ -12,6 +12,7 @@
 //!                 then restitution; or pgs: iterations + position correction
 //!   finalize      poses, bounds, non-finite bodies disabled; bullets swept back to
 //!                 their first time of impact (continuous collision)
+//!   characters    each character moved by the character solver (sweep, plane projection)
 //!   sleep         resting islands fall asleep
 //! ```
 //! Units are SI throughout: metres, kilograms, seconds, radians.
@@ -21,6 +22,7 @@
 #![allow(clippy::neg_cmp_op_on_partial_ord)]
 
 pub mod body;
+pub mod character;
 pub mod collider;
 pub(crate) mod collision;
 pub(crate) mod dynamics;
@@ -36,10 +38,11 @@ pub mod shape;
 pub mod world;
 
 pub use body::{Body, BodyDef, BodyKind};
+pub use character::{Character, CharacterDef};
 pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
-pub use id::{BodyId, ColliderId, JointId, UserConstraintId};
+pub use id::{BodyId, CharacterId, ColliderId, JointId, UserConstraintId};
 pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
 pub use scene::{Scene, SceneIndex};
@@ -50,13 +53,13 @@ pub use world::{
 };
 
 /// The types most programs need: building a world (bodies, colliders, joints with their
-/// limits, motors and springs), its settings, scene files and queries.
+/// limits, motors and springs, characters), its settings, scene files and queries.
 pub mod prelude {
     pub use crate::joint::{Limits, Motor, Spring};
     pub use crate::{
-        Aabb, BodyDef, BodyId, BodyKind, ColliderDef, ColliderId, CollisionGroups, JointDef, JointId, JointKind, Mat3,
-        Pose, PositionCorrection, Quat, Ray, Scene, SceneIndex, Shape, SolverMode, SolverSettings, Vec3, World,
-        WorldSettings,
+        Aabb, BodyDef, BodyId, BodyKind, CharacterDef, CharacterId, ColliderDef, ColliderId, CollisionGroups, JointDef,
+        JointId, JointKind, Mat3, Pose, PositionCorrection, Quat, Ray, Scene, SceneIndex, Shape, SolverMode,
+        SolverSettings, Vec3, World, WorldSettings,
     };
 }
 

@@ -2,8 +2,9 @@
 //! extreme or odd value, a value replaced by one of another type, an object key or array
 //! element deleted, an array element duplicated, the text truncated), is checked, loaded and
 //! stepped 30 times as `fulcrum check` and `fulcrum run` would. Nothing may panic, and after
-//! the steps every body's pose and velocity must be finite, and a body the world took out of
-//! the simulation must have been reported in its events.
+//! the steps every body's pose and velocity and every character's position and velocity must
+//! be finite, and a body the world took out of the simulation must have been reported in its
+//! events.
 //!
 //! `FULCRUM_FUZZ_MUTATIONS=N` sets how many mutated scenes are tried (default 2,000, spread
 //! evenly over the samples). Every case draws its random numbers from its own seed, so a
@@ -281,6 +282,7 @@ fn check_load_and_step(text: &str) -> Result<Outcome, String> {
         reported.extend(world.events().disabled_bodies.iter().map(|d| d.body));
     }
     check_bodies(&world, &reported)?;
+    check_characters(&world)?;
     Scene::from_world(&world).to_json_string().map_err(|e| format!("the stepped world does not save: {e}"))?;
     Ok(Outcome::Simulated { disabled: reported.len() })
 }
@@ -297,6 +299,16 @@ fn check_bodies(world: &World, reported: &BTreeSet<BodyId>) -> Result<(), String
         }
         if !body.is_enabled() && !reported.contains(&id) {
             return Err(format!("body \"{}\" was taken out of the simulation without an event", body.name()));
+        }
+    }
+    Ok(())
+}
+
+/// Every character's position and velocity are finite.
+fn check_characters(world: &World) -> Result<(), String> {
+    for (_, character) in world.characters() {
+        if !(character.position().is_finite() && character.velocity().is_finite()) {
+            return Err(format!("character \"{}\" has a non-finite position or velocity", character.name()));
         }
     }
     Ok(())

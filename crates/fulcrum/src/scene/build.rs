@@ -1,5 +1,6 @@
 //! Building a validated scene into a fresh [`World`]: settings, bodies in file order with their
-//! colliders, then the joints with names resolved to ids. The definitions are the engine's own
+//! colliders, then the joints with names resolved to ids, then the characters (which find
+//! the ground under them when created). The definitions are the engine's own
 //! (defaults and validation included), so an omitted field means the same in a file as in code.
 
 use std::collections::BTreeMap;
@@ -26,6 +27,10 @@ pub(crate) fn build_world(scene: &Scene) -> Result<(World, SceneIndex)> {
         index.push(body.def.name.clone(), id);
     }
     build_joints(&scene.joints, &mut world, &mut index)?;
+    for (i, character) in scene.characters.iter().enumerate() {
+        let id = world.create_character(character).map_err(|e| e.within(&format!("characters[{i}]")))?;
+        index.push_character(character.name.clone(), id);
+    }
     Ok((world, index))
 }
 

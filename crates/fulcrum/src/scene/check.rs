@@ -1,6 +1,7 @@
 //! Validation of a scene before anything is built: every definition by its own type's
 //! validation (the same the world runs when it creates it), plus what ties a scene together:
-//! names present and unique, materials and joint references that exist. An error names the
+//! names present and unique (bodies, joints, characters), materials and joint references that
+//! exist. An error names the
 //! JSON path of the offending value; engine field names that the file spells differently
 //! (`anchors` → `anchor`, `cone_limit` → `cone_limit_deg`) are translated here.
 
@@ -18,7 +19,7 @@ pub(crate) fn validate_scene(scene: &Scene) -> Result<()> {
             format!("unsupported format version {} (this engine reads format {FORMAT_VERSION})", scene.format),
         ));
     }
-    for (field, part) in [("characters", &scene.characters), ("cloths", &scene.cloths), ("ropes", &scene.ropes)] {
+    for (field, part) in [("cloths", &scene.cloths), ("ropes", &scene.ropes)] {
         if part.is_some() {
             return Err(Error::new(field, format!("{field} are not supported yet: the engine cannot simulate them")));
         }
@@ -31,7 +32,29 @@ pub(crate) fn validate_scene(scene: &Scene) -> Result<()> {
     for i in 0..scene.bodies.len() {
         validate_body(scene, i).map_err(|e| e.within(&format!("bodies[{i}]")))?;
     }
-    validate_joints(&scene.joints, &bodies)
+    validate_joints(&scene.joints, &bodies)?;
+    validate_characters(scene)
+}
+
+/// Every character: its definition, its name present and unique among the characters.
+fn validate_characters(scene: &Scene) -> Result<()> {
+    let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, character) in scene.characters.iter().enumerate() {
+        let path = format!("characters[{i}]");
+        character.validate().map_err(|e| e.within(&path))?;
+        let name = character.name.as_str();
+        if name.is_empty() {
+            return Err(Error::new(
+                format!("{path}.name"),
+                "must not be empty (trajectories refer to characters by name)",
+            ));
+        }
+        if let Some(first) = names.insert(name, i) {
+            let reason = format!("duplicate character name \"{name}\" (first used by characters[{first}])");
+            return Err(Error::new(format!("{path}.name"), reason));
+        }
+    }
+    Ok(())
 }
 
 /// Names are present and unique; returns name -> index.

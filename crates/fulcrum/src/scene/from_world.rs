@@ -1,10 +1,11 @@
-//! Writing a world back as a scene: every setting, body, collider and joint with every field
-//! given explicitly, so the file does not depend on the defaults of the engine that reads it.
+//! Writing a world back as a scene: every setting, body, collider, joint and character with
+//! every field given explicitly, so the file does not depend on the defaults of the engine that reads it.
 
 use std::collections::BTreeSet;
 
 use super::{Scene, SceneBody, SceneCollider, SceneIndex, SceneJoint};
 use crate::body::{Body, BodyDef};
+use crate::character::CharacterDef;
 use crate::collider::{Collider, ColliderDef};
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
@@ -35,7 +36,27 @@ pub(crate) fn scene_from_world(world: &World) -> Scene {
             }
         })
         .collect();
-    Scene { settings: *world.settings(), bodies: scene_bodies, joints: joint_entries(world, index), ..Scene::default() }
+    let joints = joint_entries(world, index);
+    Scene {
+        settings: *world.settings(),
+        bodies: scene_bodies,
+        joints,
+        characters: characters(world),
+        ..Scene::default()
+    }
+}
+
+/// Every character as its definition with the position it has now (named like bodies:
+/// `character<slot>` when unnamed or repeated). Its script is kept whole: a reloaded world's
+/// time starts again at 0.
+fn characters(world: &World) -> Vec<CharacterDef> {
+    let own: Vec<&str> = world.characters().map(|(_, c)| c.name()).collect();
+    let names = unique_names(&own, "character");
+    world
+        .characters()
+        .zip(names)
+        .map(|((_, character), name)| CharacterDef { name, position: character.position(), ..character.def().clone() })
+        .collect()
 }
 
 /// Every joint whose bodies are kept, in creation-slot order, with its frames in each body's

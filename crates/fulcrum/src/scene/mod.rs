@@ -5,7 +5,7 @@
 //! The file format is the engine's own definition types in their serde forms:
 //! [`WorldSettings`](crate::WorldSettings) is `settings`, [`BodyDef`](crate::BodyDef) a body,
 //! [`ColliderDef`](crate::ColliderDef) with its [`Shape`](crate::Shape) a collider,
-//! [`JointDef`](crate::JointDef) a joint. This module adds only what files have and the API
+//! [`JointDef`](crate::JointDef) a joint, [`CharacterDef`] a character. This module adds only what files have and the API
 //! does not: names instead of ids ([`SceneJoint`] is `JointDef<String, String>`), a body's
 //! colliders inside the body's object, named materials, and (in the joint's file form)
 //! world-space anchors at load time and the ball's angles in degrees. An unknown or misspelt
@@ -50,14 +50,15 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::character::CharacterDef;
 use crate::error::{Error, Result};
-use crate::id::{BodyId, JointId};
+use crate::id::{BodyId, CharacterId, JointId};
 use crate::joint::JointDef;
 use crate::settings::WorldSettings;
 use crate::world::World;
 
 pub use body::{Material, SceneBody, SceneCollider};
-pub use trajectory::{BodyState, JointState, TrajectoryFrame, TrajectoryHeader};
+pub use trajectory::{BodyState, CharacterState, JointState, TrajectoryFrame, TrajectoryHeader};
 
 /// The scene format version this engine reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
@@ -85,9 +86,10 @@ pub struct Scene {
     /// The joints.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub joints: Vec<SceneJoint>,
-    /// Position-based characters (the format's `characters`): not built yet, refused by name.
-    #[serde(default, skip_serializing)]
-    characters: Option<Value>,
+    /// The characters (capsules moved by the character solver), in the order they are
+    /// created; `name` is required and unique among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<CharacterDef>,
     /// Particle cloths (the format's `cloths`): not built yet, refused by name.
     #[serde(default, skip_serializing)]
     cloths: Option<Value>,
@@ -112,7 +114,7 @@ impl Default for Scene {
             materials: BTreeMap::new(),
             bodies: Vec::new(),
             joints: Vec::new(),
-            characters: None,
+            characters: Vec::new(),
             cloths: None,
             ropes: None,
             source: String::new(),
@@ -129,6 +131,7 @@ impl PartialEq for Scene {
             && self.materials == other.materials
             && self.bodies == other.bodies
             && self.joints == other.joints
+            && self.characters == other.characters
     }
 }
 
@@ -234,9 +237,9 @@ fn locate(source: &str, mut error: Error) -> Error {
     error
 }
 
-/// The bodies and joints of a built scene by name, in file order. A joint the file leaves
-/// unnamed is listed under a generated name (`joint<i>` for `joints[i]`, suffixed until
-/// unique) so that trajectories can name it; the world's joint keeps its empty name.
+/// The bodies, joints and characters of a built scene by name, in file order. A joint the
+/// file leaves unnamed is listed under a generated name (`joint<i>` for `joints[i]`, suffixed
+/// until unique) so that trajectories can name it; the world's joint keeps its empty name.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SceneIndex {
     entries: Vec<(String, BodyId)>,
@@ -245,6 +248,7 @@ pub struct SceneIndex {
     joint_entries: Vec<(String, JointId)>,
     joints_by_name: BTreeMap<String, usize>,
     joints_by_id: BTreeMap<JointId, usize>,
+    character_entries: Vec<(String, CharacterId)>,
 }
 
 impl SceneIndex {
@@ -305,5 +309,19 @@ impl SceneIndex {
     /// Number of joints.
     pub fn joint_count(&self) -> usize {
         self.joint_entries.len()
+    }
+
+    pub(crate) fn push_character(&mut self, name: String, id: CharacterId) {
+        self.character_entries.push((name, id));
+    }
+
+    /// The character with this name.
+    pub fn character(&self, name: &str) -> Option<CharacterId> {
+        self.character_entries.iter().find(|(n, _)| n == name).map(|(_, id)| *id)
+    }
+
+    /// `(name, id)` of every character, in file order.
+    pub fn characters(&self) -> impl Iterator<Item = (&str, CharacterId)> {
+        self.character_entries.iter().map(|(name, id)| (name.as_str(), *id))
     }
 }

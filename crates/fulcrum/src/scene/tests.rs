@@ -581,7 +581,7 @@ fn shapes_a_body_kind_does_not_allow_are_refused() {
 /// Parts of the format the engine cannot simulate yet are refused by name when read.
 #[test]
 fn parts_the_engine_cannot_build_yet_are_refused_by_name() {
-    for part in ["characters", "cloths", "ropes"] {
+    for part in ["cloths", "ropes"] {
         let text = format!(r#"{{"format": 1, "bodies": [], "{part}": []}}"#);
         assert_refused(&text, part, "not supported yet");
     }
@@ -1217,4 +1217,66 @@ fn distance_lengths_are_fixed_at_load_time() {
     assert_eq!(fixed(None, Some(1.0), Some(4.0), spring, false), (Some(4.0), Some(1.0), Some(4.0)), "rest clamped");
     assert_eq!(fixed(None, Some(1.0), None, spring, false), (None, Some(1.0), None), "minimum only: as given");
     assert_eq!(fixed(Some(2.0), None, None, None, false), (Some(2.0), None, None), "a given rest length stays");
+}
+
+/// A floor and a character walking on it, as the format's `characters` example.
+const CHARACTER_SCENE: &str = r#"{"format": 1,
+    "bodies": [{"name": "floor", "kind": "static", "position": [0, -0.5, 0],
+                "colliders": [{"shape": {"type": "box", "half_extents": [20, 0.5, 20]}}]}],
+    "characters": [{"name": "hero", "position": [0, 0.81, 0], "capsule": {"half_height": 0.5, "radius": 0.3},
+                    "max_slope_deg": 45, "step_height": 0.3, "snap_distance": 0.3, "mass": 80, "max_push_force": 500,
+                    "script": [{"from": 0.0, "velocity": [2, 0, 0]},
+                               {"from": 1.0, "velocity": [0, 0, 0], "jump_speed": 5}]}]}"#;
+
+/// A scene's characters are built, scripted, written to trajectories (with the ground's name)
+/// and round-trip through `from_world` and JSON.
+#[test]
+fn characters_are_built_scripted_recorded_and_round_trip() {
+    let scene = Scene::from_json_str(CHARACTER_SCENE, "test.json").unwrap();
+    let (mut world, index) = scene.build().unwrap();
+    let hero = index.character("hero").unwrap();
+    for _ in 0..60 {
+        world.step(1.0 / 60.0).unwrap();
+    }
+    // One second at 2 m/s, within the first step's start-up.
+    let walked = world.character(hero).unwrap().position().x;
+    assert!((walked - 2.0).abs() < 0.04, "walked {walked} m");
+    let frame = TrajectoryFrame::capture(&world, &index);
+    let state = &frame.characters[0];
+    assert_eq!((state.name.as_str(), state.grounded, state.ground.as_deref()), ("hero", true, Some("floor")));
+    world.step(1.0 / 60.0).unwrap();
+    world.step(1.0 / 60.0).unwrap();
+    let frame = TrajectoryFrame::capture(&world, &index);
+    assert!(!frame.characters[0].grounded && frame.characters[0].ground.is_none(), "the scripted jump at 1 s");
+    let line = frame.to_json_line().unwrap();
+    assert!(line.contains(r#""characters":[{"name":"hero","p":["#), "{line}");
+
+    let saved = Scene::from_world(&world);
+    let text = saved.to_json_string().unwrap();
+    let reread = Scene::from_json_str(&text, "saved.json").unwrap();
+    assert_eq!(reread, saved);
+    assert_eq!(reread.characters[0].position, world.character(hero).unwrap().position());
+    assert_eq!(reread.characters[0].script, scene.characters[0].script);
+}
+
+/// Scenes without characters write no `characters` key in their trajectory lines.
+#[test]
+fn trajectories_of_scenes_without_characters_have_no_characters_key() {
+    let scene =
+        Scene::from_json_str(&with_collider(r#"{"shape": {"type": "sphere", "radius": 1}}"#), "t.json").unwrap();
+    let (world, index) = scene.build().unwrap();
+    assert!(!TrajectoryFrame::capture(&world, &index).to_json_line().unwrap().contains("characters"));
+}
+
+/// Bad characters are refused at their JSON path.
+#[test]
+fn bad_characters_are_refused_at_their_path() {
+    let with = |from: &str, to: &str| CHARACTER_SCENE.replace(from, to);
+    assert_refused(&with(r#""radius": 0.3"#, r#""radius": -1"#), "characters[0].capsule.radius", "greater than zero");
+    assert_refused(&with(r#""max_slope_deg": 45"#, r#""max_slope_deg": 90"#), "characters[0].max_slope_deg", "[0, 80]");
+    assert_refused(&with(r#""max_slope_deg""#, r#""max_slope""#), "characters[0].max_slope", "max_slope_deg");
+    assert_refused(&with(r#""from": 1.0"#, r#""from": -1"#), "characters[0].script[1].from", "negative");
+    assert_refused(&with(r#""name": "hero", "#, ""), "characters[0].name", "must not be empty");
+    let two = CHARACTER_SCENE.replace(r#""characters": [{"#, r#""characters": [{"name": "hero"}, {"#);
+    assert_refused(&two, "characters[1].name", "duplicate character name \"hero\"");
 }

@@ -56,6 +56,21 @@ pub struct JointState {
     pub broken: bool,
 }
 
+/// The state of one character in a frame, world space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CharacterState {
+    /// The character's name.
+    pub name: String,
+    /// Position of the capsule's centre, metres.
+    pub p: [f32; 3],
+    /// Its motion over the last step divided by the step, m/s.
+    pub v: [f32; 3],
+    /// Does it stand on ground it can walk on?
+    pub grounded: bool,
+    /// The name of the body it stands on (null on another character or in the air).
+    pub ground: Option<String>,
+}
+
 /// One recorded step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryFrame {
@@ -69,6 +84,9 @@ pub struct TrajectoryFrame {
     pub joints: Vec<JointState>,
     /// Touching contact points.
     pub contacts: usize,
+    /// Characters, in scene order (the key is left out for scenes without characters).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub characters: Vec<CharacterState>,
 }
 
 impl TrajectoryHeader {
@@ -90,8 +108,8 @@ impl TrajectoryHeader {
 }
 
 impl TrajectoryFrame {
-    /// The world's state now: every non-static body and every joint of `index` that still
-    /// exists.
+    /// The world's state now: every non-static body, joint and character of `index` that
+    /// still exists.
     pub fn capture(world: &World, index: &SceneIndex) -> Self {
         let bodies = index
             .iter()
@@ -116,12 +134,28 @@ impl TrajectoryFrame {
                 broken: joint.is_broken(),
             })
             .collect();
+        let characters = index
+            .characters()
+            .filter_map(|(name, id)| world.character(id).map(|c| (name, c)))
+            .map(|(name, character)| CharacterState {
+                name: name.to_string(),
+                p: character.position().to_array(),
+                v: character.velocity().to_array(),
+                grounded: character.is_grounded(),
+                ground: character
+                    .ground()
+                    .and_then(|g| g.obstacle.body())
+                    .and_then(|b| index.name(b))
+                    .map(str::to_string),
+            })
+            .collect();
         TrajectoryFrame {
             step: world.step_count(),
             time: world.time() as f32,
             bodies,
             joints,
             contacts: world.contact_point_count(),
+            characters,
         }
     }
 

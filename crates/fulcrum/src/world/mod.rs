@@ -3,6 +3,7 @@
 
 mod api;
 mod ccd;
+mod characters;
 mod contacts;
 pub mod events;
 mod hot;
@@ -18,13 +19,14 @@ mod user_constraints;
 use std::collections::HashMap;
 
 use crate::body::Body;
+use crate::character::Character;
 use crate::collider::Collider;
 use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact::Contact;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::solver::SolverData;
 use crate::error::Result;
-use crate::id::{Arena, BodyId, ColliderId, JointId, UserConstraintId};
+use crate::id::{Arena, BodyId, CharacterId, ColliderId, JointId, UserConstraintId};
 use crate::joint::{Joint, UserConstraintEntry};
 
 pub use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
@@ -54,6 +56,8 @@ pub struct World {
     pub(crate) colliders: Arena<Collider, ColliderId>,
     pub(crate) joints: Arena<Joint, JointId>,
     pub(crate) user_constraints: Arena<UserConstraintEntry, UserConstraintId>,
+    /// Characters (capsules moved by the character solver; see `crate::character`).
+    pub(crate) characters: Arena<Character, CharacterId>,
     pub(crate) broad_phase: BroadPhase,
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
@@ -103,6 +107,7 @@ impl World {
             colliders: Arena::new(),
             joints: Arena::new(),
             user_constraints: Arena::new(),
+            characters: Arena::new(),
             broad_phase: BroadPhase::new(),
             contacts: Vec::new(),
             pair_map: HashMap::new(),

@@ -6,6 +6,7 @@
 //! solve:        gather awake bodies and touching contacts; substeps (or pgs iterations);
 //!               restitution; store impulses; write poses back; disable non-finite bodies;
 //!               refresh collider bounds and proxies; sweep bullets (continuous collision)
+//! characters:   each character moved by the character solver against the bodies' new poses
 //! sleep:        islands of resting bodies fall asleep
 //! ```
 
@@ -23,6 +24,8 @@ pub struct StepTimings {
     pub narrow_phase_ms: f64,
     /// Solver and pose write-back.
     pub solve_ms: f64,
+    /// Moving the characters.
+    pub characters_ms: f64,
     /// Islands and sleep.
     pub sleep_ms: f64,
     /// The whole step.
@@ -49,6 +52,8 @@ impl World {
         let narrow = Instant::now();
         self.solve_step(dt);
         let solved = Instant::now();
+        self.step_characters(dt);
+        let moved = Instant::now();
         self.update_sleep(dt);
         let (computed, reused) = self.narrow_counts;
         self.timings = StepTimings {
@@ -57,7 +62,8 @@ impl World {
             broad_phase_ms: (broad - start).as_secs_f64() * 1e3,
             narrow_phase_ms: (narrow - broad).as_secs_f64() * 1e3,
             solve_ms: (solved - narrow).as_secs_f64() * 1e3,
-            sleep_ms: ms_since(solved),
+            characters_ms: (moved - solved).as_secs_f64() * 1e3,
+            sleep_ms: ms_since(moved),
             total_ms: ms_since(start),
         };
         self.time += dt as f64;
