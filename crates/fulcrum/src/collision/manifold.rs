@@ -77,9 +77,8 @@ impl Manifold {
 /// Separations closer than this count as equally deep when picking the deepest point
 /// (metres), so resting contacts with equal depths keep picking the same point. A cylinder's
 /// cap on another cap clips to some 32 points whose depths differ by 0.7 m × the tilt, so a
-/// tilt jitter of 1e-4 rad can move the deepest point round the rim (new ids, no warm start):
-/// at 1e-5 m a column of cylinders in the terrain pile test never fell asleep, at 1 mm it
-/// sleeps. 1 mm is well inside the 5 mm slop.
+/// tilt jitter of 1e-4 rad could move a 1e-5 m choice round the rim (new ids, no warm start).
+/// 1 mm is well inside the 5 mm slop (see ARCHITECTURE.md for what it measurably changes).
 const DEPTH_TIE: f32 = 1e-3;
 
 /// Relative tie margin for the distance and area scores of [`reduce_points`].
