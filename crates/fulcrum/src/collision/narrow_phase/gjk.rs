@@ -97,24 +97,9 @@ impl<'a> ConvexCore<'a> {
                 Vec3::new(0.0, if d.y >= 0.0 { half_height } else { -half_height }, 0.0)
             }
             CoreKind::Box { half_extents: h } => Vec3::new(h.x.copysign(d.x), h.y.copysign(d.y), h.z.copysign(d.z)),
-            CoreKind::Cylinder { half_height, radius } => {
-                let radial = Vec3::new(d.x, 0.0, d.z);
-                let len = radial.length();
-                let rim = if len > 1e-12 { radial * (radius / len) } else { Vec3::ZERO };
-                let y = if d.y >= 0.0 { half_height } else { -half_height };
-                Vec3::new(rim.x, y, rim.z)
-            }
+            CoreKind::Cylinder { half_height, radius } => cylinder_support(d, half_height, radius),
             CoreKind::Hull(hull) => hull.support(d),
-            CoreKind::Triangle(v) => {
-                let (d0, d1, d2) = (v[0].dot(d), v[1].dot(d), v[2].dot(d));
-                if d0 >= d1 && d0 >= d2 {
-                    v[0]
-                } else if d1 >= d2 {
-                    v[1]
-                } else {
-                    v[2]
-                }
-            }
+            CoreKind::Triangle(v) => furthest_corner(&v, d),
         }
     }
 
@@ -137,6 +122,29 @@ impl<'a> ConvexCore<'a> {
             CoreKind::Triangle(v) => self.pose.transform_point((v[0] + v[1] + v[2]) / 3.0),
             _ => self.pose.position,
         }
+    }
+}
+
+/// The point of a cylinder (axis Y, local frame) furthest along `d`: the rim point
+/// `(r d_x/ρ, ±h, r d_z/ρ)` with `ρ = |(d_x, d_z)|`, the cap centre when `ρ = 0`.
+#[inline]
+pub(crate) fn cylinder_support(d: Vec3, half_height: f32, radius: f32) -> Vec3 {
+    let radial = Vec3::new(d.x, 0.0, d.z);
+    let length = radial.length();
+    let rim = if length > 1e-12 { radial * (radius / length) } else { Vec3::ZERO };
+    Vec3::new(rim.x, half_height.copysign(d.y), rim.z)
+}
+
+/// The corner of `v` furthest along `d` (the first on ties).
+#[inline]
+pub(crate) fn furthest_corner(v: &[Vec3; 3], d: Vec3) -> Vec3 {
+    let (d0, d1, d2) = (v[0].dot(d), v[1].dot(d), v[2].dot(d));
+    if d0 >= d1 && d0 >= d2 {
+        v[0]
+    } else if d1 >= d2 {
+        v[1]
+    } else {
+        v[2]
     }
 }
 

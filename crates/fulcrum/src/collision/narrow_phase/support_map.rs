@@ -14,7 +14,7 @@
 //! - hull: `p + R s(Rᵀ d)` with the hull's own support `s` (local frame);
 //! - triangle: the corner with the largest `d·v_i`, corners moved to the world once.
 
-use super::gjk::{ConvexCore, CoreKind, SupportPoint};
+use super::gjk::{cylinder_support, furthest_corner, ConvexCore, CoreKind, SupportPoint};
 use crate::math::{Mat3, Vec3};
 use crate::shape::ConvexHull;
 
@@ -74,23 +74,11 @@ impl<'a> SupportMap<'a> {
             WorldKind::Cylinder { half_height, radius } => {
                 // In the cylinder's frame the radial part (d_x, 0, d_z) is exactly
                 // perpendicular to the axis, however small it is.
-                let local = self.rotation.transpose() * d;
-                let radial = Vec3::new(local.x, 0.0, local.z);
-                let length = radial.length();
-                let rim = if length > 1e-12 { radial * (radius / length) } else { Vec3::ZERO };
-                self.position + self.rotation * Vec3::new(rim.x, half_height.copysign(local.y), rim.z)
+                let local = cylinder_support(self.rotation.transpose() * d, half_height, radius);
+                self.position + self.rotation * local
             }
             WorldKind::Hull(hull) => self.position + self.rotation * hull.support(self.rotation.transpose() * d),
-            WorldKind::Triangle(v) => {
-                let (d0, d1, d2) = (v[0].dot(d), v[1].dot(d), v[2].dot(d));
-                if d0 >= d1 && d0 >= d2 {
-                    v[0]
-                } else if d1 >= d2 {
-                    v[1]
-                } else {
-                    v[2]
-                }
-            }
+            WorldKind::Triangle(v) => furthest_corner(&v, d),
         }
     }
 }
