@@ -124,6 +124,35 @@ pub fn support_feature(core: &ConvexCore, direction: Vec3, out: &mut SupportFeat
     out.normal = if out.is_polygon() { rotation * out.normal } else { direction };
 }
 
+/// [`support_feature`] for a caller that keeps `out` for this one core: when the support is
+/// a polygon whose vertices do not depend on the direction (a box face, a cylinder cap, a hull
+/// face, none of them rounded) and `out` already holds that polygon, it is kept as it is. A
+/// body against the triangles of a mesh asks along each triangle's normal, and neighbouring
+/// triangles mostly pick the same face.
+pub fn support_feature_for_core(core: &ConvexCore, direction: Vec3, out: &mut SupportFeature) {
+    if out.is_polygon() && fixed_polygon(core, core.pose.rotation.inverse() * direction) == Some(out.index) {
+        return;
+    }
+    support_feature(core, direction, out);
+}
+
+/// The index of the polygon that supports `local` when its vertices are fixed (see
+/// [`support_feature_for_core`]); `None` otherwise.
+fn fixed_polygon(core: &ConvexCore, local: Vec3) -> Option<u32> {
+    if core.radius != 0.0 {
+        return None;
+    }
+    match core.kind {
+        CoreKind::Box { .. } => {
+            let (axis, positive) = box_face_axis(local);
+            Some(2 * axis as u32 + positive as u32)
+        }
+        CoreKind::Cylinder { .. } => cap_supports(local).then_some((local.y >= 0.0) as u32),
+        CoreKind::Hull(hull) if !hull.planes.is_empty() => Some(best_hull_face(local, hull) as u32),
+        _ => None,
+    }
+}
+
 fn point_feature(core: &ConvexCore, local: Vec3, out: &mut SupportFeature) {
     out.reset(local, POINT_FEATURE);
     out.push(core.local_support(local));
@@ -143,15 +172,7 @@ fn segment_feature(core: &ConvexCore, local: Vec3, half_height: f32, out: &mut S
 /// axes `j = i+1`, `k = i+2` (`e_j × e_k = e_i`): `(+,+) (-,+) (-,-) (+,-)` for `s > 0`,
 /// reversed for `s < 0`. Face index `2i` for the negative side, `2i + 1` for the positive.
 pub fn box_face(local: Vec3, half_extents: Vec3, out: &mut SupportFeature) {
-    let magnitudes = local.abs();
-    let axis = if magnitudes.x >= magnitudes.y && magnitudes.x >= magnitudes.z {
-        0
-    } else if magnitudes.y >= magnitudes.z {
-        1
-    } else {
-        2
-    };
-    let positive = local[axis] >= 0.0;
+    let (axis, positive) = box_face_axis(local);
     let sign = if positive { 1.0 } else { -1.0 };
     let mut normal = Vec3::ZERO;
     normal[axis] = sign;
@@ -170,10 +191,28 @@ pub fn box_face(local: Vec3, half_extents: Vec3, out: &mut SupportFeature) {
     }
 }
 
+/// The box face most aligned with `local`: its axis and whether it is the positive side.
+fn box_face_axis(local: Vec3) -> (usize, bool) {
+    let magnitudes = local.abs();
+    let axis = if magnitudes.x >= magnitudes.y && magnitudes.x >= magnitudes.z {
+        0
+    } else if magnitudes.y >= magnitudes.z {
+        1
+    } else {
+        2
+    };
+    (axis, local[axis] >= 0.0)
+}
+
+/// A cylinder's cap supports `local` when the direction is within `CAP_COSINE` of the axis.
+fn cap_supports(local: Vec3) -> bool {
+    local.y.abs() >= CAP_COSINE * local.length()
+}
+
 fn cylinder_feature(core: &ConvexCore, local: Vec3, half_height: f32, radius: f32, out: &mut SupportFeature) {
     let length = local.length();
     let axial = local.y;
-    if axial.abs() >= CAP_COSINE * length {
+    if cap_supports(local) {
         return cylinder_cap(axial >= 0.0, half_height, radius, out);
     }
     let radial = Vec3::new(local.x, 0.0, local.z);
@@ -214,6 +253,19 @@ pub(crate) fn circle_point(k: usize) -> (f32, f32) {
 
 /// The hull face whose outward normal is most aligned with `local` (the first on ties).
 fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull, out: &mut SupportFeature) {
+    let best = best_hull_face(local, hull);
+    let Some(plane) = hull.planes.get(best) else {
+        out.reset(local, POINT_FEATURE);
+        out.push(hull.support(local));
+        return;
+    };
+    out.reset(plane.normal, best as u32);
+    hull.for_each_face_vertex(best, |v| out.push(hull.vertices[v as usize]));
+}
+
+/// Index of the hull face whose outward normal is most aligned with `local` (the first on
+/// ties; 0 for a hull without faces).
+fn best_hull_face(local: Vec3, hull: &crate::shape::ConvexHull) -> usize {
     let mut best = 0;
     let mut best_dot = f32::NEG_INFINITY;
     for (f, plane) in hull.planes.iter().enumerate() {
@@ -223,13 +275,7 @@ fn hull_face(local: Vec3, hull: &crate::shape::ConvexHull, out: &mut SupportFeat
             best = f;
         }
     }
-    let Some(plane) = hull.planes.get(best) else {
-        out.reset(local, POINT_FEATURE);
-        out.push(hull.support(local));
-        return;
-    };
-    out.reset(plane.normal, best as u32);
-    hull.for_each_face_vertex(best, |v| out.push(hull.vertices[v as usize]));
+    best
 }
 
 /// The triangle's supporting feature along `local` (the triangle's frame): its face turned

@@ -34,7 +34,7 @@
 use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
 use super::gjk::{closest_on_triangle, ConvexCore, CoreKind};
-use super::support_face::{support_feature, SupportFeature};
+use super::support_face::{support_feature_for_core, SupportFeature};
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
@@ -138,7 +138,7 @@ fn triangle_contact(
     }
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
-    support_feature(body, -face, incident);
+    support_feature_for_core(body, -face, incident);
     face_contact(triangle, face, incident, query.margin, &mut manifold);
     mix_clip_ids(&mut manifold, own);
     if manifold.is_empty() {
