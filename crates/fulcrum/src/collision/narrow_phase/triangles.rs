@@ -39,6 +39,7 @@ use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
 use crate::shape::Triangle;
+use smallvec::SmallVec;
 
 /// Most manifolds one body pair holds against a mesh.
 pub const MAX_PAIR_MANIFOLDS: usize = 4;
@@ -103,7 +104,7 @@ pub fn collide_triangles(
         // Everything below the surface is inside: a triangle above the body's bottom counts.
         bounds.max.y = f32::INFINITY;
     }
-    let mut contacts = Vec::new();
+    let mut contacts = SmallVec::<[TriangleContact; 8]>::new();
     let mut incident = SupportFeature::empty();
     for_each_triangle(&bounds, &mut |index, triangle| {
         if let Some(manifold) = triangle_contact(query, &reach, index, triangle, &mut incident) {
@@ -337,14 +338,15 @@ fn mark_clip_points(manifold: &mut Manifold, id_base: u32) {
 /// manifold (module notes).
 fn merge(contacts: &mut [TriangleContact], out: &mut Vec<Manifold>) {
     contacts.sort_by(|a, b| a.deepest.total_cmp(&b.deepest));
-    let mut groups: Vec<(Vec3, Vec<ContactPoint>)> = Vec::new();
+    // Inline storage for the usual case (a few triangles under a body): no allocation.
+    let mut groups = SmallVec::<[(Vec3, SmallVec<[ContactPoint; 16]>); MAX_PAIR_MANIFOLDS]>::new();
     for contact in contacts.iter() {
         let normal = contact.manifold.normal;
         let fitting = groups.iter().position(|(n, _)| n.dot(normal) >= CLUSTER_COSINE);
         let group = match fitting {
             Some(g) => g,
             None if groups.len() < MAX_PAIR_MANIFOLDS => {
-                groups.push((normal, Vec::new()));
+                groups.push((normal, SmallVec::new()));
                 groups.len() - 1
             }
             None => most_aligned(&groups, normal),
@@ -361,13 +363,13 @@ fn merge(contacts: &mut [TriangleContact], out: &mut Vec<Manifold>) {
     }
 }
 
-fn most_aligned(groups: &[(Vec3, Vec<ContactPoint>)], normal: Vec3) -> usize {
+fn most_aligned(groups: &[(Vec3, SmallVec<[ContactPoint; 16]>)], normal: Vec3) -> usize {
     (0..groups.len()).max_by(|&a, &b| groups[a].0.dot(normal).total_cmp(&groups[b].0.dot(normal))).unwrap_or(0)
 }
 
 /// Adds a point to a group unless the group has one within `DUPLICATE_DISTANCE` (then the
 /// deeper of the two stays).
-fn add_point(points: &mut Vec<ContactPoint>, point: ContactPoint) {
+fn add_point(points: &mut SmallVec<[ContactPoint; 16]>, point: ContactPoint) {
     let limit = DUPLICATE_DISTANCE * DUPLICATE_DISTANCE;
     match points.iter_mut().find(|p| (p.position - point.position).length_squared() <= limit) {
         Some(existing) if point.separation < existing.separation => *existing = point,
