@@ -35,6 +35,7 @@ use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
 use super::gjk::{closest_on_triangle, ConvexCore, CoreKind};
 use super::support_face::{support_feature_for_core, SupportFeature};
+use super::support_map::SupportMap;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
@@ -106,8 +107,10 @@ pub fn collide_triangles(
     }
     let mut contacts = SmallVec::<[TriangleContact; 8]>::new();
     let mut incident = SupportFeature::empty();
+    // The body's support with its rotation as a matrix: asked several times per triangle.
+    let support = SupportMap::new(&query.body);
     for_each_triangle(&bounds, &mut |index, triangle| {
-        if let Some(manifold) = triangle_contact(query, &reach, index, triangle, &mut incident) {
+        if let Some(manifold) = triangle_contact(query, &support, &reach, index, triangle, &mut incident) {
             contacts.push(TriangleContact { deepest: manifold.min_separation(), manifold });
         }
         true
@@ -115,10 +118,11 @@ pub fn collide_triangles(
     merge(&mut contacts, out);
 }
 
-/// The contact of one triangle with the body (steps 1 to 4 of the module notes); `incident`
-/// is a buffer for the body's supporting feature.
+/// The contact of one triangle with the body (steps 1 to 4 of the module notes); `support`
+/// is the body core's support mapping, `incident` a buffer for its supporting feature.
 fn triangle_contact(
     query: &TriangleQuery,
+    support: &SupportMap,
     reach: &Reach,
     index: u32,
     triangle: &Triangle,
@@ -128,12 +132,12 @@ fn triangle_contact(
     let v0 = triangle.vertices[0];
     let behind = triangle.normal.dot(body.center() - v0) < 0.0;
     let face = if triangle.two_sided && behind { -triangle.normal } else { triangle.normal };
-    let furthest = face.dot(body.support(face) - v0) + body.radius;
+    let furthest = face.dot(support.support(face) - v0) + body.radius;
     if furthest < -query.margin && !query.solid_below {
         return None;
     }
     // A body wholly in front of the plane by more than the margin touches nothing here.
-    let lowest = face.dot(body.support(-face) - v0) - body.radius;
+    let lowest = face.dot(support.support(-face) - v0) - body.radius;
     if lowest > query.margin {
         return None;
     }
@@ -143,7 +147,7 @@ fn triangle_contact(
     face_contact(triangle, face, incident, query.margin, &mut manifold);
     mix_clip_ids(&mut manifold, own);
     if manifold.is_empty() {
-        if !may_touch_beside_the_face(triangle, body, reach, query.margin) {
+        if !may_touch_beside_the_face(triangle, body, support, reach, query.margin) {
             return None;
         }
     } else if manifold.min_separation() >= -SHALLOW_DEPTH {
@@ -195,19 +199,25 @@ fn triangle_separation(
 /// through an active (convex) edge or vertex within its reach: at a flat or concave one step 3
 /// takes the face normal, whose contact is the empty clip (the neighbour over which the body
 /// lies answers instead).
-fn may_touch_beside_the_face(triangle: &Triangle, body: &ConvexCore, reach: &Reach, margin: f32) -> bool {
-    reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, margin)
+fn may_touch_beside_the_face(
+    triangle: &Triangle,
+    body: &ConvexCore,
+    support: &SupportMap,
+    reach: &Reach,
+    margin: f32,
+) -> bool {
+    reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, support, margin)
 }
 
 /// Is the body wholly outside one of the triangle's side planes by more than the margin? With
 /// s_i = (v_{i+1} − v_i) × n the outward normal of edge i, the gap along s_i is
 /// min over the body of s_i·(x − v_i), |s_i| times the distance: the axis separates them.
-fn beyond_a_side(triangle: &Triangle, body: &ConvexCore, margin: f32) -> bool {
+fn beyond_a_side(triangle: &Triangle, body: &ConvexCore, support: &SupportMap, margin: f32) -> bool {
     let v = &triangle.vertices;
     (0..3).any(|i| {
         let side = (v[(i + 1) % 3] - v[i]).cross(triangle.normal);
         let length = side.length();
-        side.dot(body.support(-side) - v[i]) - body.radius * length > margin * length
+        side.dot(support.support(-side) - v[i]) - body.radius * length > margin * length
     })
 }
 
