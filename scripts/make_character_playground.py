@@ -10,8 +10,9 @@
 
 Usage: python3 scripts/make_character_playground.py   (from the repository root)
 """
-import json
 import math
+
+from scene_json import pretty
 
 SETTINGS = {"gravity": [0.0, -9.81, 0.0], "timestep": 1.0 / 60.0, "substeps": 4}
 
@@ -132,20 +133,6 @@ def playground():
         "'explorer' walks into a 30 degree wedge and rests in its corner."
     )
     return {"format": 1, "description": description, "settings": SETTINGS, "bodies": bodies, "characters": characters}
-
-
-def pretty(value, indent=0):
-    """JSON with short arrays and objects on one line, the rest indented by two spaces."""
-    flat = json.dumps(value)
-    short = len(flat) + indent <= 100
-    if not isinstance(value, (list, dict)) or short or (isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value)):
-        return flat
-    inner = " " * (indent + 2)
-    if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k)}: {pretty(v, indent + 2)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    items = [inner + pretty(v, indent + 2) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def main():

@@ -10,7 +10,7 @@
 Heights and vertices are rounded to 4 decimals so the files stay small and readable.
 Usage: python3 scripts/make_level_samples.py   (from the repository root)
 """
-import json
+from scene_json import pretty
 import math
 import subprocess
 
@@ -226,19 +226,6 @@ def terrain_car():
         bodies,
         joints,
     )
-
-
-def pretty(value, indent=0):
-    """JSON with short arrays and objects on one line, the rest indented by two spaces."""
-    flat = json.dumps(value)
-    if not isinstance(value, (list, dict)) or len(flat) + indent <= 100 or (isinstance(value, list) and all(not isinstance(v, (list, dict)) for v in value)):
-        return flat
-    inner = " " * (indent + 2)
-    if isinstance(value, dict):
-        items = [f"{inner}{json.dumps(k)}: {pretty(v, indent + 2)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + " " * indent + "}"
-    items = [inner + pretty(v, indent + 2) for v in value]
-    return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
 def main():
