@@ -10,9 +10,10 @@
 Heights and vertices are rounded to 4 decimals so the files stay small and readable.
 Usage: python3 scripts/make_level_samples.py   (from the repository root)
 """
-from scene_json import pretty
 import math
 import subprocess
+
+from scene_json import pretty
 
 GRAVITY = [0.0, -9.81, 0.0]
 SETTINGS = {"gravity": GRAVITY, "timestep": 1.0 / 60.0, "substeps": 4}
