@@ -1,6 +1,6 @@
 //! Axis-aligned boxes and rays, shared by shapes, the broad phase and queries.
 
-use crate::math::{Pose, Vec3};
+use crate::math::{Pose, Vec3, Vec3A};
 
 /// An axis-aligned bounding box in world (or local) space.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -50,7 +50,11 @@ impl Aabb {
     /// True when the two boxes overlap (touching counts).
     #[inline]
     pub fn overlaps(&self, other: &Aabb) -> bool {
-        self.min.cmple(other.max).all() && other.min.cmple(self.max).all()
+        // One SIMD compare per side and one branch: tree walks test boxes whose outcome the
+        // branch predictor cannot guess, so six short-circuit branches cost more than the work.
+        let below = Vec3A::from(self.min).cmple(Vec3A::from(other.max));
+        let above = Vec3A::from(other.min).cmple(Vec3A::from(self.max));
+        (below & above).all()
     }
 
     /// True when `other` lies inside this box.
