@@ -10,8 +10,6 @@ use crate::id::{BodyId, ColliderId};
 pub struct PointImpulse {
     /// Accumulated normal impulse over the step, N·s.
     pub normal: f32,
-    /// Largest normal impulse applied during the step, N·s.
-    pub max_normal: f32,
 }
 
 /// Friction the solver applied to a whole manifold last step (warm-starting data).

@@ -39,11 +39,6 @@ pub(crate) struct PrepareSettings {
     pub warm_scale: f32,
     /// Speculative distance, m: points this far apart no longer pull the friction centre.
     pub speculative_distance: f32,
-    /// Approach speed above which restitution applies, m/s.
-    pub restitution_threshold: f32,
-    /// Restitution is a target velocity inside the solve (pgs: each point's
-    /// `restitution_bias`), not a pass after the substeps (soft step).
-    pub restitution_in_solve: bool,
 }
 
 /// Scalar gathers of one lane: everything that differs per manifold.
@@ -52,10 +47,6 @@ struct LaneData {
     separation: [F4; MAX_MANIFOLD_POINTS],
     center_a: V3,
     center_b: V3,
-    v_a: V3,
-    w_a: V3,
-    v_b: V3,
-    w_b: V3,
     stored_friction: V3,
     stored_rolling: V3,
 }
@@ -74,10 +65,6 @@ impl WideContact {
             separation: [F4::ZERO; MAX_MANIFOLD_POINTS],
             center_a: V3::default(),
             center_b: V3::default(),
-            v_a: V3::default(),
-            w_a: V3::default(),
-            v_b: V3::default(),
-            w_b: V3::default(),
             stored_friction: V3::default(),
             stored_rolling: V3::default(),
         };
@@ -89,9 +76,6 @@ impl WideContact {
         w.prepare_friction(&data, settings);
         if w.rolling {
             w.prepare_rolling(&data, settings);
-        }
-        if settings.restitution_in_solve {
-            w.prepare_restitution_bias(settings.restitution_threshold);
         }
         w
     }
@@ -150,26 +134,19 @@ impl WideContact {
         }
         put3(&mut data.center_a, lane, pair.center_a);
         put3(&mut data.center_b, lane, pair.center_b);
-        put3(&mut data.v_a, lane, a.linear_velocity.into());
-        put3(&mut data.w_a, lane, a.angular_velocity.into());
-        put3(&mut data.v_b, lane, b.linear_velocity.into());
-        put3(&mut data.w_b, lane, b.angular_velocity.into());
         put3(&mut data.stored_friction, lane, state.friction_impulse.linear);
     }
 
-    /// Anchors, base separations, approach speeds and the normal rows' arms.
+    /// Anchors, base separations and the normal rows' arms.
     fn prepare_points(&mut self, data: &LaneData) {
         let n = self.normal;
         for i in 0..self.max_points {
             let p = &mut self.points[i];
             let ra = data.position[i].sub(&data.center_a);
             let rb = data.position[i].sub(&data.center_b);
-            let va = data.v_a.add(&data.w_a.cross(&ra));
-            let vb = data.v_b.add(&data.w_b.cross(&rb));
             p.anchor_a = ra;
             p.anchor_b = rb;
             p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * p.active;
-            p.relative_velocity = n.dot(&vb.sub(&va)) * p.active;
             p.arm_a = ra.cross(&n);
             p.arm_b = rb.cross(&n);
         }
@@ -290,16 +267,6 @@ impl WideContact {
         self.rolling_impulse = [data.stored_rolling.dot(t1) * warm, data.stored_rolling.dot(t2) * warm];
     }
 
-    /// Each point's bounce target (pgs): approaching faster than `threshold` means the
-    /// separating speed after the step should be e times the approach speed, bias = e·v_n ≤ 0.
-    fn prepare_restitution_bias(&mut self, threshold: f32) {
-        let bounces = self.restitution.simd_gt(F4::ZERO);
-        for p in &mut self.points[..self.max_points] {
-            let fast = p.relative_velocity.simd_lt(F4::splat(-threshold));
-            p.restitution_bias = (bounces & fast).select(self.restitution * p.relative_velocity, F4::ZERO);
-        }
-    }
-
     /// Writes the impulses back into the contact pairs, in per-step units (`step_scale` =
     /// substeps per step), with each pair's block active set.
     pub(crate) fn store(&self, contacts: &mut [Contact], step_scale: f32) {
@@ -308,10 +275,7 @@ impl WideContact {
             let state = contact.state_mut(self.manifold_index[lane] as usize);
             for i in 0..state.manifold.count {
                 let p = &self.points[i];
-                state.impulses[i] = PointImpulse {
-                    normal: p.normal_impulse.as_array()[lane] * step_scale,
-                    max_normal: p.max_normal_impulse.as_array()[lane] * step_scale,
-                };
+                state.impulses[i] = PointImpulse { normal: p.normal_impulse.as_array()[lane] * step_scale };
             }
             let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
             state.friction_impulse = FrictionImpulse {

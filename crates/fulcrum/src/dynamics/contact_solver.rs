@@ -1,5 +1,5 @@
-//! Contact constraints: the math, the parameters of a velocity pass, and the passes after the
-//! velocity iterations (restitution; the ngs position pass). There is one implementation of
+//! Contact constraints: the math, the parameters of a velocity pass, and the ngs position
+//! pass after the velocity iterations. There is one implementation of
 //! the contact solve, in SIMD lanes, one manifold per lane: `contact_prepare_wide.rs` prepares
 //! and stores, `contact_wide.rs` warm starts and solves; a pair that fits no colour is a
 //! one-lane [`WideContact`], so a fix lands once.
@@ -47,15 +47,13 @@
 //! sequential solve); otherwise one point at a time, alternating the visiting order between
 //! passes so no point is always first.
 //!
-//! Restitution: in soft step a pass after the substeps gives points that approached faster
-//! than the threshold and were pushed the separating speed e·(approach speed at impact); in
-//! pgs the same target is a velocity bias inside the solve (`restitution_bias`, set in
-//! prepare).
+//! Restitution is not part of the solve: impacts are resolved before it, in both modes
+//! (`impacts.rs`).
 //!
 //! Impulses are stored per step (the sum over substeps) so warm starting survives a change of
 //! solver mode or substep count.
 
-use super::contact_wide::{apply, gather_motion, scatter_motion, NormalMotion, WideBodies, WideContact};
+use super::contact_wide::{gather_motion, scatter_motion, NormalMotion, WideContact};
 use super::simd::{F4, V3};
 use super::solver_body::SolverBody;
 
@@ -88,40 +86,6 @@ pub(crate) struct PositionParams {
     pub slop: f32,
     /// Largest correction of one point in one pass, m.
     pub max_correction: f32,
-}
-
-/// Restitution after the substeps: in every lane, points that approached faster than
-/// `threshold` and were pushed get the separating speed e · (approach speed).
-pub(crate) fn apply_restitution(contacts: &mut [WideContact], bodies: &mut [SolverBody], threshold: f32) {
-    for c in contacts {
-        if c.restitution.simd_gt(F4::ZERO).any() {
-            restitute(c, bodies, threshold);
-        }
-    }
-}
-
-/// [`apply_restitution`] for one group of lanes: λ += −K⁻¹ (v_n + e v_approach), λ ≥ 0.
-fn restitute(c: &mut WideContact, bodies: &mut [SolverBody], threshold: f32) {
-    let mut a = WideBodies::gather(bodies, &c.body_a);
-    let mut b = WideBodies::gather(bodies, &c.body_b);
-    for i in 0..c.max_points {
-        let (ra, rb, arm_a, arm_b) = (c.points[i].anchor_a, c.points[i].anchor_b, c.points[i].arm_a, c.points[i].arm_b);
-        let p = &mut c.points[i];
-        let applies = p.relative_velocity.simd_lt(F4::splat(-threshold))
-            & p.max_normal_impulse.simd_gt(F4::ZERO)
-            & c.restitution.simd_gt(F4::ZERO)
-            & p.active.simd_gt(F4::ZERO);
-        let vn = c.normal.dot(&b.v.sub(&a.v)) + arm_b.dot(&b.w) - arm_a.dot(&a.w);
-        let impulse = -(p.normal_mass * (vn + c.restitution * p.relative_velocity));
-        let new = applies.select((p.normal_impulse + impulse).max(F4::ZERO), p.normal_impulse);
-        let delta = new - p.normal_impulse;
-        p.normal_impulse = new;
-        p.max_normal_impulse = p.max_normal_impulse.max(new);
-        let impulse = c.normal.scale(delta);
-        apply(c, &mut a, &mut b, &ra, &rb, &impulse);
-    }
-    a.scatter(bodies, &c.body_a);
-    b.scatter(bodies, &c.body_b);
 }
 
 /// NGS position pass (pgs): pushes overlapping points apart by moving the bodies directly,

@@ -34,15 +34,8 @@ pub(crate) struct WidePoint {
     pub arm_b: V3,
     /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
     pub base_separation: F4,
-    /// Normal velocity at the start of the step, or at impact if the point first pushes in a
-    /// later pass (negative when approaching), m/s. Restitution reflects it.
-    pub relative_velocity: F4,
-    /// Target-velocity bias from restitution in pgs mode (≤ 0), m/s.
-    pub restitution_bias: F4,
     /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: F4,
-    /// Largest normal impulse seen this step (restitution runs only where it was pushed).
-    pub max_normal_impulse: F4,
     /// 1/K along the normal (0 for padding).
     pub normal_mass: F4,
     /// Distance from the friction centre, m (twist friction bound).
@@ -408,8 +401,8 @@ struct NormalPass {
     impulse_scale: F4,
 }
 
-/// Per point: the velocity bias at the current separation (speculative, soft or Baumgarte,
-/// or the pgs bounce target when larger); and the pass's soft scales.
+/// Per point: the velocity bias at the current separation (speculative, soft or Baumgarte);
+/// and the pass's soft scales.
 #[inline(always)]
 fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &SolveParams) -> NormalPass {
     let (mass_scale, impulse_scale) =
@@ -422,9 +415,7 @@ fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &
         let p = &c.points[i];
         let s = motion.separation(p);
         let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
-        let soft_or_speculative = s.simd_gt(F4::ZERO).select(s * inv_h, soft);
-        let restituting = p.restitution_bias.simd_lt(F4::ZERO);
-        *bias = restituting.select(soft_or_speculative.min(p.restitution_bias), soft_or_speculative) * p.active;
+        *bias = s.simd_gt(F4::ZERO).select(s * inv_h, soft) * p.active;
     }
     NormalPass { bias, mass_scale, impulse_scale }
 }
@@ -441,22 +432,6 @@ fn normal_velocities<const M: usize>(c: &WideContact, a: &WideBodies, b: &WideBo
     velocity
 }
 
-/// Until a point first pushes, its restitution speed tracks the approach speed at impact
-/// (only read by the restitution pass, so skipped where no lane bounces).
-#[inline(always)]
-fn track_impact_speed<const M: usize>(c: &mut WideContact, velocity: &[F4; 4], bias: &[F4; 4]) {
-    if !c.restitution.simd_gt(F4::ZERO).any() {
-        return;
-    }
-    for i in 0..M {
-        let p = &mut c.points[i];
-        let vn = velocity[i] - bias[i];
-        let untouched =
-            p.max_normal_impulse.simd_ge(F4::ZERO) & p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE));
-        p.relative_velocity = untouched.select(p.relative_velocity.min(vn), p.relative_velocity);
-    }
-}
-
 /// The block solve, lane-parallel: lanes where nobody approaches get x = 0, lanes where
 /// the full block gives every point a push take it; the remaining lanes (some points
 /// separating) get the exact small LCP one lane at a time. Returns the total normal impulse
@@ -470,7 +445,6 @@ fn solve_normal_block<const M: usize>(
 ) -> (F4, u32) {
     let mass_scale = pass.mass_scale;
     let velocity = normal_velocities::<M>(c, a, b, &pass.bias);
-    track_impact_speed::<M>(c, &velocity, &pass.bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
     let m = M;
@@ -514,7 +488,6 @@ fn solve_normal_block<const M: usize>(
         let new = solution[i] * p.active;
         delta[i] = new - p.normal_impulse;
         p.normal_impulse = new;
-        p.max_normal_impulse = p.max_normal_impulse.max(new);
         total += new;
     }
     apply_normal_deltas::<M>(c, a, b, &delta);
@@ -606,14 +579,10 @@ fn solve_normal_sequential<const M: usize>(
         let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
         let vn = c.normal.dot(&dv);
         let p = &mut c.points[i];
-        let untouched = p.max_normal_impulse.simd_lt(F4::splat(f32::MIN_POSITIVE)) & lanes;
-        p.relative_velocity =
-            (untouched & p.active.simd_gt(F4::ZERO)).select(p.relative_velocity.min(vn), p.relative_velocity);
         let impulse = -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
         let new = lanes.select((p.normal_impulse + impulse).max(F4::ZERO) * p.active, p.normal_impulse);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
-        p.max_normal_impulse = p.max_normal_impulse.max(new);
         total += new;
         let impulse = c.normal.scale(delta);
         apply(c, a, b, &ra, &rb, &impulse);

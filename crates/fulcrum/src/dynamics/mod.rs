@@ -5,6 +5,7 @@ pub(crate) mod coloring;
 pub(crate) mod contact_prepare_wide;
 pub(crate) mod contact_solver;
 pub(crate) mod contact_wide;
+pub(crate) mod impacts;
 pub(crate) mod integrate;
 pub(crate) mod island;
 pub(crate) mod joints;

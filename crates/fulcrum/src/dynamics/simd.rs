@@ -18,7 +18,6 @@ pub(crate) struct V3 {
 
 impl V3 {
     /// Lanes from four vectors.
-    #[cfg(test)]
     pub fn from_lanes(v: [Vec3; 4]) -> V3 {
         V3 {
             x: F4::new([v[0].x, v[1].x, v[2].x, v[3].x]),

@@ -2,16 +2,17 @@
 //! parameters, contact constraints) and differ only in how often and with which bias they
 //! run the passes.
 //!
+//! Both start with the impacts (restitution, `impacts.rs`), then
+//!
 //! soft_step (default), for each of n substeps of h = dt/n:
 //!   integrate velocities → warm start → solve (soft bias) → integrate positions →
 //!   relax (solve without bias)
-//! then once: restitution → store impulses.
+//! then store impulses.
 //!
 //! pgs, once per step of h = dt:
 //!   integrate velocities → warm start → `iterations` × solve (Baumgarte bias, or none) →
 //!   integrate positions → (ngs) `position_iterations` × position pass, then the joint trees'
 //!   projection (last, so the contacts' position pass cannot leave them open) → store impulses.
-//! Restitution is a target velocity inside the solve.
 //!
 //! Every solve pass runs the joints first (springs, motors, limits, and the rigid rows of
 //! joints outside a tree), then the user constraints, then the exact tree solve of the
@@ -21,6 +22,7 @@ use super::coloring::Coloring;
 use super::contact_prepare_wide::{PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
+use super::impacts::resolve_impacts;
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::forest::JointForest;
 use super::joints::point_wide::WidePointJoints;
@@ -205,6 +207,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
     }
     data.prepare_contacts(world_contacts, &ctx.prepare);
+    resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match ctx.solver.mode {
         SolverMode::SoftStep => {
@@ -239,7 +242,6 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
             data.solve(relaxed, joint_relaxed);
         }
     }
-    contacts::apply_restitution(&mut data.contacts, &mut data.bodies, settings.restitution_threshold);
 }
 
 fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {

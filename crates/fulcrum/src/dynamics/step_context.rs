@@ -12,6 +12,7 @@
 
 use super::contact_prepare_wide::PrepareSettings;
 use super::contact_solver::SolveParams;
+use super::impacts::ImpactParams;
 use super::parts::equality::PassContext;
 use super::softness::Softness;
 use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
@@ -27,6 +28,8 @@ pub(crate) struct StepContext {
     pub solver: SolverSettings,
     /// What contact preparation reads (warm-start scale, speculative distance, threshold).
     pub prepare: PrepareSettings,
+    /// The impact phase before the solve (restitution).
+    pub impacts: ImpactParams,
     /// Contact softness between two dynamic bodies before the mass ratio is taken in.
     pub contact_softness: Softness,
     /// Contact softness against an immovable body.
@@ -54,9 +57,8 @@ impl StepContext {
             prepare: PrepareSettings {
                 warm_scale: if solver.warm_start { 1.0 / solver_steps as f32 } else { 0.0 },
                 speculative_distance: solver.speculative_distance,
-                restitution_threshold: solver.restitution_threshold,
-                restitution_in_solve: solver.mode == SolverMode::Pgs,
             },
+            impacts: ImpactParams { threshold: solver.restitution_threshold, dt: h * solver_steps as f32, h },
             contact_softness,
             static_contact_softness,
             contact_passes: contact_passes(&solver, h),
