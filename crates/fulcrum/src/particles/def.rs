@@ -128,7 +128,7 @@ impl<B> Default for ClothDef<B> {
             bend_compliance: 1.0e-4,
             thickness: 0.01,
             friction: 0.3,
-            damping: 0.1,
+            damping: 0.5,
             pinned: Vec::new(),
             attached: Vec::new(),
         }
@@ -147,7 +147,7 @@ impl<B> Default for RopeDef<B> {
             bend_compliance: 0.01,
             thickness: 0.02,
             friction: 0.3,
-            damping: 0.1,
+            damping: 0.5,
             pinned: Vec::new(),
             attached: Vec::new(),
         }

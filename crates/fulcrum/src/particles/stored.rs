@@ -22,10 +22,14 @@ pub struct Rope {
 }
 
 impl Cloth {
-    /// Builds the grid at rest: particles, links along X and Z (stretch compliance), both
-    /// diagonals of each cell (bend compliance: cloth gives in shear about as easily as in
-    /// bending) and links two cells apart along X and Z (bending). Attachments and tethers
-    /// are added by the world, which knows the bodies.
+    /// Builds the grid at rest. Each cell is two triangles split along its diagonal from
+    /// [a, b] to [a + 1, b + 1]; the triangles' edges are the stretch links, and across every
+    /// inner edge a bending link joins the two corners facing it (for a diagonal, the cell's
+    /// other diagonal; for an edge along X or Z, corners a cell and two cells away). No bending
+    /// link runs along stretch links: a link whose rest length is the sum of two inextensible
+    /// ones in line holds the particle between them only to second order, and one pass per
+    /// substep then leaves it jittering. Attachments and tethers are added by the world, which
+    /// knows the bodies.
     pub(crate) fn new(def: ClothDef) -> Cloth {
         let [columns, rows] = def.grid();
         let step = [def.size[0] / def.resolution[0] as f32, def.size[1] / def.resolution[1] as f32];
@@ -35,34 +39,35 @@ impl Cloth {
             .map(|(a, b)| def.position + def.rotation * (corner + Vec3::new(a as f32 * step[0], 0.0, b as f32 * step[1])))
             .collect();
         let index = |a: u32, b: u32| b * columns + a;
-        let mut links = Vec::new();
-        let mut link = |p: u32, q: u32, compliance: f32| {
+        let (mut stretch, mut bend) = (Vec::new(), Vec::new());
+        let link = |links: &mut Vec<Link>, p: u32, q: u32, compliance: f32| {
             let length = (rest[p as usize] - rest[q as usize]).length() as f64;
             links.push(Link { a: p, b: q, rest: length, compliance: compliance as f64 });
         };
-        let (stretch, bend) = (def.stretch_compliance, def.bend_compliance);
+        let (stretchy, bendy) = (def.stretch_compliance, def.bend_compliance);
         for b in 0..rows {
             for a in 0..columns {
-                if a + 1 < columns {
-                    link(index(a, b), index(a + 1, b), stretch);
+                let (right, down) = (a + 1 < columns, b + 1 < rows);
+                if right {
+                    link(&mut stretch, index(a, b), index(a + 1, b), stretchy);
                 }
-                if b + 1 < rows {
-                    link(index(a, b), index(a, b + 1), stretch);
+                if down {
+                    link(&mut stretch, index(a, b), index(a, b + 1), stretchy);
                 }
-                if a + 1 < columns && b + 1 < rows {
-                    link(index(a, b), index(a + 1, b + 1), bend);
-                    link(index(a + 1, b), index(a, b + 1), bend);
+                if right && down {
+                    link(&mut stretch, index(a, b), index(a + 1, b + 1), stretchy);
+                    link(&mut bend, index(a + 1, b), index(a, b + 1), bendy);
                 }
-                if a + 2 < columns {
-                    link(index(a, b), index(a + 2, b), bend);
+                if right && down && b > 0 {
+                    link(&mut bend, index(a + 1, b + 1), index(a, b - 1), bendy);
                 }
-                if b + 2 < rows {
-                    link(index(a, b), index(a, b + 2), bend);
+                if right && down && a > 0 {
+                    link(&mut bend, index(a + 1, b + 1), index(a - 1, b), bendy);
                 }
             }
         }
         let material = Material { thickness: def.thickness, friction: def.friction, damping: def.damping };
-        let mut particles = Particles::new(rest, def.mass, links, material);
+        let mut particles = Particles::new(rest, def.mass, stretch, bend, material);
         for &pin in &def.pinned {
             particles.inv_mass[def.index(pin)] = 0.0;
         }
@@ -93,22 +98,20 @@ impl Cloth {
 
 impl Rope {
     /// Builds the straight rope at rest: particles, links between neighbours (stretch
-    /// compliance) and links two segments apart (bending).
+    /// compliance) and links two segments apart (bending; in line with the stretch links, which
+    /// a rope cannot avoid: keep its bend compliance soft, as the default is).
     pub(crate) fn new(def: RopeDef) -> Rope {
         let count = def.segments + 1;
         let rest: Vec<Vec3> =
             (0..count).map(|i| def.start.lerp(def.end, i as f32 / def.segments as f32)).collect();
-        let mut links = Vec::new();
-        for i in 0..def.segments {
-            let length = (rest[i as usize + 1] - rest[i as usize]).length() as f64;
-            links.push(Link { a: i, b: i + 1, rest: length, compliance: def.stretch_compliance as f64 });
-        }
-        for i in 0..def.segments.saturating_sub(1) {
-            let length = (rest[i as usize + 2] - rest[i as usize]).length() as f64;
-            links.push(Link { a: i, b: i + 2, rest: length, compliance: def.bend_compliance as f64 });
-        }
+        let link = |i: u32, j: u32, compliance: f32| {
+            let length = (rest[j as usize] - rest[i as usize]).length() as f64;
+            Link { a: i, b: j, rest: length, compliance: compliance as f64 }
+        };
+        let stretch = (0..def.segments).map(|i| link(i, i + 1, def.stretch_compliance)).collect();
+        let bend = (0..def.segments.saturating_sub(1)).map(|i| link(i, i + 2, def.bend_compliance)).collect();
         let material = Material { thickness: def.thickness, friction: def.friction, damping: def.damping };
-        let mut particles = Particles::new(rest, def.mass, links, material);
+        let mut particles = Particles::new(rest, def.mass, stretch, bend, material);
         for &pin in &def.pinned {
             particles.inv_mass[pin as usize] = 0.0;
         }

@@ -4,11 +4,16 @@
 
 use glam::DVec3;
 
-use super::constraints::{distance_correction, solve_links, End, Link, Tether};
+use super::constraints::{distance_correction, hold_link_lengths, solve_links, End, Link, Tether};
 use super::contact::{project_contact, ParticleContact};
 use super::coupling::CoupledBody;
 use crate::id::BodyId;
 use crate::math::Vec3;
+
+/// Passes over the stretch links per substep. Where the weight of a whole cloth gathers (at
+/// two pins, it hangs from a few links) one pass leaves about 1.5% of stretch in an
+/// inextensible cloth of 32 × 32 particles, three leave under 0.8%; bending links keep one.
+pub(crate) const STRETCH_PASSES: u32 = 4;
 
 /// A particle joined to a point of a body.
 #[derive(Clone, Copy, Debug)]
@@ -43,7 +48,10 @@ pub struct Particles {
     pub(crate) free_inv_mass: f64,
     /// Rest positions (for tether lengths).
     pub(crate) rest: Vec<Vec3>,
-    pub(crate) links: Vec<Link>,
+    /// Stretch links (compliance from the definition's `stretch_compliance`).
+    pub(crate) stretch: Vec<Link>,
+    /// Bending links.
+    pub(crate) bend: Vec<Link>,
     pub(crate) tethers: Vec<Tether>,
     pub(crate) attachments: Vec<BodyAttachment>,
     pub(crate) material: Material,
@@ -52,8 +60,8 @@ pub struct Particles {
 }
 
 impl Particles {
-    /// Particles at rest at `rest`, each of mass `total_mass / count`, held by `links`.
-    pub(crate) fn new(rest: Vec<Vec3>, total_mass: f32, links: Vec<Link>, material: Material) -> Self {
+    /// Particles at rest at `rest`, each of mass `total_mass / count`, held by the links.
+    pub(crate) fn new(rest: Vec<Vec3>, total_mass: f32, stretch: Vec<Link>, bend: Vec<Link>, material: Material) -> Self {
         let count = rest.len();
         let free_inv_mass = count as f64 / total_mass as f64;
         let x: Vec<DVec3> = rest.iter().map(|p| p.as_dvec3()).collect();
@@ -66,7 +74,8 @@ impl Particles {
             inv_mass: vec![free_inv_mass; count],
             free_inv_mass,
             rest,
-            links,
+            stretch,
+            bend,
             tethers: Vec::new(),
             attachments: Vec::new(),
             material,
@@ -126,15 +135,20 @@ impl Particles {
         self.velocity[index] = Vec3::ZERO;
     }
 
-    /// The tethers: each particle that is not pinned to the nearest root (a pinned or attached
-    /// particle other than itself) at rest, unless both ends hang on the same body. The
-    /// longest allowed distance is the rest distance (the cloth is flat and the rope straight
-    /// at rest, so that is the distance along the material).
+    /// The tethers of an inextensible set (stretch compliance 0; a stretchy one may stretch
+    /// further than its rest lengths, so it has none): each particle that is not pinned to
+    /// the nearest root (a pinned or attached particle other than itself) at rest, unless both
+    /// ends hang on the same body. The longest allowed distance is the rest distance (the
+    /// cloth is flat and the rope straight at rest, so that is the distance along the
+    /// material).
     pub(crate) fn build_tethers(&mut self) {
+        self.tethers.clear();
+        if self.stretch.iter().any(|link| link.compliance > 0.0) {
+            return;
+        }
         let roots: Vec<u32> = (0..self.len() as u32)
             .filter(|&i| self.is_pinned(i as usize) || self.is_attached(i as usize))
             .collect();
-        self.tethers.clear();
         for i in 0..self.len() {
             if self.is_pinned(i) {
                 continue;
@@ -170,6 +184,22 @@ impl Particles {
         }
     }
 
+    /// Moves each particle out of the planes it starts the step inside (deeper than its
+    /// thickness), positions only: a penetration left over from the last step (a particle
+    /// pulled in by its neighbours after its planes were found) is undone without the
+    /// velocity a substep's correction would give it (depth / h, metres per millisecond).
+    pub(crate) fn push_out_of_contacts(&mut self) {
+        let thickness = self.material.thickness as f64;
+        for contact in &self.contacts {
+            let i = contact.particle as usize;
+            let normal = contact.normal.as_dvec3();
+            let depth = thickness - normal.dot(self.x[i] - contact.point.as_dvec3());
+            if depth > 0.0 && self.inv_mass[i] != 0.0 {
+                self.x[i] += depth * normal;
+            }
+        }
+    }
+
     /// Start of a substep `h`: remember the positions, add gravity, damp, move.
     pub(crate) fn predict(&mut self, gravity: DVec3, h: f64) {
         let damping = 1.0 / (1.0 + h * self.material.damping as f64);
@@ -183,11 +213,15 @@ impl Particles {
         }
     }
 
-    /// The constraints of one substep, in order: links, tethers, attachments, contacts (last,
-    /// so a particle ends each substep outside every obstacle). `bodies[links_to[k]]` is the
+    /// The constraints of one substep, in order: stretch links ([`STRETCH_PASSES`] passes),
+    /// bending links, tethers, attachments, contacts (last, so a particle ends each substep
+    /// outside every obstacle). `bodies[links_to[k]]` is the
     /// body of attachment k.
     pub(crate) fn solve(&mut self, bodies: &mut [CoupledBody], links_to: &[usize], h: f64) {
-        solve_links(&self.links, &mut self.x, &self.inv_mass, h);
+        for _ in 0..STRETCH_PASSES {
+            solve_links(&self.stretch, &mut self.x, &self.inv_mass, h);
+        }
+        solve_links(&self.bend, &mut self.x, &self.inv_mass, h);
         self.solve_tethers(bodies, links_to);
         self.solve_attachments(bodies, links_to);
         let thickness = self.material.thickness as f64;
@@ -199,11 +233,13 @@ impl Particles {
         }
     }
 
-    /// End of a substep: velocities from the change of position.
+    /// End of a substep: velocities from the change of position, then the stretch rate of
+    /// each inextensible link taken out (`hold_link_lengths`).
     pub(crate) fn finish(&mut self, h: f64) {
         for i in 0..self.len() {
             self.v[i] = (self.x[i] - self.x_prev[i]) / h;
         }
+        hold_link_lengths(&self.stretch, &self.x, &mut self.v, &self.inv_mass);
     }
 
     /// Refreshes the f32 copies the world shows.

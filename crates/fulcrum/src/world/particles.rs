@@ -288,4 +288,5 @@ fn gather_contacts(
         }
     }
     particles.contacts = found;
+    particles.push_out_of_contacts();
 }
