@@ -20,15 +20,17 @@
 
 use glam::DVec3;
 
+use crate::math::Vec3;
+
 /// A distance constraint between two particles (stretch or bending link).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Link {
     pub a: u32,
     pub b: u32,
     /// Rest length, metres.
-    pub rest: f64,
+    pub rest: f32,
     /// Compliance, m/N.
-    pub compliance: f64,
+    pub compliance: f32,
 }
 
 /// One end of a tether: a free particle, or the body point a particle is attached to.
@@ -74,15 +76,24 @@ pub(crate) fn distance_correction(
 
 /// One Gauss-Seidel pass over the links between particles (positions `x`, inverse masses
 /// `w`), substep `h`.
+///
+/// The update itself is computed in f32 from the f64 difference x_a − x_b (a link's length and
+/// error are small numbers, exact enough in f32) and added to the f64 positions: this loop is
+/// most of the particles' time.
 pub(crate) fn solve_links(links: &[Link], x: &mut [DVec3], w: &[f64], h: f64) {
-    let inv_h2 = 1.0 / (h * h);
+    let inv_h2 = (1.0 / (h * h)) as f32;
     for link in links {
         let (a, b) = (link.a as usize, link.b as usize);
-        let (wa, wb) = (w[a], w[b]);
-        if let Some(p) = distance_correction(x[a], x[b], wa, wb, link.rest, link.compliance * inv_h2, false) {
-            x[a] += wa * p;
-            x[b] -= wb * p;
+        let (wa, wb) = (w[a] as f32, w[b] as f32);
+        let delta = (x[a] - x[b]).as_vec3();
+        let length = delta.length();
+        let total = wa + wb + link.compliance * inv_h2;
+        if length < 1e-9 || total <= 0.0 {
+            continue;
         }
+        let p = delta * ((link.rest - length) / (total * length));
+        x[a] += (p * wa).as_dvec3();
+        x[b] -= (p * wb).as_dvec3();
     }
 }
 
@@ -101,13 +112,34 @@ pub(crate) fn solve_links(links: &[Link], x: &mut [DVec3], w: &[f64], h: f64) {
 pub(crate) fn hold_link_lengths(links: &[Link], x: &[DVec3], v: &mut [DVec3], w: &[f64]) {
     for link in links.iter().filter(|l| l.compliance == 0.0) {
         let (a, b) = (link.a as usize, link.b as usize);
-        let total = w[a] + w[b];
-        let n = (x[a] - x[b]).normalize_or_zero();
-        if total == 0.0 || n == DVec3::ZERO {
+        let (wa, wb) = (w[a] as f32, w[b] as f32);
+        let n = (x[a] - x[b]).as_vec3().normalize_or_zero();
+        if wa + wb == 0.0 || n == Vec3::ZERO {
             continue;
         }
-        let rate = n.dot(v[a] - v[b]) / total;
-        v[a] -= w[a] * rate * n;
-        v[b] += w[b] * rate * n;
+        let rate = n * (n.dot((v[a] - v[b]).as_vec3()) / (wa + wb));
+        v[a] -= (rate * wa).as_dvec3();
+        v[b] += (rate * wb).as_dvec3();
     }
+}
+
+/// The links reordered colour by colour, so that no two links of a colour share a particle
+/// (greedy colouring in the given order, stable within each colour). One link's update
+/// depends on the last one's through a shared particle; between links of one colour there is
+/// no such dependency, and the processor overlaps them: the pass over a cloth's links took
+/// about 25 ns a link in grid order.
+pub(crate) fn in_colour_order(links: Vec<Link>, particle_count: usize) -> Vec<Link> {
+    let mut used = vec![0u64; particle_count];
+    let mut coloured: Vec<(u32, Link)> = links
+        .into_iter()
+        .map(|link| {
+            let (a, b) = (link.a as usize, link.b as usize);
+            let colour = (!(used[a] | used[b])).trailing_zeros().min(63);
+            used[a] |= 1 << colour;
+            used[b] |= 1 << colour;
+            (colour, link)
+        })
+        .collect();
+    coloured.sort_by_key(|(colour, _)| *colour);
+    coloured.into_iter().map(|(_, link)| link).collect()
 }

@@ -41,8 +41,8 @@ impl Cloth {
         let index = |a: u32, b: u32| b * columns + a;
         let (mut stretch, mut bend) = (Vec::new(), Vec::new());
         let link = |links: &mut Vec<Link>, p: u32, q: u32, compliance: f32| {
-            let length = (rest[p as usize] - rest[q as usize]).length() as f64;
-            links.push(Link { a: p, b: q, rest: length, compliance: compliance as f64 });
+            let length = (rest[p as usize] - rest[q as usize]).length();
+            links.push(Link { a: p, b: q, rest: length, compliance });
         };
         let (stretchy, bendy) = (def.stretch_compliance, def.bend_compliance);
         for b in 0..rows {
@@ -105,8 +105,8 @@ impl Rope {
         let rest: Vec<Vec3> =
             (0..count).map(|i| def.start.lerp(def.end, i as f32 / def.segments as f32)).collect();
         let link = |i: u32, j: u32, compliance: f32| {
-            let length = (rest[j as usize] - rest[i as usize]).length() as f64;
-            Link { a: i, b: j, rest: length, compliance: compliance as f64 }
+            let length = (rest[j as usize] - rest[i as usize]).length();
+            Link { a: i, b: j, rest: length, compliance }
         };
         let stretch = (0..def.segments).map(|i| link(i, i + 1, def.stretch_compliance)).collect();
         let bend = (0..def.segments.saturating_sub(1)).map(|i| link(i, i + 2, def.bend_compliance)).collect();

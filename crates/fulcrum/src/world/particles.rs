@@ -180,10 +180,15 @@ impl World {
     }
 
     /// Writes the attached bodies' poses back and adds the change of pose over the step to
-    /// their velocities.
+    /// their velocities; a body whose state is no longer finite is taken out and reported.
     fn move_coupled_bodies(&mut self, bodies: &[CoupledBody], dt: f32) {
         for coupled in bodies.iter().filter(|b| b.movable()) {
             let (dv, dw) = coupled.velocity_change(dt);
+            let finite = coupled.center.is_finite() && coupled.rotation.is_finite() && dv.is_finite() && dw.is_finite();
+            if !finite {
+                self.disable_body(coupled.id, "its position or velocity became non-finite (pulled by particles)");
+                continue;
+            }
             let Some(body) = self.bodies.get_mut(coupled.id) else { continue };
             body.center = coupled.center;
             body.pose.rotation = coupled.rotation;
