@@ -46,9 +46,9 @@ pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
 pub use id::{BodyId, CharacterId, ClothId, ColliderId, JointId, RopeId, UserConstraintId};
-pub use particles::{Cloth, ClothDef, ParticleSetId, Rope, RopeDef};
 pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
+pub use particles::{Cloth, ClothDef, ParticleSetId, Rope, RopeDef};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{HeightField, MassProperties, Shape, TriMesh, Triangle};
 pub use world::{

@@ -107,12 +107,11 @@ fn nearest_on_cylinder(half_height: f32, radius: f32, p: Vec3) -> (Vec3, Vec3, f
 /// A convex hull: GJK from the point outside; inside, the face plane nearest to it.
 fn nearest_on_hull(shape: &Shape, p: Vec3) -> Option<(Vec3, Vec3, f32)> {
     let Shape::ConvexHull(hull) = shape else { return None };
-    let inside = hull.planes.iter().map(|plane| (plane.distance(p), plane.normal)).fold(None, |best, (d, n)| {
-        match best {
+    let inside =
+        hull.planes.iter().map(|plane| (plane.distance(p), plane.normal)).fold(None, |best, (d, n)| match best {
             Some((bd, _)) if bd >= d => best,
             _ => Some((d, n)),
-        }
-    });
+        });
     let (depth, normal) = inside?;
     if depth <= 0.0 {
         return Some((p - depth * normal, normal, depth));

@@ -208,7 +208,11 @@ impl<B> ClothDef<B> {
         let grid = self.grid();
         let check = |field: String, [a, b]: [u32; 2]| {
             if a >= grid[0] || b >= grid[1] {
-                let reason = format!("no particle [{a}, {b}]: the grid has columns 0 to {} and rows 0 to {}", grid[0] - 1, grid[1] - 1);
+                let reason = format!(
+                    "no particle [{a}, {b}]: the grid has columns 0 to {} and rows 0 to {}",
+                    grid[0] - 1,
+                    grid[1] - 1
+                );
                 return Err(Error::new(field, reason));
             }
             Ok(())
@@ -252,7 +256,10 @@ impl<B> RopeDef<B> {
         check_point("end", self.end)?;
         let length = (self.end - self.start).length();
         if length <= 0.0 || length > MAX_SHAPE_SIZE {
-            return Err(Error::new("end", format!("must be 0 to {MAX_SHAPE_SIZE} m from start (not at it), got {length} m")));
+            return Err(Error::new(
+                "end",
+                format!("must be 0 to {MAX_SHAPE_SIZE} m from start (not at it), got {length} m"),
+            ));
         }
         check_count("segments", self.segments, MAX_ROPE_SEGMENTS)?;
         check_material(

@@ -36,7 +36,9 @@ impl Cloth {
         let corner = Vec3::new(-0.5 * def.size[0], 0.0, -0.5 * def.size[1]);
         let rest: Vec<Vec3> = (0..rows)
             .flat_map(|b| (0..columns).map(move |a| (a, b)))
-            .map(|(a, b)| def.position + def.rotation * (corner + Vec3::new(a as f32 * step[0], 0.0, b as f32 * step[1])))
+            .map(|(a, b)| {
+                def.position + def.rotation * (corner + Vec3::new(a as f32 * step[0], 0.0, b as f32 * step[1]))
+            })
             .collect();
         let index = |a: u32, b: u32| b * columns + a;
         let (mut stretch, mut bend) = (Vec::new(), Vec::new());
@@ -102,8 +104,7 @@ impl Rope {
     /// a rope cannot avoid: keep its bend compliance soft, as the default is).
     pub(crate) fn new(def: RopeDef) -> Rope {
         let count = def.segments + 1;
-        let rest: Vec<Vec3> =
-            (0..count).map(|i| def.start.lerp(def.end, i as f32 / def.segments as f32)).collect();
+        let rest: Vec<Vec3> = (0..count).map(|i| def.start.lerp(def.end, i as f32 / def.segments as f32)).collect();
         let link = |i: u32, j: u32, compliance: f32| {
             let length = (rest[j as usize] - rest[i as usize]).length();
             Link { a: i, b: j, rest: length, compliance }

@@ -68,7 +68,13 @@ pub struct Particles {
 
 impl Particles {
     /// Particles at rest at `rest`, each of mass `total_mass / count`, held by the links.
-    pub(crate) fn new(rest: Vec<Vec3>, total_mass: f32, stretch: Vec<Link>, bend: Vec<Link>, material: Material) -> Self {
+    pub(crate) fn new(
+        rest: Vec<Vec3>,
+        total_mass: f32,
+        stretch: Vec<Link>,
+        bend: Vec<Link>,
+        material: Material,
+    ) -> Self {
         let count = rest.len();
         let free_inv_mass = count as f64 / total_mass as f64;
         let (stretch, bend) = (in_colour_order(stretch, count), in_colour_order(bend, count));
@@ -154,9 +160,8 @@ impl Particles {
         if self.stretch.iter().any(|link| link.compliance > 0.0) {
             return;
         }
-        let roots: Vec<u32> = (0..self.len() as u32)
-            .filter(|&i| self.is_pinned(i as usize) || self.is_attached(i as usize))
-            .collect();
+        let roots: Vec<u32> =
+            (0..self.len() as u32).filter(|&i| self.is_pinned(i as usize) || self.is_attached(i as usize)).collect();
         for i in 0..self.len() {
             if self.is_pinned(i) {
                 continue;
