@@ -45,9 +45,9 @@ fn catenary_sag(span: f64, length: f64) -> f64 {
     a * ((span / (2.0 * a)).cosh() - 1.0)
 }
 
-/// An inextensible rope of 40 segments, 12 m long, its ends pinned 10 m apart, comes to
-/// rest (moves < 0.1 mm in its 30th second) on the catenary: its lowest point within 1% of the continuous curve's sag, no segment
-/// more than 0.5% over its rest length.
+/// An inextensible rope of 40 segments, 12 m long, its ends pinned 10 m apart (damping 1/s),
+/// comes to rest (moves < 0.1 mm in its 30th second) on the catenary: its lowest point within
+/// 1% of the continuous curve's sag, no segment more than 0.5% over its rest length.
 #[test]
 fn a_rope_pinned_at_both_ends_hangs_on_its_catenary() {
     let mut world = world_at(60.0);
