@@ -9,7 +9,7 @@ use fulcrum::scene::{TrajectoryFrame, TrajectoryHeader};
 use fulcrum::Scene;
 use serde_json::Value;
 
-const SAMPLES: [&str; 23] = [
+const SAMPLES: [&str; 27] = [
     "pyramid",
     "vertical_stack",
     "box_on_pole",
@@ -33,6 +33,10 @@ const SAMPLES: [&str; 23] = [
     "mesh_level",
     "terrain_car",
     "character_playground",
+    "flag_on_pole",
+    "cloth_drop",
+    "crate_on_rope",
+    "plank_bridge",
 ];
 
 /// Is this failure the engine refusing a joint kind it does not simulate yet (on a branch where

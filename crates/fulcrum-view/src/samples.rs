@@ -37,6 +37,10 @@ pub const SAMPLES: &[Sample] = &[
     Sample { name: "mesh_level", text: include_str!("../../../scenes/mesh_level.json") },
     Sample { name: "terrain_car", text: include_str!("../../../scenes/terrain_car.json") },
     Sample { name: "character_playground", text: include_str!("../../../scenes/character_playground.json") },
+    Sample { name: "flag_on_pole", text: include_str!("../../../scenes/flag_on_pole.json") },
+    Sample { name: "cloth_drop", text: include_str!("../../../scenes/cloth_drop.json") },
+    Sample { name: "crate_on_rope", text: include_str!("../../../scenes/crate_on_rope.json") },
+    Sample { name: "plank_bridge", text: include_str!("../../../scenes/plank_bridge.json") },
 ];
 
 /// The directory of the sample files, where the mesh files they name (`scenes/assets/`) are

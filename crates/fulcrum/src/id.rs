@@ -62,6 +62,14 @@ define_id!(
     /// Identifies a character (a capsule moved by the character solver, not a body).
     CharacterId
 );
+define_id!(
+    /// Identifies a cloth (particles moved by the particle solver).
+    ClothId
+);
+define_id!(
+    /// Identifies a rope (particles moved by the particle solver).
+    RopeId
+);
 
 struct Slot<T> {
     generation: u32,

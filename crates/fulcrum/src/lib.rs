@@ -13,6 +13,8 @@
 //!   finalize      poses, bounds, non-finite bodies disabled; bullets swept back to
 //!                 their first time of impact (continuous collision)
 //!   characters    each character moved by the character solver (sweep, plane projection)
+//!   particles     cloths and ropes: XPBD substeps (links, tethers, attachments pulling
+//!                 bodies, contacts with friction)
 //!   sleep         resting islands fall asleep
 //! ```
 //! Units are SI throughout: metres, kilograms, seconds, radians.
@@ -32,6 +34,7 @@ pub mod id;
 pub mod joint;
 pub mod json;
 pub mod math;
+pub mod particles;
 pub mod scene;
 pub mod settings;
 pub mod shape;
@@ -42,9 +45,10 @@ pub use character::{Character, CharacterDef};
 pub use collider::{Collider, ColliderDef, CollisionGroups};
 pub use error::{Error, Result};
 pub use geometry::{Aabb, Ray, RayHit};
-pub use id::{BodyId, CharacterId, ColliderId, JointId, UserConstraintId};
+pub use id::{BodyId, CharacterId, ClothId, ColliderId, JointId, RopeId, UserConstraintId};
 pub use joint::{Joint, JointDef, JointKind};
 pub use math::{Mat3, Pose, Quat, Vec3};
+pub use particles::{Cloth, ClothDef, ParticleSetId, Rope, RopeDef};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{HeightField, MassProperties, Shape, TriMesh, Triangle};
 pub use world::{
@@ -53,13 +57,13 @@ pub use world::{
 };
 
 /// The types most programs need: building a world (bodies, colliders, joints with their
-/// limits, motors and springs, characters), its settings, scene files and queries.
+/// limits, motors and springs, characters, cloths and ropes), its settings, scene files and queries.
 pub mod prelude {
     pub use crate::joint::{Limits, Motor, Spring};
     pub use crate::{
-        Aabb, BodyDef, BodyId, BodyKind, CharacterDef, CharacterId, ColliderDef, ColliderId, CollisionGroups, JointDef,
-        JointId, JointKind, Mat3, Pose, PositionCorrection, Quat, Ray, Scene, SceneIndex, Shape, SolverMode,
-        SolverSettings, Vec3, World, WorldSettings,
+        Aabb, BodyDef, BodyId, BodyKind, CharacterDef, CharacterId, ClothDef, ClothId, ColliderDef, ColliderId,
+        CollisionGroups, JointDef, JointId, JointKind, Mat3, ParticleSetId, Pose, PositionCorrection, Quat, Ray,
+        RopeDef, RopeId, Scene, SceneIndex, Shape, SolverMode, SolverSettings, Vec3, World, WorldSettings,
     };
 }
 

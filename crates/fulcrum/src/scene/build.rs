@@ -1,6 +1,6 @@
 //! Building a validated scene into a fresh [`World`]: settings, bodies in file order with their
 //! colliders, then the joints with names resolved to ids, then the characters (which find
-//! the ground under them when created). The definitions are the engine's own
+//! the ground under them when created), then the cloths and the ropes. The definitions are the engine's own
 //! (defaults and validation included), so an omitted field means the same in a file as in code.
 
 use std::collections::BTreeMap;
@@ -31,6 +31,23 @@ pub(crate) fn build_world(scene: &Scene) -> Result<(World, SceneIndex)> {
         let id = world.create_character(character).map_err(|e| e.within(&format!("characters[{i}]")))?;
         index.push_character(character.name.clone(), id);
     }
+    let body = |field: &str, name: String| {
+        index.body(&name).ok_or_else(|| Error::new(field, format!("unknown body \"{name}\"")))
+    };
+    let mut cloths = Vec::new();
+    for (i, cloth) in scene.cloths.iter().enumerate() {
+        let within = |e: Error| e.within(&format!("cloths[{i}]"));
+        let def = cloth.clone().map_bodies(&body).map_err(within)?;
+        cloths.push((cloth.name.clone(), world.create_cloth(&def).map_err(within)?));
+    }
+    let mut ropes = Vec::new();
+    for (i, rope) in scene.ropes.iter().enumerate() {
+        let within = |e: Error| e.within(&format!("ropes[{i}]"));
+        let def = rope.clone().map_bodies(&body).map_err(within)?;
+        ropes.push((rope.name.clone(), world.create_rope(&def).map_err(within)?));
+    }
+    cloths.into_iter().for_each(|(name, id)| index.push_cloth(name, id));
+    ropes.into_iter().for_each(|(name, id)| index.push_rope(name, id));
     Ok((world, index))
 }
 

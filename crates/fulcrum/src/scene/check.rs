@@ -1,7 +1,7 @@
 //! Validation of a scene before anything is built: every definition by its own type's
 //! validation (the same the world runs when it creates it), plus what ties a scene together:
-//! names present and unique (bodies, joints, characters), materials and joint references that
-//! exist. An error names the
+//! names present and unique (bodies, joints, characters, cloths, ropes), materials, joint
+//! references and the bodies particles are attached to that exist. An error names the
 //! JSON path of the offending value; engine field names that the file spells differently
 //! (`anchors` → `anchor`, `cone_limit` → `cone_limit_deg`) are translated here.
 
@@ -19,11 +19,6 @@ pub(crate) fn validate_scene(scene: &Scene) -> Result<()> {
             format!("unsupported format version {} (this engine reads format {FORMAT_VERSION})", scene.format),
         ));
     }
-    for (field, part) in [("cloths", &scene.cloths), ("ropes", &scene.ropes)] {
-        if part.is_some() {
-            return Err(Error::new(field, format!("{field} are not supported yet: the engine cannot simulate them")));
-        }
-    }
     scene.settings.validate().map_err(|e| e.within("settings"))?;
     for (name, material) in &scene.materials {
         material.validate().map_err(|e| e.within(&format!("materials.{name}")))?;
@@ -33,7 +28,40 @@ pub(crate) fn validate_scene(scene: &Scene) -> Result<()> {
         validate_body(scene, i).map_err(|e| e.within(&format!("bodies[{i}]")))?;
     }
     validate_joints(&scene.joints, &bodies)?;
-    validate_characters(scene)
+    validate_characters(scene)?;
+    let cloths = scene.cloths.iter().map(|c| (c.name.as_str(), c.validate(), c.attached.iter().map(|a| &a.body)));
+    validate_particle_sets("cloths", "cloth", cloths, &bodies)?;
+    let ropes = scene.ropes.iter().map(|r| (r.name.as_str(), r.validate(), r.attached.iter().map(|a| &a.body)));
+    validate_particle_sets("ropes", "rope", ropes, &bodies)
+}
+
+/// Every cloth or rope (`part` is `cloths` or `ropes`): its definition's own check, its name
+/// present and unique, the bodies its particles are attached to known.
+fn validate_particle_sets<'a, A: Iterator<Item = &'a String>>(
+    part: &str,
+    what: &str,
+    sets: impl Iterator<Item = (&'a str, Result<()>, A)>,
+    bodies: &BTreeMap<&str, usize>,
+) -> Result<()> {
+    let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, (name, validated, attached)) in sets.enumerate() {
+        let path = format!("{part}[{i}]");
+        validated.map_err(|e| e.within(&path))?;
+        if name.is_empty() {
+            let reason = format!("must not be empty (trajectories refer to {part} by name)");
+            return Err(Error::new(format!("{path}.name"), reason));
+        }
+        if let Some(first) = names.insert(name, i) {
+            let reason = format!("duplicate {what} name \"{name}\" (first used by {part}[{first}])");
+            return Err(Error::new(format!("{path}.name"), reason));
+        }
+        for (j, body) in attached.enumerate() {
+            if !bodies.contains_key(body.as_str()) {
+                return Err(Error::new(format!("{path}.attached[{j}].body"), format!("unknown body \"{body}\"")));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every character: its definition, its name present and unique among the characters.

@@ -1,15 +1,17 @@
-//! Writing a world back as a scene: every setting, body, collider, joint and character with
+//! Writing a world back as a scene: every setting, body, collider, joint, character, cloth and
+//! rope with
 //! every field given explicitly, so the file does not depend on the defaults of the engine that reads it.
 
 use std::collections::BTreeSet;
 
-use super::{Scene, SceneBody, SceneCollider, SceneIndex, SceneJoint};
+use super::{Scene, SceneBody, SceneCloth, SceneCollider, SceneIndex, SceneJoint, SceneRope};
 use crate::body::{Body, BodyDef};
 use crate::character::CharacterDef;
 use crate::collider::{Collider, ColliderDef};
 use crate::error::{Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::joint::{Joint, JointDef, JointKind};
+use crate::particles::{Attachment, ClothDef, Particles, RopeDef};
 use crate::world::World;
 
 /// The scene describing `world` now: its settings, its enabled bodies in creation-slot order
@@ -36,14 +38,72 @@ pub(crate) fn scene_from_world(world: &World) -> Scene {
             }
         })
         .collect();
+    let names_by_id = index.clone();
     let joints = joint_entries(world, index);
     Scene {
         settings: *world.settings(),
         bodies: scene_bodies,
         joints,
         characters: characters(world),
+        cloths: cloths(world, &names_by_id),
+        ropes: ropes(world, &names_by_id),
         ..Scene::default()
     }
+}
+
+/// Every cloth as its definition (named like bodies: `cloth<slot>`), with the particles pinned
+/// now and its attachments to the bodies still there, each anchor where the body's point is
+/// now. The particles start again from the definition's flat grid.
+fn cloths(world: &World, bodies: &SceneIndex) -> Vec<SceneCloth> {
+    let own: Vec<&str> = world.cloths().map(|(_, c)| c.name()).collect();
+    let names = unique_names(&own, "cloth");
+    let cloths = world.cloths().zip(names);
+    cloths
+        .map(|((_, cloth), name)| {
+            let columns = cloth.def().grid()[0];
+            let cell = |i: u32| [i % columns, i / columns];
+            let (pinned, attached) = particle_ties(world, cloth.particles(), bodies, cell);
+            let bare = ClothDef { attached: Vec::new(), ..cloth.def().clone() };
+            let def = bare.map_bodies(|_, _| Ok(String::new())).unwrap_or_default();
+            ClothDef { name, pinned, attached, ..def }
+        })
+        .collect()
+}
+
+/// Every rope as its definition, as [`cloths`] writes cloths.
+fn ropes(world: &World, bodies: &SceneIndex) -> Vec<SceneRope> {
+    let own: Vec<&str> = world.ropes().map(|(_, r)| r.name()).collect();
+    let names = unique_names(&own, "rope");
+    let ropes = world.ropes().zip(names);
+    ropes
+        .map(|((_, rope), name)| {
+            let (pinned, attached) = particle_ties(world, rope.particles(), bodies, |i| i);
+            let bare = RopeDef { attached: Vec::new(), ..rope.def().clone() };
+            let def = bare.map_bodies(|_, _| Ok(String::new())).unwrap_or_default();
+            RopeDef { name, pinned, attached, ..def }
+        })
+        .collect()
+}
+
+/// The pinned particles and the attachments (to bodies the scene names) of a particle set,
+/// particles numbered by `number`.
+fn particle_ties<P>(
+    world: &World,
+    particles: &Particles,
+    bodies: &SceneIndex,
+    number: impl Fn(u32) -> P,
+) -> (Vec<P>, Vec<Attachment<P, String>>) {
+    let pinned = (0..particles.len()).filter(|&i| particles.is_pinned(i)).map(|i| number(i as u32)).collect();
+    let attached = particles
+        .attachments
+        .iter()
+        .filter_map(|a| {
+            let (name, body) = (bodies.name(a.body)?, world.body(a.body)?);
+            let anchor = body.pose().transform_point(a.local_anchor);
+            Some(Attachment { particle: number(a.particle), body: name.to_string(), anchor })
+        })
+        .collect();
+    (pinned, attached)
 }
 
 /// Every character as its definition with the position it has now (named like bodies:

@@ -5,7 +5,8 @@
 //! The file format is the engine's own definition types in their serde forms:
 //! [`WorldSettings`](crate::WorldSettings) is `settings`, [`BodyDef`](crate::BodyDef) a body,
 //! [`ColliderDef`](crate::ColliderDef) with its [`Shape`](crate::Shape) a collider,
-//! [`JointDef`](crate::JointDef) a joint, [`CharacterDef`] a character. This module adds only what files have and the API
+//! [`JointDef`](crate::JointDef) a joint, [`CharacterDef`] a character, [`ClothDef`] and
+//! [`RopeDef`] a cloth and a rope (bodies named, [`SceneCloth`], [`SceneRope`]). This module adds only what files have and the API
 //! does not: names instead of ids ([`SceneJoint`] is `JointDef<String, String>`), a body's
 //! colliders inside the body's object, named materials, and (in the joint's file form)
 //! world-space anchors at load time and the ball's angles in degrees. An unknown or misspelt
@@ -48,23 +49,29 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::character::CharacterDef;
 use crate::error::{Error, Result};
-use crate::id::{BodyId, CharacterId, JointId};
+use crate::id::{BodyId, CharacterId, ClothId, JointId, RopeId};
 use crate::joint::JointDef;
+use crate::particles::{ClothDef, RopeDef};
 use crate::settings::WorldSettings;
 use crate::world::World;
 
 pub use body::{Material, SceneBody, SceneCollider};
-pub use trajectory::{BodyState, CharacterState, JointState, TrajectoryFrame, TrajectoryHeader};
+pub use trajectory::{BodyState, CharacterState, JointState, ParticleSetState, TrajectoryFrame, TrajectoryHeader};
 
 /// The scene format version this engine reads and writes.
 pub const FORMAT_VERSION: u32 = 1;
 
 /// A joint of a scene file: the engine's definition naming bodies and joints by name.
 pub type SceneJoint = JointDef<String, String>;
+
+/// A cloth of a scene file: the engine's definition naming bodies by name.
+pub type SceneCloth = ClothDef<String>;
+
+/// A rope of a scene file: the engine's definition naming bodies by name.
+pub type SceneRope = RopeDef<String>;
 
 /// A scene: the top level of a scene file.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -90,12 +97,14 @@ pub struct Scene {
     /// created; `name` is required and unique among them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<CharacterDef>,
-    /// Particle cloths (the format's `cloths`): not built yet, refused by name.
-    #[serde(default, skip_serializing)]
-    cloths: Option<Value>,
-    /// Particle ropes (the format's `ropes`): not built yet, refused by name.
-    #[serde(default, skip_serializing)]
-    ropes: Option<Value>,
+    /// Cloths (particles moved by the particle solver), in the order they are created; `name`
+    /// is required and unique among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cloths: Vec<SceneCloth>,
+    /// Ropes (particles moved by the particle solver), in the order they are created; `name`
+    /// is required and unique among them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ropes: Vec<SceneRope>,
     /// Where the scene came from (a file path), for error messages; not part of the format.
     #[serde(skip)]
     source: String,
@@ -115,8 +124,8 @@ impl Default for Scene {
             bodies: Vec::new(),
             joints: Vec::new(),
             characters: Vec::new(),
-            cloths: None,
-            ropes: None,
+            cloths: Vec::new(),
+            ropes: Vec::new(),
             source: String::new(),
         }
     }
@@ -132,6 +141,8 @@ impl PartialEq for Scene {
             && self.bodies == other.bodies
             && self.joints == other.joints
             && self.characters == other.characters
+            && self.cloths == other.cloths
+            && self.ropes == other.ropes
     }
 }
 
@@ -237,7 +248,7 @@ fn locate(source: &str, mut error: Error) -> Error {
     error
 }
 
-/// The bodies, joints and characters of a built scene by name, in file order. A joint the
+/// The bodies, joints, characters, cloths and ropes of a built scene by name, in file order. A joint the
 /// file leaves unnamed is listed under a generated name (`joint<i>` for `joints[i]`, suffixed
 /// until unique) so that trajectories can name it; the world's joint keeps its empty name.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -249,6 +260,8 @@ pub struct SceneIndex {
     joints_by_name: BTreeMap<String, usize>,
     joints_by_id: BTreeMap<JointId, usize>,
     character_entries: Vec<(String, CharacterId)>,
+    cloth_entries: Vec<(String, ClothId)>,
+    rope_entries: Vec<(String, RopeId)>,
 }
 
 impl SceneIndex {
@@ -323,5 +336,33 @@ impl SceneIndex {
     /// `(name, id)` of every character, in file order.
     pub fn characters(&self) -> impl Iterator<Item = (&str, CharacterId)> {
         self.character_entries.iter().map(|(name, id)| (name.as_str(), *id))
+    }
+
+    pub(crate) fn push_cloth(&mut self, name: String, id: ClothId) {
+        self.cloth_entries.push((name, id));
+    }
+
+    /// The cloth with this name.
+    pub fn cloth(&self, name: &str) -> Option<ClothId> {
+        self.cloth_entries.iter().find(|(n, _)| n == name).map(|(_, id)| *id)
+    }
+
+    /// `(name, id)` of every cloth, in file order.
+    pub fn cloths(&self) -> impl Iterator<Item = (&str, ClothId)> {
+        self.cloth_entries.iter().map(|(name, id)| (name.as_str(), *id))
+    }
+
+    pub(crate) fn push_rope(&mut self, name: String, id: RopeId) {
+        self.rope_entries.push((name, id));
+    }
+
+    /// The rope with this name.
+    pub fn rope(&self, name: &str) -> Option<RopeId> {
+        self.rope_entries.iter().find(|(n, _)| n == name).map(|(_, id)| *id)
+    }
+
+    /// `(name, id)` of every rope, in file order.
+    pub fn ropes(&self) -> impl Iterator<Item = (&str, RopeId)> {
+        self.rope_entries.iter().map(|(name, id)| (name.as_str(), *id))
     }
 }

@@ -578,15 +578,6 @@ fn shapes_a_body_kind_does_not_allow_are_refused() {
     assert_refused(&compound, "bodies[0].colliders[0].shape.type", "give the body several colliders");
 }
 
-/// Parts of the format the engine cannot simulate yet are refused by name when read.
-#[test]
-fn parts_the_engine_cannot_build_yet_are_refused_by_name() {
-    for part in ["cloths", "ropes"] {
-        let text = format!(r#"{{"format": 1, "bodies": [], "{part}": []}}"#);
-        assert_refused(&text, part, "not supported yet");
-    }
-}
-
 #[test]
 fn unknown_materials_are_refused() {
     let text = with_collider(r#"{"shape": {"type": "sphere", "radius": 1}, "material": "steel"}"#);

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::{SceneIndex, FORMAT_VERSION};
 use crate::body::BodyKind;
 use crate::error::{Error, Result};
+use crate::particles::ParticleSetId;
 use crate::world::World;
 
 /// The first line: format, step length, substeps, and the names of all bodies and joints.
@@ -71,6 +72,15 @@ pub struct CharacterState {
     pub ground: Option<String>,
 }
 
+/// The particles of one cloth or rope in a frame, world space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParticleSetState {
+    /// The cloth's or rope's name.
+    pub name: String,
+    /// Particle positions, metres, in their numbering (a cloth's row by row, a fastest).
+    pub particles: Vec<[f32; 3]>,
+}
+
 /// One recorded step.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrajectoryFrame {
@@ -87,6 +97,12 @@ pub struct TrajectoryFrame {
     /// Characters, in scene order (the key is left out for scenes without characters).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub characters: Vec<CharacterState>,
+    /// Cloths, in scene order (the key is left out for scenes without cloths).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cloths: Vec<ParticleSetState>,
+    /// Ropes, in scene order (the key is left out for scenes without ropes).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ropes: Vec<ParticleSetState>,
 }
 
 impl TrajectoryHeader {
@@ -108,8 +124,8 @@ impl TrajectoryHeader {
 }
 
 impl TrajectoryFrame {
-    /// The world's state now: every non-static body, joint and character of `index` that
-    /// still exists.
+    /// The world's state now: every non-static body, joint, character, cloth and rope of
+    /// `index` that still exists.
     pub fn capture(world: &World, index: &SceneIndex) -> Self {
         let bodies = index
             .iter()
@@ -156,6 +172,8 @@ impl TrajectoryFrame {
             joints,
             contacts: world.contact_point_count(),
             characters,
+            cloths: index.cloths().filter_map(|(name, id)| particle_state(world, name, id)).collect(),
+            ropes: index.ropes().filter_map(|(name, id)| particle_state(world, name, id)).collect(),
         }
     }
 
@@ -163,6 +181,15 @@ impl TrajectoryFrame {
     pub fn to_json_line(&self) -> Result<String> {
         to_line(self)
     }
+}
+
+/// The particles of a cloth or rope that still exists.
+fn particle_state(world: &World, name: &str, id: impl Into<ParticleSetId>) -> Option<ParticleSetState> {
+    let particles = world.particles(id)?;
+    Some(ParticleSetState {
+        name: name.to_string(),
+        particles: particles.positions().iter().map(|p| p.to_array()).collect(),
+    })
 }
 
 fn to_line<T: Serialize>(value: &T) -> Result<String> {

@@ -48,6 +48,7 @@ impl World {
             }
         }
         self.destroy_user_constraints_of(id);
+        self.detach_particles(id);
         for collider in colliders {
             self.remove_collider_storage(collider);
         }

@@ -8,6 +8,7 @@ mod contacts;
 pub mod events;
 mod hot;
 mod joints;
+mod particles;
 mod query;
 
 mod shape_query;
@@ -26,8 +27,9 @@ use crate::collision::contact::Contact;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::solver::SolverData;
 use crate::error::Result;
-use crate::id::{Arena, BodyId, CharacterId, ColliderId, JointId, UserConstraintId};
+use crate::id::{Arena, BodyId, CharacterId, ClothId, ColliderId, JointId, RopeId, UserConstraintId};
 use crate::joint::{Joint, UserConstraintEntry};
+use crate::particles::{Cloth, Rope};
 
 pub use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
@@ -58,6 +60,9 @@ pub struct World {
     pub(crate) user_constraints: Arena<UserConstraintEntry, UserConstraintId>,
     /// Characters (capsules moved by the character solver; see `crate::character`).
     pub(crate) characters: Arena<Character, CharacterId>,
+    /// Cloths and ropes (particles moved by the particle solver; see `crate::particles`).
+    pub(crate) cloths: Arena<Cloth, ClothId>,
+    pub(crate) ropes: Arena<Rope, RopeId>,
     pub(crate) broad_phase: BroadPhase,
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
@@ -108,6 +113,8 @@ impl World {
             joints: Arena::new(),
             user_constraints: Arena::new(),
             characters: Arena::new(),
+            cloths: Arena::new(),
+            ropes: Arena::new(),
             broad_phase: BroadPhase::new(),
             contacts: Vec::new(),
             pair_map: HashMap::new(),

@@ -7,6 +7,7 @@
 //!               restitution; store impulses; write poses back; disable non-finite bodies;
 //!               refresh collider bounds and proxies; sweep bullets (continuous collision)
 //! characters:   each character moved by the character solver against the bodies' new poses
+//! particles:    cloths and ropes: contacts, substeps of the position solver, attached bodies
 //! sleep:        islands of resting bodies fall asleep
 //! ```
 
@@ -26,6 +27,8 @@ pub struct StepTimings {
     pub solve_ms: f64,
     /// Moving the characters.
     pub characters_ms: f64,
+    /// Moving the cloths and ropes (and the bodies they hang on).
+    pub particles_ms: f64,
     /// Islands and sleep.
     pub sleep_ms: f64,
     /// The whole step.
@@ -54,6 +57,8 @@ impl World {
         let solved = Instant::now();
         self.step_characters(dt);
         let moved = Instant::now();
+        self.step_particles(dt);
+        let particles = Instant::now();
         self.update_sleep(dt);
         let (computed, reused) = self.narrow_counts;
         self.timings = StepTimings {
@@ -63,7 +68,8 @@ impl World {
             narrow_phase_ms: (narrow - broad).as_secs_f64() * 1e3,
             solve_ms: (solved - narrow).as_secs_f64() * 1e3,
             characters_ms: (moved - solved).as_secs_f64() * 1e3,
-            sleep_ms: ms_since(moved),
+            particles_ms: (particles - moved).as_secs_f64() * 1e3,
+            sleep_ms: ms_since(particles),
             total_ms: ms_since(start),
         };
         self.time += dt as f64;

@@ -1,0 +1,297 @@
+//! Cloths and ropes in the world: create, destroy, read, pin and move their particles, and
+//! their stage of the step (after the rigid bodies and the characters; see
+//! `crate::particles`).
+
+use super::World;
+use crate::body::Body;
+use crate::collider::Collider;
+use crate::collision::broad_phase::BroadPhase;
+use crate::error::{check_vec3_range, Error, Result};
+use crate::geometry::Aabb;
+use crate::id::{Arena, BodyId, ClothId, ColliderId, RopeId};
+use crate::math::Vec3;
+use crate::particles::{
+    attach, nearest_on_convex, surface_planes, BodyAttachment, Cloth, ClothDef, CoupledBody, ParticleContact,
+    ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
+};
+use crate::shape::Shape;
+
+fn unknown_set(id: ParticleSetId) -> Error {
+    let (what, index, generation) = match id {
+        ParticleSetId::Cloth(c) => ("cloth", c.0.index, c.0.generation),
+        ParticleSetId::Rope(r) => ("rope", r.0.index, r.0.generation),
+    };
+    Error::new(what, format!("no {what} with id {index}:{generation} exists"))
+}
+
+impl World {
+    /// Creates a cloth (validated as [`ClothDef::validate`] says; an attachment to a body
+    /// that does not exist is refused naming `attached[i].body`).
+    pub fn create_cloth(&mut self, def: &ClothDef) -> Result<ClothId> {
+        def.validate()?;
+        let anchors = def.attached.iter().map(|a| (def.index(a.particle) as u32, a.body, a.anchor));
+        let attachments = self.body_attachments(anchors)?;
+        let mut cloth = Cloth::new(def.clone());
+        attach(&mut cloth.particles, attachments);
+        Ok(self.cloths.insert(cloth))
+    }
+
+    /// Creates a rope (validated as [`RopeDef::validate`] says).
+    pub fn create_rope(&mut self, def: &RopeDef) -> Result<RopeId> {
+        def.validate()?;
+        let anchors = def.attached.iter().map(|a| (a.particle, a.body, a.anchor));
+        let attachments = self.body_attachments(anchors)?;
+        let mut rope = Rope::new(def.clone());
+        attach(&mut rope.particles, attachments);
+        Ok(self.ropes.insert(rope))
+    }
+
+    /// Attachments with their anchors in the bodies' frames; an unknown body is an error
+    /// naming `attached[i].body`.
+    fn body_attachments(&self, anchors: impl Iterator<Item = (u32, BodyId, Vec3)>) -> Result<Vec<BodyAttachment>> {
+        anchors
+            .enumerate()
+            .map(|(i, (particle, body, anchor))| {
+                let Some(stored) = self.bodies.get(body) else {
+                    let reason = format!("no body with id {}:{} exists", body.0.index, body.0.generation);
+                    return Err(Error::new(format!("attached[{i}].body"), reason));
+                };
+                Ok(BodyAttachment { particle, body, local_anchor: stored.pose.inverse_transform_point(anchor) })
+            })
+            .collect()
+    }
+
+    /// Destroys a cloth.
+    pub fn destroy_cloth(&mut self, id: ClothId) -> Result<()> {
+        self.cloths.remove(id).map(|_| ()).ok_or_else(|| unknown_set(id.into()))
+    }
+
+    /// Destroys a rope.
+    pub fn destroy_rope(&mut self, id: RopeId) -> Result<()> {
+        self.ropes.remove(id).map(|_| ()).ok_or_else(|| unknown_set(id.into()))
+    }
+
+    /// The cloth named by `id`, if it exists.
+    pub fn cloth(&self, id: ClothId) -> Option<&Cloth> {
+        self.cloths.get(id)
+    }
+
+    /// The rope named by `id`, if it exists.
+    pub fn rope(&self, id: RopeId) -> Option<&Rope> {
+        self.ropes.get(id)
+    }
+
+    /// All cloths in creation-slot order.
+    pub fn cloths(&self) -> impl Iterator<Item = (ClothId, &Cloth)> {
+        self.cloths.iter()
+    }
+
+    /// All ropes in creation-slot order.
+    pub fn ropes(&self) -> impl Iterator<Item = (RopeId, &Rope)> {
+        self.ropes.iter()
+    }
+
+    /// The first cloth with this name.
+    pub fn find_cloth(&self, name: &str) -> Option<ClothId> {
+        self.cloths.iter().find(|(_, c)| c.name() == name).map(|(id, _)| id)
+    }
+
+    /// The first rope with this name.
+    pub fn find_rope(&self, name: &str) -> Option<RopeId> {
+        self.ropes.iter().find(|(_, r)| r.name() == name).map(|(id, _)| id)
+    }
+
+    /// The particles of a cloth or rope, if it exists.
+    pub fn particles(&self, set: impl Into<ParticleSetId>) -> Option<&Particles> {
+        match set.into() {
+            ParticleSetId::Cloth(id) => self.cloths.get(id).map(|c| &c.particles),
+            ParticleSetId::Rope(id) => self.ropes.get(id).map(|r| &r.particles),
+        }
+    }
+
+    fn particles_mut(&mut self, set: ParticleSetId) -> Result<&mut Particles> {
+        let found = match set {
+            ParticleSetId::Cloth(id) => self.cloths.get_mut(id).map(|c| &mut c.particles),
+            ParticleSetId::Rope(id) => self.ropes.get_mut(id).map(|r| &mut r.particles),
+        };
+        found.ok_or_else(|| unknown_set(set))
+    }
+
+    /// Fixes particle `index` where it is (`pinned`) or lets it move again; its velocity is
+    /// zeroed either way.
+    pub fn set_particle_pinned(&mut self, set: impl Into<ParticleSetId>, index: usize, pinned: bool) -> Result<()> {
+        let particles = self.particles_mut(set.into())?;
+        check_index(particles, index)?;
+        particles.set_pinned(index, pinned);
+        Ok(())
+    }
+
+    /// Puts particle `index` at `position` (each component within
+    /// ±[`MAX_POSITION`](crate::body::MAX_POSITION)) at rest: dragging with a mouse, or
+    /// moving a pin.
+    pub fn set_particle_position(&mut self, set: impl Into<ParticleSetId>, index: usize, position: Vec3) -> Result<()> {
+        let max = crate::body::MAX_POSITION;
+        check_vec3_range("position", position, -max, max)?;
+        let particles = self.particles_mut(set.into())?;
+        check_index(particles, index)?;
+        particles.place(index, position);
+        Ok(())
+    }
+
+    /// Forgets the attachments to a body that is being destroyed.
+    pub(crate) fn detach_particles(&mut self, body: BodyId) {
+        let sets = self.cloths.iter_mut().map(|(_, c)| &mut c.particles);
+        for particles in sets.chain(self.ropes.iter_mut().map(|(_, r)| &mut r.particles)) {
+            if particles.attachments.iter().any(|a| a.body == body) {
+                let kept = particles.attachments.iter().copied().filter(|a| a.body != body).collect();
+                attach(particles, kept);
+            }
+        }
+    }
+
+    /// The particles' stage of the step (see `crate::particles`): contacts, substeps over
+    /// every cloth and rope together, then the attached bodies' new poses and velocities.
+    pub(crate) fn step_particles(&mut self, dt: f32) {
+        if self.cloths.is_empty() && self.ropes.is_empty() {
+            return;
+        }
+        let gravity = self.settings.gravity;
+        let substeps = (dt / MAX_SUBSTEP).ceil().max(1.0) as u32;
+        let h = dt / substeps as f32;
+        let (gravity_f64, h_f64) = (gravity.as_dvec3(), h as f64);
+        let mut bodies: Vec<CoupledBody> = Vec::new();
+        let mut sets: Vec<(&mut Particles, Vec<usize>)> = Vec::new();
+        let all = self.cloths.iter_mut().map(|(_, c)| &mut c.particles);
+        for particles in all.chain(self.ropes.iter_mut().map(|(_, r)| &mut r.particles)) {
+            let links_to = couple(particles, &self.bodies, &mut bodies, dt);
+            gather_contacts(particles, &self.broad_phase, &self.colliders, &self.bodies, gravity, dt);
+            sets.push((particles, links_to));
+        }
+        for _ in 0..substeps {
+            bodies.iter_mut().for_each(|b| b.advance(h));
+            for (particles, links_to) in sets.iter_mut() {
+                particles.predict(gravity_f64, h_f64);
+                particles.solve(&mut bodies, links_to, h_f64);
+                particles.finish(h_f64);
+            }
+        }
+        sets.iter_mut().for_each(|(particles, _)| particles.publish());
+        self.move_coupled_bodies(&bodies, dt);
+    }
+
+    /// Writes the attached bodies' poses back and adds the change of pose over the step to
+    /// their velocities; a body whose state is no longer finite is taken out and reported.
+    fn move_coupled_bodies(&mut self, bodies: &[CoupledBody], dt: f32) {
+        for coupled in bodies.iter().filter(|b| b.movable()) {
+            let (dv, dw) = coupled.velocity_change(dt);
+            let finite = coupled.center.is_finite() && coupled.rotation.is_finite() && dv.is_finite() && dw.is_finite();
+            if !finite {
+                self.disable_body(coupled.id, "its position or velocity became non-finite (pulled by particles)");
+                continue;
+            }
+            let Some(body) = self.bodies.get_mut(coupled.id) else { continue };
+            body.center = coupled.center;
+            body.pose.rotation = coupled.rotation;
+            body.sync_origin_from_center();
+            body.linear_velocity += dv;
+            body.angular_velocity += dw;
+            self.refresh_collider_poses(coupled.id);
+        }
+    }
+}
+
+fn check_index(particles: &Particles, index: usize) -> Result<()> {
+    if index >= particles.len() {
+        return Err(Error::new("index", format!("no particle {index}: there are {}", particles.len())));
+    }
+    Ok(())
+}
+
+/// Distance beyond which a sleeping body's attached particle wakes it, metres.
+const WAKE_DISTANCE: f32 = 1.0e-3;
+
+/// The index in `bodies` of each attachment's body, adding bodies not yet there. A sleeping
+/// body whose attached particle has left its anchor is woken (it then moves with the rest).
+fn couple(particles: &Particles, stored: &Arena<Body, BodyId>, bodies: &mut Vec<CoupledBody>, dt: f32) -> Vec<usize> {
+    particles
+        .attachments
+        .iter()
+        .map(|attachment| {
+            if let Some(k) = bodies.iter().position(|b| b.id == attachment.body) {
+                return k;
+            }
+            let Some(body) = stored.get(attachment.body) else {
+                bodies.push(CoupledBody::missing(attachment.body));
+                return bodies.len() - 1;
+            };
+            let anchor = body.pose.transform_point(attachment.local_anchor);
+            let pulled = (particles.position[attachment.particle as usize] - anchor).length() > WAKE_DISTANCE;
+            let mut coupled = CoupledBody::new(attachment.body, body, dt);
+            if !body.awake && pulled {
+                coupled = CoupledBody::new(attachment.body, &Body { awake: true, ..body.clone() }, dt);
+            }
+            bodies.push(coupled);
+            bodies.len() - 1
+        })
+        .collect()
+}
+
+/// Each particle's contact planes for this step: colliders whose boxes meet the box its
+/// centre may reach this step, grown by the thickness and [`CONTACT_MARGIN`]. Sensors and
+/// the bodies the set is attached to are passed (as a joint's two bodies do not collide).
+fn gather_contacts(
+    particles: &mut Particles,
+    broad_phase: &BroadPhase,
+    colliders: &Arena<Collider, ColliderId>,
+    bodies: &Arena<Body, BodyId>,
+    gravity: Vec3,
+    dt: f32,
+) {
+    particles.contacts.clear();
+    let fall = gravity.length() * dt * dt;
+    let grow = particles.material.thickness + CONTACT_MARGIN + fall;
+    let reach_of = |i: usize| grow + particles.velocity[i].length() * dt;
+    let mut bounds: Option<Aabb> = None;
+    for i in 0..particles.len() {
+        let b = Aabb::new(particles.position[i], particles.position[i]).expanded(reach_of(i));
+        bounds = Some(bounds.map_or(b, |all| all.union(&b)));
+    }
+    let Some(bounds) = bounds else { return };
+    let mut candidates: Vec<&Collider> = Vec::new();
+    broad_phase.query(&bounds, |user| {
+        let collider = colliders.id_at(user as usize).and_then(|id| colliders.get(id));
+        let attached_to = |c: &Collider| particles.attachments.iter().any(|a| a.body == c.body);
+        if let Some(collider) = collider.filter(|c| !c.is_sensor() && !attached_to(c)) {
+            candidates.push(collider);
+        }
+        true
+    });
+    let mut found = Vec::new();
+    for i in 0..particles.len() {
+        let reach = reach_of(i);
+        let x = particles.position[i];
+        let particle_box = Aabb::new(x, x).expanded(reach);
+        for collider in candidates.iter().filter(|c| c.aabb.overlaps(&particle_box)) {
+            let Some(body) = bodies.get(collider.body) else { continue };
+            let friction = (particles.material.friction * collider.friction).sqrt();
+            let mut push = |point: Vec3, normal: Vec3, distance: f32| {
+                if distance < reach && normal.is_finite() {
+                    let surface_velocity = body.velocity_at_point(point);
+                    found.push(ParticleContact { particle: i as u32, normal, point, surface_velocity, friction });
+                }
+            };
+            let pose = collider.world_pose;
+            match &collider.shape {
+                Shape::TriMesh(_) | Shape::HeightField(_) => surface_planes(&collider.shape, &pose, x, reach, push),
+                shape => {
+                    let local = pose.inverse_transform_point(x);
+                    if let Some((point, normal, distance)) = nearest_on_convex(shape, local) {
+                        push(pose.transform_point(point), pose.transform_vector(normal), distance);
+                    }
+                }
+            }
+        }
+    }
+    particles.contacts = found;
+    particles.push_out_of_contacts();
+}
