@@ -39,6 +39,14 @@ fn wall(steps: usize) {
         settings.solver = SolverSettings::pgs(PositionCorrection::Ngs);
         world.set_settings(settings).unwrap();
     }
+    let mut settings = *world.settings();
+    if let Ok(v) = std::env::var("SUBSTEPS") {
+        settings.substeps = v.parse().unwrap();
+    }
+    if let Ok(v) = std::env::var("HERTZ") {
+        settings.solver.contact_hertz = v.parse().unwrap();
+    }
+    world.set_settings(settings).unwrap();
     let top = *bodies.last().unwrap();
     let start = world.body(top).unwrap().position();
     for s in 1..=steps {
@@ -46,7 +54,13 @@ fn wall(steps: usize) {
         if s % 300 == 0 || s == steps {
             let p = world.body(top).unwrap().position();
             let drift = ((p.x - start.x).powi(2) + (p.z - start.z).powi(2)).sqrt();
-            println!("  wall step {s}: top drop {:.3} m drift {:.3} m", start.y - p.y, drift);
+            println!(
+                "  wall step {s}: top drop {:.3} m drift {:.3} m (x {:.3}, z {:.3})",
+                start.y - p.y,
+                drift,
+                p.x - start.x,
+                p.z - start.z
+            );
         }
     }
 }
@@ -155,6 +169,33 @@ fn main() {
                         "  t {:.0} s: fastest so far {fastest:.1} m/s, {under} centres under the ground",
                         step as f32 / 60.0
                     );
+                }
+            }
+        }
+        "ragdolls" => {
+            let path = format!("{}/../../scenes/ragdoll_pile.json", env!("CARGO_MANIFEST_DIR"));
+            let (mut world, index) = Scene::load(&path).unwrap().build().unwrap();
+            let names: Vec<(String, BodyId)> = index.iter().map(|(n, id)| (n.to_string(), id)).collect();
+            for step in 1..=3600 {
+                world.step(1.0 / 60.0).unwrap();
+                if step % 600 == 0 {
+                    let awake = names.iter().filter(|(_, id)| !world.body(*id).unwrap().is_sleeping()).count();
+                    let (name, speed) = names
+                        .iter()
+                        .map(|(n, id)| (n, world.body(*id).unwrap().linear_velocity().length()))
+                        .fold((&names[0].0, 0.0f32), |best, x| if x.1 > best.1 { x } else { best });
+                    println!("  t {} s: {awake} awake, fastest {name} at {speed:.3} m/s", step / 60);
+                }
+                if let Ok(watch) = std::env::var("WATCH") {
+                    if (1200..1212).contains(&step) {
+                        let b = world.body(index.body(&watch).unwrap()).unwrap();
+                        println!(
+                            "    {watch}: p {:.4?} v {:.3?} w {:.3?}",
+                            b.position(),
+                            b.linear_velocity(),
+                            b.angular_velocity()
+                        );
+                    }
                 }
             }
         }
