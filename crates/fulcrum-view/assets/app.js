@@ -1117,7 +1117,9 @@ function buildParticles(message) {
     const geometry = kind === 'cloth' ? clothGeometry(def.resolution) : ropeGeometry(count);
     set.mesh = new THREE.Mesh(geometry, kind === 'cloth' ? clothMaterial : ropeMaterial);
     set.mesh.castShadow = true;
-    set.mesh.receiveShadow = true;
+    // A sheet drawn into the shadow map from both faces shadows itself in stripes (acne) at
+    // any bias that keeps the bodies' shadows attached: cloths only cast.
+    set.mesh.receiveShadow = kind === 'rope';
     set.mesh.frustumCulled = false;
     set.mesh.visible = false; // until a frame places it
     particleRoot.add(set.mesh);
@@ -1163,10 +1165,9 @@ function ropeGeometry(count) {
 // Reads the particle block (interpolated towards `next` by `alpha` in a replay) into every
 // set and reshapes its mesh.
 function readParticles(view, frame, next, alpha) {
-  if (frame.particles !== particleCount) return;
   for (const set of particleSets) {
     const at = frame.particleOffset + set.offset * PARTICLE_BYTES;
-    const bt = next && alpha > 0 && next.particles === particleCount ? next.particleOffset + set.offset * PARTICLE_BYTES : -1;
+    const bt = next && alpha > 0 ? next.particleOffset + set.offset * PARTICLE_BYTES : -1;
     for (let k = 0; k < 3 * set.count; k++) {
       let value = view.getFloat32(at + 4 * k, true);
       if (bt >= 0) value += (view.getFloat32(bt + 4 * k, true) - value) * alpha;

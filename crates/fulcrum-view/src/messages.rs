@@ -105,10 +105,14 @@ pub fn scene_of(world: &World, listed: &Listed, characters: &[CharacterId], name
 fn particle_set_json(world: &World, set: ParticleSetId, index: &HashMap<BodyId, usize>) -> Option<Value> {
     let body_index = |_: &str, id: BodyId| Ok(index.get(&id).copied());
     let (kind, def) = match set {
-        ParticleSetId::Cloth(id) => ("cloth", fulcrum::json::to_value(&world.cloth(id)?.def().clone().map_bodies(body_index).ok()?)),
-        ParticleSetId::Rope(id) => ("rope", fulcrum::json::to_value(&world.rope(id)?.def().clone().map_bodies(body_index).ok()?)),
+        ParticleSetId::Cloth(id) => {
+            ("cloth", fulcrum::json::to_value(&world.cloth(id)?.def().clone().map_bodies(body_index).ok()?))
+        }
+        ParticleSetId::Rope(id) => {
+            ("rope", fulcrum::json::to_value(&world.rope(id)?.def().clone().map_bodies(body_index).ok()?))
+        }
     };
-    Some(json!({ kind: def.ok()? }))
+    Some(Value::Object(Map::from_iter([(kind.to_string(), def.ok()?)])))
 }
 
 fn body_json(world: &World, id: BodyId, name: &str) -> Value {

@@ -70,8 +70,12 @@ impl Recorder {
         let joints: Vec<_> = index.joints().map(|(_, id)| id).collect();
         let characters: Vec<CharacterId> = index.characters().map(|(_, id)| id).collect();
         let particle_sets = source::particle_sets(index);
-        let listed =
-            messages::Listed { bodies: &bodies, body_names: &body_names, joints: &joints, particle_sets: &particle_sets };
+        let listed = messages::Listed {
+            bodies: &bodies,
+            body_names: &body_names,
+            joints: &joints,
+            particle_sets: &particle_sets,
+        };
         let mut recorder = Recorder {
             name: name.to_string(),
             scene: messages::scene_of(world, &listed, &characters, name, SceneReason::Load),
@@ -122,11 +126,8 @@ impl Recorder {
     }
 
     fn push(&mut self, world: &World) {
-        let order = FrameOrder {
-            bodies: &self.bodies,
-            characters: &self.characters,
-            particle_sets: &self.particle_sets,
-        };
+        let order =
+            FrameOrder { bodies: &self.bodies, characters: &self.characters, particle_sets: &self.particle_sets };
         let bytes = frame::encode(world, order, true);
         self.bytes += bytes.len();
         self.frames.push((world.step_count(), bytes));

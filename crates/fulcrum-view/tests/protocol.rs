@@ -377,7 +377,9 @@ async fn cloth_particles_are_sent_and_draggable() {
     tab.send(json!({"type": "drag_end"})).await;
     let released = tab.frame_where(|f| f.step >= held.step + 30).await;
     assert!(at(&released)[1] < target[1] - 0.05, "falls once let go: {:?}", at(&released));
-    let refused = tab.error_for(Message::Text(json!({"type": "drag_particle", "set": 1, "particle": 0}).to_string().into())).await;
+    let refused = tab
+        .error_for(Message::Text(json!({"type": "drag_particle", "set": 1, "particle": 0}).to_string().into()))
+        .await;
     assert!(refused.starts_with("drag_particle.set: no particle set 1"), "{refused}");
 }
 
