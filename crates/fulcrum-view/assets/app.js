@@ -2,9 +2,10 @@
 //
 // Live mode: a WebSocket to the `fulcrum view` process at ws://<host>/ws. The server sends a
 // `scene` message (bodies with their colliders, joints), `settings`, `state`, and a binary frame
-// after every step (poses, flags, counts, per-stage timings, contact points); the page draws it
+// after every step (poses, flags, counts, per-stage timings, contact points, characters, cloth
+// and rope particles); the page draws it
 // with three.js and sends commands back (play, pause, step, reset, speed, samples, scene files,
-// solver settings, mouse drag, shoot, inspect, contact overlay).
+// solver settings, mouse drag of bodies and particles, shoot, inspect, contact overlay).
 //
 // Replay mode: when the document holds <script type="application/json" id="fulcrum-replay">
 // (written by `fulcrum run SCENE --html FILE`), the same page plays that recording offline: the
