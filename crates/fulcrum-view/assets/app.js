@@ -1,11 +1,11 @@
 // The fulcrum testbed page (contract: docs/testbed-protocol.md).
 //
 // Live mode: a WebSocket to the `fulcrum view` process at ws://<host>/ws. The server sends a
-// `scene` message (bodies with their colliders, joints), `settings`, `state`, and a binary frame
-// after every step (poses, flags, counts, per-stage timings, contact points, characters, cloth
-// and rope particles); the page draws it
-// with three.js and sends commands back (play, pause, step, reset, speed, samples, scene files,
-// solver settings, mouse drag of bodies and particles, shoot, inspect, contact overlay).
+// `scene` message (bodies with their colliders, joints, characters, cloths and ropes), `settings`,
+// `state`, and a binary frame after every step (poses, flags, counts, per-stage timings, contact
+// points, character and particle positions); the page draws it with three.js and sends commands
+// back (play, pause, step, reset, speed, samples, scene files, solver settings, mouse drag of
+// bodies and particles, shoot, inspect, contact overlay).
 //
 // Replay mode: when the document holds <script type="application/json" id="fulcrum-replay">
 // (written by `fulcrum run SCENE --html FILE`), the same page plays that recording offline: the
