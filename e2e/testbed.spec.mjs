@@ -9,6 +9,7 @@
 //   - dragging a body with the mouse moves it; shooting adds a ball that flies,
 //   - a scene file opened from disk loads; a bad one is refused in the page's message area,
 //   - a character driven with the keyboard (camera-relative WASD) walks up a flight of stairs,
+//   - the flag_on_pole sample draws its cloth, and dragging a particle of it moves it,
 //   - a replay page written by `fulcrum run --html` plays from file:// with no server,
 //   - at 1280×800 the side panel, live and in a replay, has no horizontal scrollbar.
 // Saves a screenshot as target/e2e/testbed.png (and, with UPDATE_SCREENSHOT=1, the README's
@@ -396,6 +397,42 @@ async function main() {
   const arrived = await hook(() => window.fulcrumTestbed.characterPosition(0));
   check(Math.abs(arrived[1] - (1.5 + 0.81)) < 0.02, `the character is not standing on the landing: ${arrived}`);
   log(`character: driven with ${keys.join('+')} up six 0.25 m steps to ${arrived.map((v) => v.toFixed(2)).join(', ')}`);
+
+  // Cloth: the flag sample draws its cloth (a mesh of the grid's triangles, placed by the
+  // frames), and dragging the middle of its free edge with the mouse lifts that particle.
+  await page.click('#gallery button[data-sample="flag_on_pole"]');
+  await waitFor('the flag drawn', () => {
+    const t = window.fulcrumTestbed;
+    return t.sceneName === 'flag_on_pole' && t.particleSets.length === 1 && t.particleSets[0].drawn;
+  });
+  const flag = await hook(() => window.fulcrumTestbed.particleSets[0]);
+  check(
+    flag.kind === 'cloth' && flag.particles === 21 * 13 && flag.triangles === 2 * 20 * 12,
+    `the flag is drawn as ${JSON.stringify(flag)}, not 21 × 13 particles and 480 triangles`,
+  );
+  await sleep(1500); // let the camera frame the flag and the flag droop
+  const edge = 6 * 21 + 20; // particle [20, 6]: the middle of the free edge
+  const grabbed = await hook(
+    (i) => ({ position: window.fulcrumTestbed.particlePosition(0, i), screen: window.fulcrumTestbed.particleScreenPosition(0, i) }),
+    edge,
+  );
+  check(grabbed.screen, 'the flag edge particle is not on screen');
+  await page.mouse.move(grabbed.screen.x, grabbed.screen.y);
+  await page.mouse.down();
+  for (let k = 1; k <= 12; k++) {
+    await page.mouse.move(grabbed.screen.x + 4 * k, grabbed.screen.y - 10 * k);
+    await sleep(40);
+  }
+  await sleep(600);
+  const pulled = await hook((i) => window.fulcrumTestbed.particlePosition(0, i), edge);
+  await page.mouse.up();
+  const particleLift = pulled[1] - grabbed.position[1];
+  const particleMove = largestMove([grabbed.position], [pulled]);
+  check(
+    particleMove > 0.2 && particleLift > 0.1,
+    `dragging flag particle ${edge} moved it ${particleMove.toFixed(3)} m (up ${particleLift.toFixed(3)} m)`,
+  );
+  log(`cloth: flag drawn (${flag.particles} particles, ${flag.triangles} triangles); particle ${edge} dragged ${particleMove.toFixed(2)} m (up ${particleLift.toFixed(2)} m)`);
 
   if (process.env.UPDATE_SCREENSHOT === '1') {
     // The README's picture: the default scene of `fulcrum view`, a pile of ragdolls, mid-fall.

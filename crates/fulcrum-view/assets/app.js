@@ -1,10 +1,11 @@
 // The fulcrum testbed page (contract: docs/testbed-protocol.md).
 //
 // Live mode: a WebSocket to the `fulcrum view` process at ws://<host>/ws. The server sends a
-// `scene` message (bodies with their colliders, joints), `settings`, `state`, and a binary frame
-// after every step (poses, flags, counts, per-stage timings, contact points); the page draws it
-// with three.js and sends commands back (play, pause, step, reset, speed, samples, scene files,
-// solver settings, mouse drag, shoot, inspect, contact overlay).
+// `scene` message (bodies with their colliders, joints, characters, cloths and ropes), `settings`,
+// `state`, and a binary frame after every step (poses, flags, counts, per-stage timings, contact
+// points, character and particle positions); the page draws it with three.js and sends commands
+// back (play, pause, step, reset, speed, samples, scene files, solver settings, mouse drag of
+// bodies and particles, shoot, inspect, contact overlay).
 //
 // Replay mode: when the document holds <script type="application/json" id="fulcrum-replay">
 // (written by `fulcrum run SCENE --html FILE`), the same page plays that recording offline: the
@@ -23,6 +24,7 @@ const HEADER_BYTES = 52;
 const BODY_BYTES = 32;
 const CONTACT_BYTES = 24;
 const CHARACTER_BYTES = 16;
+const PARTICLE_BYTES = 12;
 const FLAG_SLEEPING = 1;
 const FLAG_GROUNDED = 1; // a character's flag
 const FLAG_DISABLED = 2;
@@ -496,6 +498,7 @@ function buildScene(message) {
   }
   for (let i = 0; i < count; i++) refreshBodyColor(i);
   buildCharacters(message);
+  buildParticles(message);
   buildOverlayBuffers();
   // A newly loaded scene gets the camera framed on it; a reset or a shot ball keeps the view.
   needsFraming = message.reason === 'load' ? 'reframe' : true;
@@ -590,6 +593,7 @@ function interestingBounds() {
     if (body.kind !== 'static') moving.union(box);
     else if (box.getSize(size).length() < 60) all.union(box);
   });
+  moving.union(particleBounds(box));
   all.union(moving);
   return { all, moving };
 }
@@ -1077,6 +1081,206 @@ function sendDrive(jumpSpeed) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Cloths and ropes: the scene message's particle_sets (engine definitions), moved by the
+// frames' particle block. A cloth is its grid of triangles, lit on both faces with normals per
+// vertex from the grid; a rope is a tube around its chain of particles.
+
+const ROPE_SIDES = 8; // vertices around a rope's tube
+const MIN_ROPE_RADIUS = 0.01; // m: a thinner rope is drawn this thick
+const PARTICLE_PICK_RADIUS = 0.05; // m beyond a particle's thickness that the pointer ray may miss it by
+const particleRoot = new THREE.Group();
+scene3d.add(particleRoot);
+const clothMaterial = new THREE.MeshStandardMaterial({ color: '#d9644a', roughness: 0.8, side: THREE.DoubleSide });
+const ropeMaterial = new THREE.MeshStandardMaterial({ color: '#c9a46a', roughness: 0.9 });
+let particleCount = 0; // particles in each frame (of the current scene)
+let particleSets = []; // { kind, def, count, offset (first particle in the block), positions, mesh }
+
+// Particles per frame of a scene message: a cloth's grid, a rope's segments + 1.
+function particleSetCount(entry) {
+  if (entry.cloth) return (entry.cloth.resolution[0] + 1) * (entry.cloth.resolution[1] + 1);
+  return entry.rope.segments + 1;
+}
+
+function countParticles(message) {
+  return ((message && message.particle_sets) || []).reduce((sum, entry) => sum + particleSetCount(entry), 0);
+}
+
+function buildParticles(message) {
+  for (const set of particleSets) set.mesh.geometry.dispose();
+  particleRoot.clear();
+  let offset = 0;
+  particleSets = ((message.particle_sets) || []).map((entry) => {
+    const kind = entry.cloth ? 'cloth' : 'rope';
+    const def = entry[kind];
+    const count = particleSetCount(entry);
+    const set = { kind, def, count, offset, positions: new Float32Array(3 * count), mesh: null };
+    offset += count;
+    const geometry = kind === 'cloth' ? clothGeometry(def.resolution) : ropeGeometry(count);
+    set.mesh = new THREE.Mesh(geometry, kind === 'cloth' ? clothMaterial : ropeMaterial);
+    set.mesh.castShadow = true;
+    // A sheet drawn into the shadow map from both faces shadows itself in stripes (acne) at
+    // any bias that keeps the bodies' shadows attached: cloths only cast.
+    set.mesh.receiveShadow = kind === 'rope';
+    set.mesh.frustumCulled = false;
+    set.mesh.visible = false; // until a frame places it
+    particleRoot.add(set.mesh);
+    return set;
+  });
+  particleCount = offset;
+}
+
+// Two triangles per cell of a grid of (resolution + 1) particles a side, row by row.
+function clothGeometry([cellsA, cellsB]) {
+  const rowLength = cellsA + 1;
+  const indices = [];
+  for (let b = 0; b < cellsB; b++) {
+    for (let a = 0; a < cellsA; a++) {
+      const i = b * rowLength + a;
+      indices.push(i, i + 1, i + rowLength + 1, i, i + rowLength + 1, i + rowLength);
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(3 * rowLength * (cellsB + 1)), 3));
+  geometry.setIndex(indices);
+  return geometry;
+}
+
+// A ring of ROPE_SIDES vertices per particle, quads between neighbouring rings.
+function ropeGeometry(count) {
+  const indices = [];
+  for (let i = 0; i + 1 < count; i++) {
+    for (let j = 0; j < ROPE_SIDES; j++) {
+      const a = i * ROPE_SIDES + j;
+      const b = i * ROPE_SIDES + ((j + 1) % ROPE_SIDES);
+      indices.push(a, b, b + ROPE_SIDES, a, b + ROPE_SIDES, a + ROPE_SIDES);
+    }
+  }
+  const geometry = new THREE.BufferGeometry();
+  const vertices = 3 * ROPE_SIDES * count;
+  geometry.setAttribute('position', new THREE.BufferAttribute(new Float32Array(vertices), 3));
+  geometry.setAttribute('normal', new THREE.BufferAttribute(new Float32Array(vertices), 3));
+  geometry.setIndex(indices);
+  return geometry;
+}
+
+// Reads the particle block (interpolated towards `next` by `alpha` in a replay) into every
+// set and reshapes its mesh.
+function readParticles(view, frame, next, alpha) {
+  for (const set of particleSets) {
+    const at = frame.particleOffset + set.offset * PARTICLE_BYTES;
+    const bt = next && alpha > 0 ? next.particleOffset + set.offset * PARTICLE_BYTES : -1;
+    for (let k = 0; k < 3 * set.count; k++) {
+      let value = view.getFloat32(at + 4 * k, true);
+      if (bt >= 0) value += (view.getFloat32(bt + 4 * k, true) - value) * alpha;
+      set.positions[k] = value;
+    }
+    if (set.kind === 'cloth') shapeCloth(set);
+    else shapeRope(set);
+    set.mesh.geometry.computeBoundingBox();
+    set.mesh.geometry.computeBoundingSphere();
+    set.mesh.visible = true;
+  }
+}
+
+// Vertex normals: the area-weighted mean of the normals of the triangles around each
+// particle (three.js' computeVertexNormals); the material lights the back face with their
+// negation.
+function shapeCloth(set) {
+  const geometry = set.mesh.geometry;
+  geometry.attributes.position.array.set(set.positions);
+  geometry.attributes.position.needsUpdate = true;
+  geometry.computeVertexNormals();
+}
+
+// Each ring lies in the plane across the chain's direction t_i (from the previous particle to
+// the next); its frame is carried along by parallel transport (the previous side vector u made
+// perpendicular to t_i: u − (u·t_i) t_i, normalised) so that the tube does not twist.
+const _t = new THREE.Vector3();
+const _u = new THREE.Vector3();
+const _w = new THREE.Vector3();
+const _prev = new THREE.Vector3();
+const _next = new THREE.Vector3();
+const _side = new THREE.Vector3();
+function shapeRope(set) {
+  const { positions, count } = set;
+  const radius = Math.max(set.def.thickness, MIN_ROPE_RADIUS);
+  const position = set.mesh.geometry.attributes.position;
+  const normal = set.mesh.geometry.attributes.normal;
+  _u.set(0, 0, 0);
+  for (let i = 0; i < count; i++) {
+    _prev.fromArray(positions, 3 * Math.max(i - 1, 0));
+    _next.fromArray(positions, 3 * Math.min(i + 1, count - 1));
+    _t.subVectors(_next, _prev);
+    if (_t.lengthSq() < 1e-12) _t.set(1, 0, 0);
+    _t.normalize();
+    _u.addScaledVector(_t, -_u.dot(_t));
+    if (_u.lengthSq() < 1e-6) {
+      // The first ring, or a fold back on itself: any side vector across t.
+      _u.set(Math.abs(_t.x) < 0.9 ? 1 : 0, Math.abs(_t.x) < 0.9 ? 0 : 1, 0);
+      _u.addScaledVector(_t, -_u.dot(_t));
+    }
+    _u.normalize();
+    _w.crossVectors(_t, _u);
+    _prev.fromArray(positions, 3 * i);
+    for (let j = 0; j < ROPE_SIDES; j++) {
+      const angle = (2 * Math.PI * j) / ROPE_SIDES;
+      _side.copy(_u).multiplyScalar(Math.cos(angle)).addScaledVector(_w, Math.sin(angle));
+      const v = i * ROPE_SIDES + j;
+      normal.setXYZ(v, _side.x, _side.y, _side.z);
+      position.setXYZ(v, _prev.x + radius * _side.x, _prev.y + radius * _side.y, _prev.z + radius * _side.z);
+    }
+  }
+  position.needsUpdate = true;
+  normal.needsUpdate = true;
+}
+
+// The particle under the pointer: on a cloth, the corner nearest the point where the ray
+// meets its triangles; otherwise the particle nearest the ray within its thickness +
+// PARTICLE_PICK_RADIUS. { set, particle, point, distance (along the ray) } or null.
+function pickParticle() {
+  let best = null;
+  const ray = raycaster.ray;
+  const point = new THREE.Vector3();
+  particleSets.forEach((set, s) => {
+    if (!set.mesh.visible) return;
+    if (set.kind === 'cloth') {
+      const hit = raycaster.intersectObject(set.mesh, false)[0];
+      if (hit && (!best || hit.distance < best.distance)) {
+        const corners = [hit.face.a, hit.face.b, hit.face.c];
+        const nearest = (i) => point.fromArray(set.positions, 3 * i).distanceToSquared(hit.point);
+        const particle = corners.reduce((a, b) => (nearest(b) < nearest(a) ? b : a));
+        best = { set: s, particle, point: new THREE.Vector3().fromArray(set.positions, 3 * particle), distance: hit.distance };
+      }
+    }
+    const reach = (set.def.thickness || 0) + PARTICLE_PICK_RADIUS;
+    for (let i = 0; i < set.count; i++) {
+      point.fromArray(set.positions, 3 * i);
+      const along = point.clone().sub(ray.origin).dot(ray.direction);
+      if (along <= 0 || (best && along >= best.distance) || ray.distanceSqToPoint(point) > reach * reach) continue;
+      best = { set: s, particle: i, point: point.clone(), distance: along };
+    }
+  });
+  return best;
+}
+
+// The world box around every drawn particle (for framing the camera).
+function particleBounds(out) {
+  out.makeEmpty();
+  for (const set of particleSets) {
+    if (set.mesh.visible) out.union(set.mesh.geometry.boundingBox);
+  }
+  return out;
+}
+
+function particleScreenPosition(s, i) {
+  const set = particleSets[s];
+  if (!set || i < 0 || i >= set.count || !set.mesh.visible) return null;
+  const p = new THREE.Vector3().fromArray(set.positions, 3 * i).project(camera);
+  const rect = canvas.getBoundingClientRect();
+  return { x: rect.left + ((p.x + 1) / 2) * rect.width, y: rect.top + ((1 - p.y) / 2) * rect.height, depth: p.z };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Frames
 
 function parseFrame(view, offset) {
@@ -1098,8 +1302,9 @@ function parseFrame(view, offset) {
   header.contactOffset = header.bodyOffset + header.bodies * BODY_BYTES;
   header.characterOffset = header.contactOffset + header.contacts * CONTACT_BYTES;
   header.characters = characterCount;
-  header.length =
-    HEADER_BYTES + header.bodies * BODY_BYTES + header.contacts * CONTACT_BYTES + header.characters * CHARACTER_BYTES;
+  header.particleOffset = header.characterOffset + header.characters * CHARACTER_BYTES;
+  header.particles = particleCount;
+  header.length = header.particleOffset - offset + header.particles * PARTICLE_BYTES;
   if (view.byteLength - offset < header.length) {
     throw new Error(`frame of ${header.bodies} bodies and ${header.contacts} contact points is truncated`);
   }
@@ -1145,6 +1350,7 @@ function showFrame(view, frame, next = null, alpha = 0) {
   state.lastFrame = frame;
   lastContacts = { view, offset: frame.contactOffset, count: frame.contacts };
   readCharacters(view, frame, next, alpha);
+  readParticles(view, frame, next, alpha);
   applyPoses(changed);
   updateClock();
 }
@@ -1456,7 +1662,7 @@ const raycaster = new THREE.Raycaster();
 const pointerNdc = new THREE.Vector2();
 let pointerInside = false;
 let press = null; // { x, y, body, moved }
-let drag = null; // { body, plane }
+let drag = null; // { plane }: the drag target stays on this plane
 let hoverPending = false;
 
 function setPointer(event) {
@@ -1465,15 +1671,16 @@ function setPointer(event) {
   raycaster.setFromCamera(pointerNdc, camera);
 }
 
-// The nearest body under the pointer (planes included): { body, point } or null.
+// The nearest body under the pointer (planes included): { body, point, distance } or null.
 function pick() {
   if (!state.scene || !posesValid) return null;
   const targets = batches.map((b) => b.mesh).concat(planeMeshes.map((p) => p.mesh));
   const hits = raycaster.intersectObjects(targets, false);
   for (const hit of hits) {
     const batch = hit.object.userData.batch;
-    if (batch) return { body: batch.instances[hit.instanceId].body, point: hit.point.clone() };
-    if (hit.object.userData.body !== undefined) return { body: hit.object.userData.body, point: hit.point.clone() };
+    const { distance } = hit;
+    if (batch) return { body: batch.instances[hit.instanceId].body, point: hit.point.clone(), distance };
+    if (hit.object.userData.body !== undefined) return { body: hit.object.userData.body, point: hit.point.clone(), distance };
   }
   return null;
 }
@@ -1483,15 +1690,26 @@ function onPointerDown(event) {
   if (event.button !== 0) return;
   setPointer(event);
   const hit = pick();
-  press = { x: event.clientX, y: event.clientY, body: hit ? hit.body : -1, moved: false };
-  // A press on a dynamic body drags it; anywhere else the camera orbits (a click selects).
-  if (!hit || mode !== 'live' || state.scene.bodies[hit.body].kind !== 'dynamic') return;
+  const particle = mode === 'live' ? nearerParticle(hit) : null;
+  press = { x: event.clientX, y: event.clientY, body: hit && !particle ? hit.body : -1, moved: false };
+  // A press on a particle or a dynamic body drags it; anywhere else the camera orbits (a click
+  // selects).
+  const draggable = particle || (hit && mode === 'live' && state.scene.bodies[hit.body].kind === 'dynamic');
+  if (!draggable) return;
   controls.enabled = false;
   canvas.setPointerCapture(event.pointerId);
   const normal = camera.getWorldDirection(new THREE.Vector3()).negate();
-  drag = { body: hit.body, plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, hit.point) };
-  send({ type: 'drag_start', body: hit.body, point: hit.point.toArray() });
+  const point = (particle || hit).point;
+  drag = { plane: new THREE.Plane().setFromNormalAndCoplanarPoint(normal, point) };
+  if (particle) send({ type: 'drag_particle', set: particle.set, particle: particle.particle });
+  else send({ type: 'drag_start', body: hit.body, point: point.toArray() });
   canvas.style.cursor = 'grabbing';
+}
+
+// The particle under the pointer when it is no further along the ray than the body `hit`.
+function nearerParticle(hit) {
+  const particle = pickParticle();
+  return particle && (!hit || particle.distance <= hit.distance) ? particle : null;
 }
 
 function onPointerMove(event) {
@@ -1509,7 +1727,8 @@ function onPointerMove(event) {
     requestAnimationFrame(() => {
       hoverPending = false;
       const hit = pick();
-      const draggable = hit && mode === 'live' && state.scene.bodies[hit.body].kind === 'dynamic';
+      const draggable =
+        mode === 'live' && ((hit && state.scene.bodies[hit.body].kind === 'dynamic') || nearerParticle(hit));
       canvas.style.cursor = draggable ? 'grab' : hit ? 'pointer' : '';
     });
   }
@@ -1702,6 +1921,7 @@ const replay = {
     for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
     this.view = new DataView(bytes.buffer);
     characterCount = ((data.scene && data.scene.characters) || []).length;
+    particleCount = countParticles(data.scene);
     for (let at = 0; at < bytes.length; ) {
       const frame = parseFrame(this.view, at);
       this.frames.push(frame);
@@ -1858,6 +2078,18 @@ window.fulcrumTestbed = Object.freeze({
   bodyRotation: (i) => (posesValid && i >= 0 && i < flags.length ? [...poses.subarray(7 * i + 3, 7 * i + 7)] : null),
   bodySleeping: (i) => !!(flags[i] & FLAG_SLEEPING),
   get characterCount() { return characterMeshes.length; },
+  // Per cloth and rope: what is drawn of it.
+  get particleSets() {
+    return particleSets.map((set) => ({
+      kind: set.kind,
+      name: set.def.name,
+      particles: set.count,
+      triangles: set.mesh.geometry.index.count / 3,
+      drawn: set.mesh.visible,
+    }));
+  },
+  particlePosition: (s, i) => (particleSets[s] && i >= 0 && i < particleSets[s].count ? [...particleSets[s].positions.subarray(3 * i, 3 * i + 3)] : null),
+  particleScreenPosition,
   characterName: (i) => (state.scene && state.scene.characters && state.scene.characters[i] ? state.scene.characters[i].name : null),
   characterPosition: (i) => (i >= 0 && i < characterPositions.length ? characterPositions[i].slice() : null),
   characterGrounded: (i) => !!(characterFlags[i] & FLAG_GROUNDED),

@@ -46,6 +46,14 @@ pub enum Command {
         /// World point on the body, metres.
         point: Vec3,
     },
+    /// Hold particle `particle` of cloth or rope `set` (pinned while dragged) and move it
+    /// with this tab's drag target.
+    DragParticle {
+        /// Index into the scene message's `particle_sets`.
+        set: usize,
+        /// The particle's number in its set (row by row on a cloth).
+        particle: usize,
+    },
     /// Move this tab's drag target.
     DragMove(Vec3),
     /// Remove this tab's drag joint.
@@ -98,6 +106,13 @@ struct SceneFields {
 struct DragStartFields {
     body: usize,
     point: [f32; 3],
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct DragParticleFields {
+    set: usize,
+    particle: usize,
 }
 
 #[derive(Deserialize)]
@@ -182,6 +197,10 @@ fn command(kind: &str, fields: Map<String, Value>, is_sample: impl Fn(&str) -> b
             let DragStartFields { body, point } = read(kind, fields)?;
             Command::DragStart { body, point: finite("drag_start.point", point)? }
         }
+        "drag_particle" => {
+            let DragParticleFields { set, particle } = read(kind, fields)?;
+            Command::DragParticle { set, particle }
+        }
         "drag_move" => Command::DragMove(finite("drag_move.target", read::<TargetFields>(kind, fields)?.target)?),
         "shoot" => {
             let ShootFields { origin, direction } = read(kind, fields)?;
@@ -259,6 +278,8 @@ mod tests {
     fn simple_commands_parse() {
         assert_eq!(parse_any(r#"{"type":"play"}"#), Ok(Command::Play));
         assert_eq!(parse_any(r#"{"type":"speed","value":0.5}"#), Ok(Command::Speed(0.5)));
+        let particle = parse_any(r#"{"type":"drag_particle","set":1,"particle":40}"#);
+        assert_eq!(particle, Ok(Command::DragParticle { set: 1, particle: 40 }));
         assert_eq!(parse_any(r#"{"type":"load_sample","name":"pyramid"}"#), Ok(Command::LoadSample("pyramid".into())));
         let shoot = parse_any(r#"{"type":"shoot","origin":[0,1,2],"direction":[0,0,-2]}"#);
         assert_eq!(

@@ -1,8 +1,9 @@
 //! Binary frames (testbed-protocol.md, "Server → page, binary frames"): a 52-byte header,
 //! 32 bytes per body, with the contacts overlay 24 bytes per contact point, then 16 bytes per
-//! character; all little-endian.
+//! character, then 12 bytes per particle of every cloth and rope the `scene` message lists;
+//! all little-endian.
 
-use fulcrum::{BodyId, CharacterId, World};
+use fulcrum::{BodyId, CharacterId, ParticleSetId, World};
 
 /// "FMR1" read as a little-endian u32.
 pub const MAGIC: u32 = 0x3152_4D46;
@@ -21,9 +22,24 @@ pub const CHARACTER_BYTES: usize = 16;
 /// Character flag: it stands on walkable ground.
 pub const FLAG_GROUNDED: u32 = 1;
 
-/// Encodes the world's state now. `bodies` and `characters` are in the order of the `scene`
-/// message; contact points are included when `contacts` is set.
-pub fn encode(world: &World, bodies: &[BodyId], characters: &[CharacterId], contacts: bool) -> Vec<u8> {
+/// Bytes per particle: position f32×3.
+pub const PARTICLE_BYTES: usize = 12;
+
+/// What a frame lists, in the order of the `scene` message.
+#[derive(Clone, Copy)]
+pub struct FrameOrder<'a> {
+    /// The bodies.
+    pub bodies: &'a [BodyId],
+    /// The characters.
+    pub characters: &'a [CharacterId],
+    /// The cloths and ropes (each must exist: a missing one would shift what follows).
+    pub particle_sets: &'a [ParticleSetId],
+}
+
+/// Encodes the world's state now, listing what `order` lists; contact points are included
+/// when `contacts` is set.
+pub fn encode(world: &World, order: FrameOrder, contacts: bool) -> Vec<u8> {
+    let FrameOrder { bodies, characters, particle_sets } = order;
     let points: Vec<[f32; 6]> = if contacts { contact_points(world) } else { Vec::new() };
     let mut out = Vec::with_capacity(HEADER_BYTES + bodies.len() * BODY_BYTES + points.len() * CONTACT_BYTES);
     let timings = world.timings();
@@ -58,6 +74,11 @@ pub fn encode(world: &World, bodies: &[BodyId], characters: &[CharacterId], cont
         };
         extend_f32(&mut out, &position.to_array());
         extend_u32(&mut out, &[flags]);
+    }
+    for particles in particle_sets.iter().filter_map(|&set| world.particles(set)) {
+        for position in particles.positions() {
+            extend_f32(&mut out, &position.to_array());
+        }
     }
     out
 }
@@ -99,7 +120,8 @@ mod tests {
         world.create_collider(ball, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
         world.step(1.0 / 60.0).unwrap();
         let hero = world.create_character(&CharacterDef::at(Vec3::new(2.0, 0.81, 0.0))).unwrap();
-        let bytes = encode(&world, &[ground, ball], &[hero], true);
+        let order = FrameOrder { bodies: &[ground, ball], characters: &[hero], particle_sets: &[] };
+        let bytes = encode(&world, order, true);
         let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         let f32_at = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
         assert_eq!(u32_at(0), MAGIC);
@@ -119,6 +141,24 @@ mod tests {
         assert_eq!(f32_at(ball_at + 24), 1.0, "identity rotation w");
         let normal_y = f32_at(HEADER_BYTES + 2 * BODY_BYTES + 16);
         assert!(normal_y.abs() > 0.99, "normal along y, got {normal_y}");
-        assert_eq!(encode(&world, &[ground, ball], &[], false).len(), HEADER_BYTES + 2 * BODY_BYTES);
+        let bodies_only = FrameOrder { characters: &[], ..order };
+        assert_eq!(encode(&world, bodies_only, false).len(), HEADER_BYTES + 2 * BODY_BYTES);
+    }
+
+    /// The particle block follows the characters: every particle of each listed set, in order.
+    #[test]
+    fn particles_follow_the_characters() {
+        let mut world = World::new(WorldSettings::default()).unwrap();
+        let rope = RopeDef { start: Vec3::ZERO, end: Vec3::new(2.0, 0.0, 0.0), segments: 4, ..RopeDef::default() };
+        let rope = ParticleSetId::from(world.create_rope(&rope).unwrap());
+        let cloth = ClothDef { resolution: [2, 3], ..ClothDef::default() };
+        let cloth = ParticleSetId::from(world.create_cloth(&cloth).unwrap());
+        let order = FrameOrder { bodies: &[], characters: &[], particle_sets: &[cloth, rope] };
+        let bytes = encode(&world, order, false);
+        assert_eq!(bytes.len(), HEADER_BYTES + (3 * 4 + 5) * PARTICLE_BYTES);
+        let f32_at = |at: usize| f32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
+        let last_rope_particle = HEADER_BYTES + (3 * 4 + 4) * PARTICLE_BYTES;
+        assert!((f32_at(last_rope_particle) - 2.0).abs() < 1e-6, "the rope's end x");
+        assert_eq!(f32_at(HEADER_BYTES), world.particles(cloth).unwrap().positions()[0].x);
     }
 }

@@ -10,7 +10,7 @@ use fulcrum::Scene;
 
 use crate::commands::Command;
 use crate::messages::{self, SceneReason};
-use crate::sim::{ClientId, Simulation};
+use crate::sim::{ClientId, Drag, Simulation};
 use crate::source::SceneSource;
 
 /// Radius of a shot ball, metres.
@@ -62,6 +62,7 @@ impl Simulation {
             }
             Command::Settings(changes) => self.change_settings(&changes)?,
             Command::DragStart { body, point } => self.start_drag(client, body, point)?,
+            Command::DragParticle { set, particle } => self.start_particle_drag(client, set, particle)?,
             Command::DragMove(target) => self.move_drag(client, target)?,
             Command::DragEnd => self.end_drag(client),
             Command::Shoot { origin, direction } => self.shoot(origin, direction)?,
@@ -159,26 +160,61 @@ impl Simulation {
         .with_name("drag");
         self.end_drag(client);
         let joint = self.scene.world.create_joint(&def).map_err(|e| format!("drag_start.{e}"))?;
+        self.set_drag(client, Drag::Body { joint, body: id });
+        Ok(())
+    }
+
+    /// Pins particle `particle` of the scene message's particle set `index` for the drag
+    /// (drag_move then places it); an attached particle follows its body and is refused.
+    fn start_particle_drag(&mut self, client: ClientId, index: usize, particle: usize) -> Result<(), String> {
+        let count = self.scene.particle_sets.len();
+        let set = *self
+            .scene
+            .particle_sets
+            .get(index)
+            .ok_or_else(|| format!("drag_particle.set: no particle set {index} (the scene has {count})"))?;
+        let particles = self.scene.world.particles(set).ok_or("drag_particle.set: the set no longer exists")?;
+        if particle >= particles.len() {
+            let len = particles.len();
+            return Err(format!("drag_particle.particle: no particle {particle} (set {index} has {len})"));
+        }
+        if particles.is_attached(particle) {
+            return Err(format!("drag_particle.particle: particle {particle} hangs on a body; drag the body"));
+        }
+        let pinned = particles.is_pinned(particle);
+        self.end_drag(client);
+        self.scene.world.set_particle_pinned(set, particle, true).map_err(|e| format!("drag_particle.{e}"))?;
+        self.set_drag(client, Drag::Particle { set, particle, pinned });
+        Ok(())
+    }
+
+    fn set_drag(&mut self, client: ClientId, drag: Drag) {
         if let Some(client) = self.client_mut(client) {
-            client.drag = Some((joint, id));
+            client.drag = Some(drag);
         }
         self.dirty = true;
-        Ok(())
     }
 
     fn move_drag(&mut self, client: ClientId, target: Vec3) -> Result<(), String> {
         let drag = self.client_mut(client).and_then(|c| c.drag);
-        let (joint, _) = drag.ok_or("drag_move: no drag in progress (send drag_start first)")?;
-        self.scene.world.set_joint_target(joint, target).map_err(|e| format!("drag_move.{e}"))
+        let world = &mut self.scene.world;
+        match drag.ok_or("drag_move: no drag in progress (send drag_start or drag_particle first)")? {
+            Drag::Body { joint, .. } => world.set_joint_target(joint, target),
+            Drag::Particle { set, particle, .. } => world.set_particle_position(set, particle, target),
+        }
+        .map_err(|e| format!("drag_move.{e}"))
     }
 
-    /// Removes the tab's drag joint, if it has one.
+    /// Ends the tab's drag, if it has one: removes the drag joint, or gives the particle its
+    /// pin state back (it stays where it was put, at rest).
     pub(crate) fn end_drag(&mut self, client: ClientId) {
-        if let Some((joint, _)) = self.client_mut(client).and_then(|c| c.drag.take()) {
-            // Gone already when its body was removed.
-            let _ = self.scene.world.destroy_joint(joint);
-            self.dirty = true;
-        }
+        let Some(drag) = self.client_mut(client).and_then(|c| c.drag.take()) else { return };
+        // Gone already when its body was removed.
+        let _ = match drag {
+            Drag::Body { joint, .. } => self.scene.world.destroy_joint(joint),
+            Drag::Particle { set, particle, pinned } => self.scene.world.set_particle_pinned(set, particle, pinned),
+        };
+        self.dirty = true;
     }
 
     /// Adds a ball flying from `origin` along `direction`, as the last body of the scene; the
@@ -210,7 +246,7 @@ impl Simulation {
     /// Destroys a body and takes it out of the scene's list; drags on it end.
     fn remove_body(&mut self, id: BodyId) {
         for client in &mut self.clients {
-            if client.drag.is_some_and(|(_, body)| body == id) {
+            if matches!(client.drag, Some(Drag::Body { body, .. }) if body == id) {
                 client.drag = None;
             }
         }

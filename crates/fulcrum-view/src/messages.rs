@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use fulcrum::{BodyId, CharacterId, JointId, Pose, Shape, World};
+use fulcrum::{BodyId, CharacterId, JointId, ParticleSetId, Pose, Shape, World};
 use serde_json::{json, Map, Value};
 
 use crate::source::LoadedScene;
@@ -44,7 +44,12 @@ impl SceneReason {
 /// `scene`: every listed body with its colliders in the body frame, the scene's joints and
 /// its characters.
 pub fn scene(name: &str, scene: &LoadedScene, reason: SceneReason) -> String {
-    let listed = Listed { bodies: &scene.bodies, body_names: &scene.body_names, joints: &scene.joints };
+    let listed = Listed {
+        bodies: &scene.bodies,
+        body_names: &scene.body_names,
+        joints: &scene.joints,
+        particle_sets: &scene.particle_sets,
+    };
     scene_of(&scene.world, &listed, &scene.characters, name, reason)
 }
 
@@ -56,12 +61,15 @@ pub struct Listed<'a> {
     pub body_names: &'a [String],
     /// The joints.
     pub joints: &'a [JointId],
+    /// The cloths and ropes (the order of the frames' particle block).
+    pub particle_sets: &'a [ParticleSetId],
 }
 
 /// `scene` for any world: the bodies, joints and characters listed (characters in the order
-/// of the frames' character block). [`scene`] and the replay recorder both build it here.
+/// of the frames' character block), and `particle_sets` when it lists any cloth or rope.
+/// [`scene`] and the replay recorder both build it here.
 pub fn scene_of(world: &World, listed: &Listed, characters: &[CharacterId], name: &str, reason: SceneReason) -> String {
-    let Listed { bodies, body_names, joints } = *listed;
+    let Listed { bodies, body_names, joints, particle_sets } = *listed;
     let index: HashMap<BodyId, usize> = bodies.iter().enumerate().map(|(i, &id)| (id, i)).collect();
     let bodies: Vec<Value> = bodies.iter().zip(body_names).map(|(&id, name)| body_json(world, id, name)).collect();
     let joints: Vec<Value> = joints
@@ -83,9 +91,28 @@ pub fn scene_of(world: &World, listed: &Listed, characters: &[CharacterId], name
         .filter_map(|&id| world.character(id))
         .filter_map(|character| fulcrum::json::to_value(character.def()).ok())
         .collect();
-    json!({"type": "scene", "name": name, "reason": reason.name(), "bodies": bodies, "joints": joints,
-           "characters": characters})
-    .to_string()
+    let mut message = json!({"type": "scene", "name": name, "reason": reason.name(), "bodies": bodies,
+                             "joints": joints, "characters": characters});
+    if !particle_sets.is_empty() {
+        let sets: Vec<Value> = particle_sets.iter().filter_map(|&set| particle_set_json(world, set, &index)).collect();
+        message["particle_sets"] = Value::Array(sets);
+    }
+    message.to_string()
+}
+
+/// A cloth or rope as `{"cloth": def}` or `{"rope": def}`: its engine definition as a scene
+/// file writes it, but an attachment's body as its index in the message's bodies.
+fn particle_set_json(world: &World, set: ParticleSetId, index: &HashMap<BodyId, usize>) -> Option<Value> {
+    let body_index = |_: &str, id: BodyId| Ok(index.get(&id).copied());
+    let (kind, def) = match set {
+        ParticleSetId::Cloth(id) => {
+            ("cloth", fulcrum::json::to_value(&world.cloth(id)?.def().clone().map_bodies(body_index).ok()?))
+        }
+        ParticleSetId::Rope(id) => {
+            ("rope", fulcrum::json::to_value(&world.rope(id)?.def().clone().map_bodies(body_index).ok()?))
+        }
+    };
+    Some(Value::Object(Map::from_iter([(kind.to_string(), def.ok()?)])))
 }
 
 fn body_json(world: &World, id: BodyId, name: &str) -> Value {

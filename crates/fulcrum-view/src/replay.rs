@@ -18,11 +18,12 @@
 //! element and plays the frames without a WebSocket. Every `<` in the inlined
 //! JSON is written as `\u003c`, so no text inside can close its `<script>` element.
 
-use fulcrum::{BodyId, CharacterId, SceneIndex, World};
+use fulcrum::{BodyId, CharacterId, ParticleSetId, SceneIndex, World};
 
 use crate::assets;
-use crate::frame;
+use crate::frame::{self, FrameOrder};
 use crate::messages::{self, SceneReason};
+use crate::source;
 
 /// Size of the frames as embedded in the page (base64 characters, 4 per 3 frame bytes) a
 /// recording keeps by default: 4 MiB, on top of three.js's 2.1 MB. A 10 s run of a hundred
@@ -45,6 +46,8 @@ pub struct Recorder {
     bodies: Vec<BodyId>,
     /// The characters, likewise.
     characters: Vec<CharacterId>,
+    /// The cloths and ropes, likewise.
+    particle_sets: Vec<ParticleSetId>,
     scene: String,
     settings: String,
     timestep: f32,
@@ -66,12 +69,19 @@ impl Recorder {
             index.iter().map(|(name, id)| (name.to_string(), id)).unzip();
         let joints: Vec<_> = index.joints().map(|(_, id)| id).collect();
         let characters: Vec<CharacterId> = index.characters().map(|(_, id)| id).collect();
-        let listed = messages::Listed { bodies: &bodies, body_names: &body_names, joints: &joints };
+        let particle_sets = source::particle_sets(index);
+        let listed = messages::Listed {
+            bodies: &bodies,
+            body_names: &body_names,
+            joints: &joints,
+            particle_sets: &particle_sets,
+        };
         let mut recorder = Recorder {
             name: name.to_string(),
             scene: messages::scene_of(world, &listed, &characters, name, SceneReason::Load),
             bodies,
             characters,
+            particle_sets,
             settings: messages::settings(world),
             timestep: world.settings().timestep,
             first: world.step_count(),
@@ -116,7 +126,9 @@ impl Recorder {
     }
 
     fn push(&mut self, world: &World) {
-        let bytes = frame::encode(world, &self.bodies, &self.characters, true);
+        let order =
+            FrameOrder { bodies: &self.bodies, characters: &self.characters, particle_sets: &self.particle_sets };
+        let bytes = frame::encode(world, order, true);
         self.bytes += bytes.len();
         self.frames.push((world.step_count(), bytes));
     }

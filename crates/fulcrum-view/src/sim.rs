@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::body::Bytes;
-use fulcrum::{BodyId, JointId};
+use fulcrum::{BodyId, JointId, ParticleSetId};
 
 use crate::commands::Command;
 use crate::frame;
@@ -60,12 +60,33 @@ const MAX_LAG: Duration = Duration::from_millis(100);
 /// Most requests handled between two steps.
 const MAX_BATCH: usize = 256;
 
+/// A tab's drag.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Drag {
+    /// A target joint pulling a body.
+    Body {
+        /// The drag joint.
+        joint: JointId,
+        /// The body it pulls.
+        body: BodyId,
+    },
+    /// A particle pinned where the drag target is.
+    Particle {
+        /// Its cloth or rope.
+        set: ParticleSetId,
+        /// Its number in the set.
+        particle: usize,
+        /// Whether it was pinned before the drag (and stays so after).
+        pinned: bool,
+    },
+}
+
 /// A tab as the simulation sees it.
 pub(crate) struct Client {
     pub id: ClientId,
     pub outbox: Arc<Outbox>,
-    /// Its drag joint and the body it pulls.
-    pub drag: Option<(JointId, BodyId)>,
+    /// What it drags, if anything.
+    pub drag: Option<Drag>,
     /// Contacts overlay on.
     pub contacts: bool,
 }
@@ -176,7 +197,7 @@ impl Simulation {
         outbox.push_text(messages::scene(&self.source.name(), &self.scene, SceneReason::Connect));
         outbox.push_text(messages::settings(&self.scene.world));
         let scene = &self.scene;
-        outbox.set_frame(Bytes::from(frame::encode(&scene.world, &scene.bodies, &scene.characters, false)));
+        outbox.set_frame(Bytes::from(frame::encode(&scene.world, scene.frame_order(), false)));
         self.clients.push(Client { id, outbox, drag: None, contacts: false });
     }
 
@@ -201,12 +222,12 @@ impl Simulation {
     /// Sends the current state to every tab (with contact points to those that asked).
     fn publish(&mut self, now: Instant) {
         let world = &self.scene.world;
-        let plain = Bytes::from(frame::encode(world, &self.scene.bodies, &self.scene.characters, false));
+        let plain = Bytes::from(frame::encode(world, self.scene.frame_order(), false));
         let with_contacts = self
             .clients
             .iter()
             .any(|c| c.contacts)
-            .then(|| Bytes::from(frame::encode(world, &self.scene.bodies, &self.scene.characters, true)));
+            .then(|| Bytes::from(frame::encode(world, self.scene.frame_order(), true)));
         for client in &self.clients {
             let frame = match (&with_contacts, client.contacts) {
                 (Some(frame), true) => frame.clone(),

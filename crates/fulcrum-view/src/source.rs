@@ -7,9 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use fulcrum::{BodyId, CharacterId, JointId, Scene, World};
+use fulcrum::{BodyId, CharacterId, JointId, ParticleSetId, Scene, SceneIndex, World};
 use fulcrum_bench::scenes::{build_scene, SCENE_NAMES};
 
+use crate::frame::FrameOrder;
 use crate::samples;
 
 /// Where a scene comes from.
@@ -84,7 +85,14 @@ impl SceneSource {
                     .map(|i| if desc.ground == Some(i) { "ground".to_string() } else { format!("body{i}") })
                     .collect();
                 let joints = world.joints().map(|(id, _)| id).collect();
-                Ok(LoadedScene { world, bodies, body_names: names, joints, characters: Vec::new() })
+                Ok(LoadedScene {
+                    world,
+                    bodies,
+                    body_names: names,
+                    joints,
+                    characters: Vec::new(),
+                    particle_sets: Vec::new(),
+                })
             }
         }
     }
@@ -102,16 +110,30 @@ pub struct LoadedScene {
     pub joints: Vec<JointId>,
     /// The scene's characters, in file order (the order of the frames' character block).
     pub characters: Vec<CharacterId>,
+    /// The scene's cloths, then its ropes, each in file order (the order of the frames'
+    /// particle block). The testbed never removes one.
+    pub particle_sets: Vec<ParticleSetId>,
 }
 
 impl LoadedScene {
+    /// What the frames list of this scene.
+    pub fn frame_order(&self) -> FrameOrder<'_> {
+        FrameOrder { bodies: &self.bodies, characters: &self.characters, particle_sets: &self.particle_sets }
+    }
+
     fn from_scene(scene: &Scene) -> Result<LoadedScene, String> {
         let (world, index) = scene.build().map_err(|e| e.to_string())?;
         let (body_names, bodies) = index.iter().map(|(name, id)| (name.to_string(), id)).unzip();
         let joints = index.joints().map(|(_, id)| id).collect();
         let characters = index.characters().map(|(_, id)| id).collect();
-        Ok(LoadedScene { world, bodies, body_names, joints, characters })
+        Ok(LoadedScene { world, bodies, body_names, joints, characters, particle_sets: particle_sets(&index) })
     }
+}
+
+/// A scene's cloths, then its ropes, in file order.
+pub fn particle_sets(index: &SceneIndex) -> Vec<ParticleSetId> {
+    let cloths = index.cloths().map(|(_, id)| ParticleSetId::from(id));
+    cloths.chain(index.ropes().map(|(_, id)| ParticleSetId::from(id))).collect()
 }
 
 #[cfg(test)]

@@ -41,6 +41,9 @@ struct Frame {
     bodies: Vec<BodyPose>,
     contacts: Vec<[f32; 6]>,
     joints: u32,
+    /// The floats after the contact points: characters' and particles' blocks, which only the
+    /// scene message sizes.
+    tail: Vec<f32>,
 }
 
 fn parse_frame(bytes: &[u8]) -> Frame {
@@ -49,7 +52,8 @@ fn parse_frame(bytes: &[u8]) -> Frame {
     assert!(bytes.len() >= 52, "frame of {} bytes", bytes.len());
     assert_eq!(u32_at(0), 0x3152_4D46, "magic");
     let (n, c) = (u32_at(12) as usize, u32_at(16) as usize);
-    assert_eq!(bytes.len(), 52 + 32 * n + 24 * c, "frame length for {n} bodies, {c} contact points");
+    let tail_at = 52 + 32 * n + 24 * c;
+    assert!(bytes.len() >= tail_at && bytes.len() % 4 == 0, "frame length for {n} bodies, {c} contact points");
     assert!(f32_at(8) >= 0.0, "time");
     for stage in 0..5 {
         assert!(f32_at(32 + 4 * stage) >= 0.0, "stage time {stage}");
@@ -70,7 +74,8 @@ fn parse_frame(bytes: &[u8]) -> Frame {
             [0, 4, 8, 12, 16, 20].map(|o| f32_at(at + o))
         })
         .collect();
-    Frame { step: u32_at(4), bodies, contacts, joints: u32_at(28) }
+    let tail = (tail_at..bytes.len()).step_by(4).map(f32_at).collect();
+    Frame { step: u32_at(4), bodies, contacts, joints: u32_at(28), tail }
 }
 
 enum Incoming {
@@ -341,6 +346,41 @@ async fn drag_pulls_the_body_and_a_closed_tab_lets_go() {
     let released = watcher.frame_where(|f| f.joints == 0).await;
     let fallen = watcher.frame_where(|f| f.step >= released.step + 90).await;
     assert!(fallen.bodies[top].position[1] < lifted.bodies[top].position[1] - 0.5, "falls once let go");
+}
+
+/// A cloth is listed in the scene message as its engine definition; every frame carries its
+/// particles (12 bytes each, after the bodies); `drag_particle` holds a particle where
+/// `drag_move` puts it, and `drag_end` lets it fall again.
+#[tokio::test]
+async fn cloth_particles_are_sent_and_draggable() {
+    let address = start("flag_on_pole").await;
+    let (mut tab, scene) = greeted(address).await;
+    let sets = scene["particle_sets"].as_array().expect("particle_sets");
+    assert_eq!(sets.len(), 1);
+    assert_eq!(sets[0]["cloth"]["resolution"], json!([20, 12]));
+    let particles = 21 * 13;
+    tab.pause().await;
+    let frame = tab.current_frame().await;
+    assert_eq!(frame.tail.len(), 3 * particles, "one position per particle");
+    // Particle [20, 6], the middle of the free edge.
+    let edge = 6 * 21 + 20;
+    let at = |frame: &Frame| [0, 1, 2].map(|k| frame.tail[3 * edge + k]);
+    let start = at(&frame);
+    let target = [start[0], start[1] + 1.0, start[2] + 0.5];
+    tab.send(json!({"type": "drag_particle", "set": 0, "particle": edge})).await;
+    tab.send(json!({"type": "drag_move", "target": target})).await;
+    tab.send(json!({"type": "play"})).await;
+    let first = tab.frame().await.step;
+    let held = tab.frame_where(|f| f.step >= first + 30).await;
+    let miss = (0..3).map(|k| (at(&held)[k] - target[k]).abs()).fold(0.0, f32::max);
+    assert!(miss < 1e-5, "the dragged particle is {miss} m from the target");
+    tab.send(json!({"type": "drag_end"})).await;
+    let released = tab.frame_where(|f| f.step >= held.step + 30).await;
+    assert!(at(&released)[1] < target[1] - 0.05, "falls once let go: {:?}", at(&released));
+    let refused = tab
+        .error_for(Message::Text(json!({"type": "drag_particle", "set": 1, "particle": 0}).to_string().into()))
+        .await;
+    assert!(refused.starts_with("drag_particle.set: no particle set 1"), "{refused}");
 }
 
 #[tokio::test]
