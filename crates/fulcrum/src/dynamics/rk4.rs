@@ -89,7 +89,7 @@ impl BodyState {
     /// k += s·other, every component (the rotation as a 4-vector).
     fn accumulate(&mut self, other: &BodyState, s: f32) {
         self.position += s * other.position;
-        self.rotation = self.rotation + other.rotation * s;
+        self.rotation += other.rotation * s;
         self.velocity += s * other.velocity;
         self.angular_velocity += s * other.angular_velocity;
     }
