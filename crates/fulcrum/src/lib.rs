@@ -52,8 +52,8 @@ pub use particles::{Cloth, ClothDef, ParticleSetId, Rope, RopeDef};
 pub use scene::{Scene, SceneIndex};
 pub use shape::{HeightField, MassProperties, Shape, TriMesh, Triangle};
 pub use world::{
-    ContactEvent, ContactInfo, ContactPointInfo, Events, PositionCorrection, RayCastHit, ShapeCastHit, SolverMode,
-    SolverSettings, World, WorldSettings,
+    ContactEvent, ContactInfo, ContactPointInfo, Events, Integrator, PositionCorrection, RayCastHit, ShapeCastHit,
+    SolverMode, SolverSettings, World, WorldSettings,
 };
 
 /// The types most programs need: building a world (bodies, colliders, joints with their
@@ -62,8 +62,8 @@ pub mod prelude {
     pub use crate::joint::{Limits, Motor, Spring};
     pub use crate::{
         Aabb, BodyDef, BodyId, BodyKind, CharacterDef, CharacterId, ClothDef, ClothId, ColliderDef, ColliderId,
-        CollisionGroups, JointDef, JointId, JointKind, Mat3, ParticleSetId, Pose, PositionCorrection, Quat, Ray,
-        RopeDef, RopeId, Scene, SceneIndex, Shape, SolverMode, SolverSettings, Vec3, World, WorldSettings,
+        CollisionGroups, Integrator, JointDef, JointId, JointKind, Mat3, ParticleSetId, Pose, PositionCorrection, Quat,
+        Ray, RopeDef, RopeId, Scene, SceneIndex, Shape, SolverMode, SolverSettings, Vec3, World, WorldSettings,
     };
 }
 

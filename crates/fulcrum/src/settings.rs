@@ -33,6 +33,19 @@ pub enum PositionCorrection {
     None,
 }
 
+/// How the bodies' motion is integrated over a step.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Integrator {
+    /// Semi-implicit (symplectic) Euler, velocities then positions, within the solver mode's
+    /// loop (default).
+    #[default]
+    SymplecticEuler,
+    /// Classic fourth-order Runge–Kutta over the whole step: four stages, each with the
+    /// velocity-level constraint solve on the stage's state; the solver mode is not used.
+    Rk4,
+}
+
 /// Solver settings, switchable between steps. In a scene file: `settings.solver`; omitted fields
 /// take these defaults.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -40,7 +53,12 @@ pub enum PositionCorrection {
 pub struct SolverSettings {
     /// `soft_step` (default) or `pgs`.
     pub mode: SolverMode,
-    /// Velocity iterations per step in `pgs` mode (default 8; 1 to 1000).
+    /// `symplectic_euler` (default) or `rk4` (one Runge–Kutta step per step, for worlds of
+    /// bodies and joints; `iterations` passes per constraint solve, `position_iterations`
+    /// passes of the ngs position correction at the end of the step).
+    pub integrator: Integrator,
+    /// Velocity iterations per step in `pgs` mode, and per constraint solve in `rk4`
+    /// (default 8; 1 to 1000).
     pub iterations: u32,
     /// Position iterations of the `ngs` correction in `pgs` mode (default 3; 1 to 1000).
     pub position_iterations: u32,
@@ -86,6 +104,7 @@ impl Default for SolverSettings {
     fn default() -> Self {
         Self {
             mode: SolverMode::SoftStep,
+            integrator: Integrator::SymplecticEuler,
             iterations: 8,
             position_iterations: 3,
             relax: true,
@@ -183,12 +202,17 @@ impl WorldSettings {
         self.solver.validate().map_err(|e| e.within("solver"))
     }
 
-    /// Length of one solver step for a step of `dt` seconds: the substep in soft-step mode,
-    /// the whole step in pgs.
-    pub fn solver_step_length(&self, dt: f32) -> f32 {
-        match self.solver.mode {
-            SolverMode::SoftStep => dt / self.substeps as f32,
-            SolverMode::Pgs => dt,
+    /// Solver steps per step: the substeps in soft-step mode, 1 in pgs and with rk4.
+    pub fn solver_steps(&self) -> u32 {
+        match (self.solver.integrator, self.solver.mode) {
+            (Integrator::SymplecticEuler, SolverMode::SoftStep) => self.substeps,
+            _ => 1,
         }
+    }
+
+    /// Length of one solver step for a step of `dt` seconds: the substep in soft-step mode,
+    /// the whole step in pgs and with rk4.
+    pub fn solver_step_length(&self, dt: f32) -> f32 {
+        dt / self.solver_steps() as f32
     }
 }

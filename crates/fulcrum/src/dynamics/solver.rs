@@ -14,6 +14,9 @@
 //!   integrate positions → (ngs) `position_iterations` × position pass, then the joint trees'
 //!   projection (last, so the contacts' position pass cannot leave them open) → store impulses.
 //!
+//! rk4 (`integrator: rk4`, either mode): one Runge–Kutta step of dt with the passes at each
+//! of its four stages, then the ngs position pass (`rk4.rs`).
+//!
 //! Every solve pass runs the joints first (springs, motors, limits, and the rigid rows of
 //! joints outside a tree), then the user constraints, then the exact tree solve of the
 //! tree-shaped joint graphs, then the contacts.
@@ -29,11 +32,12 @@ use super::joints::point_wide::WidePointJoints;
 use super::joints::user::ActiveUserConstraint;
 use super::joints::{JointConstraint, JointInput};
 use super::parts::equality::PassContext;
+use super::rk4::{solve_rk4, Rk4Scratch};
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
 use super::step_context::StepContext;
 use crate::collision::contact::Contact;
-use crate::settings::{PositionCorrection, SolverMode};
+use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
@@ -63,6 +67,8 @@ pub(crate) struct SolverData {
     /// Counts steps (never 0) so that joint parts know when to refresh what they compute
     /// once per step.
     pub step: u32,
+    /// The RK4 step's arrays.
+    pub rk4: Rk4Scratch,
 }
 
 impl SolverData {
@@ -108,20 +114,23 @@ impl SolverData {
     }
 
     /// Finds the joint trees for the exact solve (when enabled) and packs the plain ball
-    /// joints outside them into lanes.
+    /// joints outside them into lanes (not with rk4, which resets impulses between solves
+    /// through the joints themselves).
     fn prepare_joints(&mut self, ctx: &StepContext) {
         if ctx.solver.exact_joint_trees {
             self.forest.build(&mut self.joints, &self.bodies);
         } else {
             self.forest.clear();
         }
-        self.pack_wide_joints();
+        self.wide_joints.clear();
+        if ctx.solver.integrator == Integrator::SymplecticEuler {
+            self.pack_wide_joints();
+        }
     }
 
     /// Colours the plain ball joints outside the tree solve and packs each colour four at a
     /// time into lanes; joints that fit no colour stay in the per-joint loop.
     fn pack_wide_joints(&mut self) {
-        self.wide_joints.clear();
         let candidates: Vec<u32> =
             (0..self.joints.len() as u32).filter(|&i| WidePointJoints::takes(&self.joints[i as usize])).collect();
         if candidates.len() < 8 {
@@ -165,7 +174,13 @@ impl SolverData {
         }
     }
 
-    fn solve(&mut self, params: &SolveParams, joint_pass: &PassContext) {
+    /// The contact constraints of this step.
+    pub fn contacts_mut(&mut self) -> &mut [WideContact] {
+        &mut self.contacts
+    }
+
+    /// One pass over every constraint: joints, user constraints, joint trees, contacts.
+    pub fn solve(&mut self, params: &SolveParams, joint_pass: &PassContext) {
         for joint in self.joints.iter_mut().filter(|j| !j.wide) {
             joint.solve(&mut self.bodies, joint_pass);
         }
@@ -209,12 +224,16 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
     data.prepare_contacts(world_contacts, &ctx.prepare);
     resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
-    let step_scale = match ctx.solver.mode {
-        SolverMode::SoftStep => {
+    let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
+        (Integrator::Rk4, _) => {
+            solve_rk4(data, ctx);
+            1.0
+        }
+        (Integrator::SymplecticEuler, SolverMode::SoftStep) => {
             solve_soft_step(data, ctx);
             ctx.solver_steps as f32
         }
-        SolverMode::Pgs => {
+        (Integrator::SymplecticEuler, SolverMode::Pgs) => {
             solve_pgs(data, ctx);
             1.0
         }
@@ -258,23 +277,29 @@ fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
     integrate_positions(&mut data.bodies, dt);
     turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
-        let position_params = PositionParams {
-            baumgarte: settings.baumgarte,
-            slop: settings.linear_slop,
-            max_correction: MAX_LINEAR_CORRECTION,
-        };
-        for _ in 0..settings.position_iterations {
-            for joint in &data.joints {
-                joint.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
-            }
-            for user in &mut data.user_constraints {
-                user.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
-            }
-            contacts::solve_positions(&data.contacts, &mut data.bodies, &position_params);
-        }
-        // Last, so that the contacts' position pass does not leave the tree joints open.
-        data.forest.correct_positions(&data.joints, &mut data.bodies);
+        correct_positions_ngs(data, settings);
     }
+}
+
+/// The ngs position pass: `position_iterations` passes over joints, user constraints and
+/// contacts (β = `baumgarte`), then the joint trees' projection.
+pub(super) fn correct_positions_ngs(data: &mut SolverData, settings: &SolverSettings) {
+    let position_params = PositionParams {
+        baumgarte: settings.baumgarte,
+        slop: settings.linear_slop,
+        max_correction: MAX_LINEAR_CORRECTION,
+    };
+    for _ in 0..settings.position_iterations {
+        for joint in &data.joints {
+            joint.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
+        }
+        for user in &mut data.user_constraints {
+            user.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
+        }
+        contacts::solve_positions(&data.contacts, &mut data.bodies, &position_params);
+    }
+    // Last, so that the contacts' position pass does not leave the tree joints open.
+    data.forest.correct_positions(&data.joints, &mut data.bodies);
 }
 
 #[cfg(test)]

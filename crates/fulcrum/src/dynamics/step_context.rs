@@ -44,10 +44,7 @@ impl StepContext {
     /// The context of step number `step` (never 0) of `dt` seconds.
     pub fn new(world: &WorldSettings, dt: f32, step: u32) -> StepContext {
         let solver = world.solver;
-        let solver_steps = match solver.mode {
-            SolverMode::SoftStep => world.substeps,
-            SolverMode::Pgs => 1,
-        };
+        let solver_steps = world.solver_steps();
         let h = world.solver_step_length(dt);
         let (contact_softness, static_contact_softness) = contact_softness(&solver, h);
         StepContext {

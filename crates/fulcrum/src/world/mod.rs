@@ -31,7 +31,7 @@ use crate::id::{Arena, BodyId, CharacterId, ClothId, ColliderId, JointId, RopeId
 use crate::joint::{Joint, UserConstraintEntry};
 use crate::particles::{Cloth, Rope};
 
-pub use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
+pub use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 pub use events::{ContactEvent, ContactInfo, ContactPointInfo, DisabledBody, Events};
 pub use query::RayCastHit;
 pub use shape_query::ShapeCastHit;
