@@ -5,7 +5,10 @@ mod common;
 use common::*;
 use fulcrum::prelude::*;
 
-const MODES: [(&str, fn() -> SolverSettings); 2] =
+/// A solver mode's name and its default settings.
+type Mode = (&'static str, fn() -> SolverSettings);
+
+const MODES: [Mode; 2] =
     [("soft_step", SolverSettings::default), ("pgs", || SolverSettings::pgs(PositionCorrection::Ngs))];
 
 /// Heights (above the ground, of the ball's lowest point) of the first `count` apexes of a
