@@ -80,9 +80,10 @@ use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
 /// What the right-hand side of an elimination is.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Target {
-    /// r = −(J v + bias_rate · C): a velocity pass; an engaged limit row that is not yet
-    /// reached (gap > 0) has r = −(J v + gap / h) instead.
-    Velocity { bias_rate: f32, inv_h: f32 },
+    /// r = −(J v + bias_rate · C): a velocity pass; with `look_ahead` the equality rows have
+    /// r = −C(pose + h v)/h instead (see the module comment). An engaged limit row that is not
+    /// yet reached (gap > 0) has r = −(J v + gap / h).
+    Velocity { bias_rate: f32, inv_h: f32, h: f32, look_ahead: bool },
     /// r = −C: a position projection.
     Position,
 }
@@ -413,7 +414,7 @@ impl JointForest {
             return;
         }
         let scales = ctx.tree_rows();
-        let target = Target::Velocity { bias_rate: scales.bias_rate, inv_h: ctx.inv_h };
+        let target = Target::Velocity { bias_rate: scales.bias_rate, inv_h: ctx.inv_h, h: ctx.h, look_ahead: ctx.look_ahead };
         self.engage_limits(constraints, bodies, ctx.h);
         for round in 1..=MAX_ACTIVE_SET_ROUNDS {
             self.eliminate_all(constraints, bodies, target);
@@ -530,6 +531,11 @@ impl JointForest {
         let mut error = [0.0; MAX_ROWS];
         joint.dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
         let equality = joint.dim;
+        let holds = error[..equality].iter().all(|e| e.abs() <= PROJECTION_SLOP);
+        let error_ahead = match target {
+            Target::Velocity { h, look_ahead: true, .. } if holds => Self::error_ahead(c, a, b, h),
+            _ => error,
+        };
         joint.used = Self::append_limit_rows(joint, c, &frames, &mut error, target);
         let dim = joint.used;
         let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
@@ -546,6 +552,7 @@ impl JointForest {
                 Target::Velocity { inv_h, .. } if i >= equality && error[i] > 0.0 => {
                     -(joint.rows[i].velocity(a, b) + error[i] * inv_h)
                 }
+                Target::Velocity { inv_h, look_ahead: true, .. } if i < equality => -(error_ahead[i] - error[i]) * inv_h,
                 Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
                 Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
             };
@@ -578,6 +585,16 @@ impl JointForest {
                 w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
             }
         }
+    }
+
+    /// The errors of the joint's equality rows after `h` more seconds at the bodies'
+    /// current velocities, C(pose + h v).
+    fn error_ahead(c: &JointConstraint, a: &SolverBody, b: &SolverBody, h: f32) -> Vec6 {
+        let frames = c.frames.current(&a.advanced(h), &b.advanced(h));
+        let mut rows = [JacobianRow::default(); MAX_ROWS];
+        let mut error = [0.0; MAX_ROWS];
+        c.model.equality_rows(&frames, &mut rows, &mut error);
+        error
     }
 
     /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
