@@ -138,7 +138,11 @@ fn pendulum_errors(solver: SolverSettings, seconds: f32) -> (f32, f32, f32) {
 #[test]
 fn bar_pendulum_follows_its_reference_and_keeps_its_energy() {
     let (rms, drift, gap) = pendulum_errors(SolverSettings::default(), 10.0);
-    eprintln!("bar pendulum (soft step): RMS {rms:.4} rad, energy {:.3}% of m g d, gap {:.3} mm", drift * 100.0, gap * 1e3);
+    eprintln!(
+        "bar pendulum (soft step): RMS {rms:.4} rad, energy {:.3}% of m g d, gap {:.3} mm",
+        drift * 100.0,
+        gap * 1e3
+    );
     assert!(rms < 0.01, "RMS angle error {rms} rad");
     assert!(drift < 0.01, "energy changed by {drift} of m g d");
     assert!(gap < 1e-3, "gap {gap} m");

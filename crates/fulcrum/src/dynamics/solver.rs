@@ -109,7 +109,7 @@ impl SolverData {
     /// joints outside them into lanes.
     fn prepare_joints(&mut self, ctx: &StepContext) {
         if ctx.solver.exact_joint_trees {
-            self.forest.build(&mut self.joints, &self.bodies);
+            self.forest.build(&mut self.joints, &self.bodies, &self.pairs);
         } else {
             self.forest.clear();
         }

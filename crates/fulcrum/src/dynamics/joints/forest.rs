@@ -69,6 +69,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use super::{JointConstraint, JointSolver};
+use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
 use crate::dynamics::parts::equality::{PassContext, RowScales};
@@ -110,9 +111,19 @@ struct TreeJoint {
     engaged: u8,
     rows: [JacobianRow; MAX_ROWS],
     g: Mat6,
-    t: Vec6,
+    /// t for the two right-hand sides: [the pass's target, the look-ahead's].
+    t: [Vec6; 2],
+    /// The look-ahead's requested change of J v per row (0 without look-ahead).
+    ahead: Vec6,
+    /// ½ Σ ahead_i² / K_ii: what the look-ahead would cost in kinetic energy if the rows
+    /// were independent.
+    ahead_floor: f32,
+    /// Its tree may look ahead this step (no body of it touches anything).
+    looks_ahead: bool,
     /// λ of the last back-substitution.
     lambda: Vec6,
+    /// The look-ahead part of the last back-substitution.
+    lambda_ahead: Vec6,
 }
 
 const NONE: u32 = u32::MAX;
@@ -130,6 +141,11 @@ const PROJECTION_TRIGGER: f32 = 2.0 * PROJECTION_SLOP;
 /// second-order error would be larger than the error it removes.
 const MAX_PROJECTION_SHIFT: f32 = 0.02;
 const MAX_PROJECTION_TURN: f32 = 0.05;
+
+/// How much more kinetic energy than independent rows would need a tree's look-ahead may
+/// cost (see [`JointForest::add_look_ahead`]): a bar pendulum needs up to 4, a double
+/// pendulum up to 8, a 20-link chain with a 100:1 end 100 to 1000.
+const LOOK_AHEAD_TRUST: f32 = 16.0;
 
 /// Most eliminations of one velocity pass: each round after the first releases the engaged
 /// limits the previous one made pull.
@@ -150,8 +166,8 @@ pub(crate) struct JointForest {
     /// Local index of each solver body (`NONE` outside the forest).
     local: Vec<u32>,
     w: Vec<Mat6>,
-    s: Vec<Vec6>,
-    p: Vec<Vec6>,
+    s: Vec<[Vec6; 2]>,
+    p: Vec<[Vec6; 2]>,
     /// Displacement and rotation vector of each local body in a projection.
     shift: Vec<(Vec3, Vec3)>,
     union_find: UnionFind,
@@ -159,6 +175,10 @@ pub(crate) struct JointForest {
     /// Tree joints of each local body (CSR: `adjacency[start[b]..start[b + 1]]`).
     start: Vec<u32>,
     adjacency: Vec<u32>,
+    /// Where each tree's joints start in `order`, and the end of the last tree.
+    trees: Vec<u32>,
+    /// Per local body: it is in a touching contact pair (working array).
+    touching: Vec<bool>,
 }
 
 impl JointForest {
@@ -166,10 +186,13 @@ impl JointForest {
     pub fn clear(&mut self) {
         self.order.clear();
         self.bodies.clear();
+        self.trees.clear();
     }
 
     /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
-    pub fn build(&mut self, constraints: &mut [JointConstraint], bodies: &[SolverBody]) {
+    /// Trees with a body in one of the touching `pairs` do not look ahead (see
+    /// [`Self::add_look_ahead`]).
+    pub fn build(&mut self, constraints: &mut [JointConstraint], bodies: &[SolverBody], pairs: &[PairInput]) {
         self.order.clear();
         self.bodies.clear();
         let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
@@ -183,6 +206,27 @@ impl JointForest {
         self.number_bodies(constraints, bodies.len(), dynamic);
         self.build_adjacency(constraints);
         self.order_joints(constraints, dynamic);
+        self.mark_touching_trees(pairs);
+    }
+
+    /// Marks the trees with a body in a touching pair.
+    fn mark_touching_trees(&mut self, pairs: &[PairInput]) {
+        self.touching.clear();
+        self.touching.resize(self.bodies.len(), false);
+        for pair in pairs {
+            for body in [pair.body_a, pair.body_b] {
+                if let Some(&local) = self.local.get(body as usize).filter(|&&l| l != NONE) {
+                    self.touching[local as usize] = true;
+                }
+            }
+        }
+        for tree in self.trees.windows(2) {
+            let joints = &mut self.order[tree[0] as usize..tree[1] as usize];
+            let touching = &self.touching;
+            let touches =
+                joints.iter().any(|j| touching[j.parent as usize] || (j.child != NONE && touching[j.child as usize]));
+            joints.iter_mut().for_each(|j| j.looks_ahead = !touches);
+        }
     }
 
     /// Union-find over joints between two dynamic bodies; a joint that closes a cycle marks
@@ -229,8 +273,8 @@ impl JointForest {
         }
         let n = self.bodies.len();
         self.w.resize(n, [[0.0; MAX_ROWS]; MAX_ROWS]);
-        self.s.resize(n, [0.0; MAX_ROWS]);
-        self.p.resize(n, [0.0; MAX_ROWS]);
+        self.s.resize(n, [[0.0; MAX_ROWS]; 2]);
+        self.p.resize(n, [[0.0; MAX_ROWS]; 2]);
     }
 
     /// The tree joints of every local body, in constraint order.
@@ -262,12 +306,14 @@ impl JointForest {
     /// static world, then its joint to the parent.
     fn order_joints(&mut self, constraints: &[JointConstraint], dynamic: impl Fn(u32) -> bool) {
         let n = self.bodies.len();
+        self.trees.clear();
         let mut visited = vec![false; n];
         let mut stack: Vec<(u32, u32, bool)> = Vec::new();
         for root in 0..n as u32 {
             if visited[root as usize] {
                 continue;
             }
+            self.trees.push(self.order.len() as u32);
             // (body, joint to its parent or NONE, children pushed?)
             stack.push((root, NONE, false));
             visited[root as usize] = true;
@@ -292,6 +338,7 @@ impl JointForest {
                 }
             }
         }
+        self.trees.push(self.order.len() as u32);
     }
 
     /// Appends `body`'s joints to the static world, then its joint to the parent.
@@ -327,8 +374,8 @@ impl JointForest {
                 Target::Velocity { .. } => inverse_mass(body, 1.0),
                 Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
             };
-            self.s[local] = [0.0; MAX_ROWS];
-            self.p[local] = [0.0; MAX_ROWS];
+            self.s[local] = [[0.0; MAX_ROWS]; 2];
+            self.p[local] = [[0.0; MAX_ROWS]; 2];
         }
         for k in 0..self.order.len() {
             self.eliminate(k, constraints, bodies, target);
@@ -378,7 +425,7 @@ impl JointForest {
         self.shift.clear();
         self.shift.resize(self.bodies.len(), (Vec3::ZERO, Vec3::ZERO));
         for k in (0..self.order.len()).rev() {
-            let lambda = self.back_substitute(k);
+            let [lambda, _] = self.back_substitute(k);
             let joint = &self.order[k];
             let c = &constraints[joint.constraint as usize];
             for (row, &l) in joint.rows[..joint.used].iter().zip(&lambda) {
@@ -414,12 +461,16 @@ impl JointForest {
             return;
         }
         let scales = ctx.tree_rows();
-        let target = Target::Velocity { bias_rate: scales.bias_rate, inv_h: ctx.inv_h, h: ctx.h, look_ahead: ctx.look_ahead };
+        let target =
+            Target::Velocity { bias_rate: scales.bias_rate, inv_h: ctx.inv_h, h: ctx.h, look_ahead: ctx.look_ahead };
         self.engage_limits(constraints, bodies, ctx.h);
         for round in 1..=MAX_ACTIVE_SET_ROUNDS {
             self.eliminate_all(constraints, bodies, target);
             for k in (0..self.order.len()).rev() {
-                self.order[k].lambda = self.back_substitute(k);
+                [self.order[k].lambda, self.order[k].lambda_ahead] = self.back_substitute(k);
+            }
+            if ctx.look_ahead {
+                self.add_look_ahead();
             }
             if round == MAX_ACTIVE_SET_ROUNDS || !self.release_pulling_limits(constraints, bodies, scales) {
                 break;
@@ -440,6 +491,35 @@ impl JointForest {
                 c.model.add_limit_impulse(limit as usize, d);
             }
             apply_rows(c, bodies, &joint.rows[..joint.used], &delta);
+        }
+    }
+
+    /// Adds the look-ahead impulses to each tree's solution where the tree is well
+    /// conditioned for them: their kinetic energy ½ Σ λᵀ ahead at most [`LOOK_AHEAD_TRUST`]
+    /// times what independent rows would need, ½ Σ ahead_i² / K_ii (the ratio is a Rayleigh
+    /// quotient of the Jacobi-scaled K⁻¹). Near a singular pose (a chain pulled straight
+    /// between two supports, light links under a heavy end) the second-order request has a
+    /// part the rows can only meet by large motion; the linear step then overshoots, the next
+    /// request is larger, and the links are thrown about (scaling the step down does not break
+    /// that loop). Such a tree keeps J v = 0 and the projection.
+    fn add_look_ahead(&mut self) {
+        for tree in self.trees.windows(2) {
+            let joints = &mut self.order[tree[0] as usize..tree[1] as usize];
+            if joints.iter().any(|j| !j.looks_ahead || j.used > j.dim) {
+                continue;
+            }
+            let (mut energy, mut floor) = (0.0f32, 0.0f32);
+            for joint in joints.iter() {
+                energy += 0.5 * dot6(&joint.lambda_ahead, &joint.ahead);
+                floor += joint.ahead_floor;
+            }
+            if energy <= LOOK_AHEAD_TRUST * floor {
+                for joint in joints.iter_mut() {
+                    for (lambda, ahead) in joint.lambda.iter_mut().zip(joint.lambda_ahead) {
+                        *lambda += ahead;
+                    }
+                }
+            }
         }
     }
 
@@ -531,11 +611,19 @@ impl JointForest {
         let mut error = [0.0; MAX_ROWS];
         joint.dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
         let equality = joint.dim;
-        let holds = error[..equality].iter().all(|e| e.abs() <= PROJECTION_SLOP);
-        let error_ahead = match target {
-            Target::Velocity { h, look_ahead: true, .. } if holds => Self::error_ahead(c, a, b, h),
-            _ => error,
-        };
+        joint.ahead = [0.0; MAX_ROWS];
+        joint.ahead_floor = 0.0;
+        if let (Target::Velocity { h, inv_h, look_ahead: true, .. }, true) = (target, joint.looks_ahead) {
+            // The change of J v that closes the joint's second-order drift over the step:
+            // −[C(pose + h v) − C − h J v]/h.
+            let error_ahead = Self::error_ahead(c, a, b, h);
+            for i in 0..equality {
+                let request = -(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b);
+                let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b));
+                joint.ahead[i] = request;
+                joint.ahead_floor += if k > 0.0 { 0.5 * request * request / k } else { 0.0 };
+            }
+        }
         joint.used = Self::append_limit_rows(joint, c, &frames, &mut error, target);
         let dim = joint.used;
         let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
@@ -552,12 +640,13 @@ impl JointForest {
                 Target::Velocity { inv_h, .. } if i >= equality && error[i] > 0.0 => {
                     -(joint.rows[i].velocity(a, b) + error[i] * inv_h)
                 }
-                Target::Velocity { inv_h, look_ahead: true, .. } if i < equality => -(error_ahead[i] - error[i]) * inv_h,
                 Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
                 Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
             };
-            r - dot6(&parent_rows[i], &self.s[u])
+            r - dot6(&parent_rows[i], &self.s[u][0])
         });
+        let mut rhs_ahead: Vec6 =
+            std::array::from_fn(|i| if i < dim { joint.ahead[i] - dot6(&parent_rows[i], &self.s[u][1]) } else { 0.0 });
         if child != NONE {
             let child = child as usize;
             let jw_c = mul_rows(&child_rows, &self.w[child], dim);
@@ -566,21 +655,24 @@ impl JointForest {
                 for j in 0..dim {
                     system[i][j] += child_system[i][j];
                 }
-                rhs[i] -= dot6(&child_rows[i], &self.s[child]);
+                rhs[i] -= dot6(&child_rows[i], &self.s[child][0]);
+                rhs_ahead[i] -= dot6(&child_rows[i], &self.s[child][1]);
             }
         }
         let Some(inverse) = inverse_spd(&system, dim) else {
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
-            joint.t = [0.0; MAX_ROWS];
+            joint.t = [[0.0; MAX_ROWS]; 2];
             return;
         };
-        joint.t = std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * rhs[j]).sum());
+        joint.t = [rhs, rhs_ahead].map(|r| std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * r[j]).sum()));
         joint.g =
             std::array::from_fn(|i| std::array::from_fn(|col| (0..dim).map(|j| inverse[i][j] * jw_u[j][col]).sum()));
         // s_u += (J_u W_u)ᵀ t,  W_u −= (J_u W_u)ᵀ G.
         let (s, w) = (&mut self.s[u], &mut self.w[u]);
         for row in 0..MAX_ROWS {
-            s[row] += (0..dim).map(|i| jw_u[i][row] * joint.t[i]).sum::<f32>();
+            for (s, t) in s.iter_mut().zip(&joint.t) {
+                s[row] += (0..dim).map(|i| jw_u[i][row] * t[i]).sum::<f32>();
+            }
             for col in 0..MAX_ROWS {
                 w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
             }
@@ -597,18 +689,23 @@ impl JointForest {
         error
     }
 
-    /// λ of tree joint `k` from the impulse on its parent side; passes its impulse on.
-    fn back_substitute(&mut self, k: usize) -> Vec6 {
+    /// λ of tree joint `k` for both right-hand sides from the impulses on its parent side;
+    /// passes its impulses on.
+    fn back_substitute(&mut self, k: usize) -> [Vec6; 2] {
         let joint = &self.order[k];
         let dim = joint.used;
         let u = joint.parent as usize;
-        let lambda: Vec6 =
-            std::array::from_fn(|i| if i < dim { joint.t[i] - dot6(&joint.g[i], &self.p[u]) } else { 0.0 });
-        add_side_transposed(&mut self.p[u], &joint.rows[..dim], &lambda, joint.parent_is_a);
-        if joint.child != NONE {
-            add_side_transposed(&mut self.p[joint.child as usize], &joint.rows[..dim], &lambda, !joint.parent_is_a);
-        }
-        lambda
+        std::array::from_fn(|side| {
+            let p = &self.p[u][side];
+            let lambda: Vec6 =
+                std::array::from_fn(|i| if i < dim { joint.t[side][i] - dot6(&joint.g[i], p) } else { 0.0 });
+            add_side_transposed(&mut self.p[u][side], &joint.rows[..dim], &lambda, joint.parent_is_a);
+            if joint.child != NONE {
+                let child = &mut self.p[joint.child as usize][side];
+                add_side_transposed(child, &joint.rows[..dim], &lambda, !joint.parent_is_a);
+            }
+            lambda
+        })
     }
 }
 
@@ -625,8 +722,12 @@ impl TreeJoint {
             engaged: 0,
             rows: [JacobianRow::default(); MAX_ROWS],
             g: [[0.0; MAX_ROWS]; MAX_ROWS],
-            t: [0.0; MAX_ROWS],
+            t: [[0.0; MAX_ROWS]; 2],
+            ahead: [0.0; MAX_ROWS],
+            ahead_floor: 0.0,
+            looks_ahead: false,
             lambda: [0.0; MAX_ROWS],
+            lambda_ahead: [0.0; MAX_ROWS],
         }
     }
 }
