@@ -71,7 +71,7 @@
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
-use crate::dynamics::parts::dense::{inverse_spd, Mat6, Vec6, MAX_ROWS};
+use crate::dynamics::parts::dense::{inverse_independent, Mat6, Vec6, MAX_ROWS};
 use crate::dynamics::parts::equality::{PassContext, RowScales};
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
@@ -659,7 +659,8 @@ impl JointForest {
                 rhs_ahead[i] -= dot6(&child_rows[i], &self.s[child][1]);
             }
         }
-        let Some(inverse) = inverse_spd(&system, dim) else {
+        let reference = own_sizes(&joint.rows, dim, a, b, target);
+        let Some(inverse) = inverse_independent(&system, dim, &reference) else {
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.t = [[0.0; MAX_ROWS]; 2];
             return;
@@ -765,6 +766,27 @@ fn displace(body: &mut SolverBody, shift: Vec3, turn: Vec3) {
     body.delta_rotation = integrate_rotation(before, turn, 1.0);
     let r = Mat3::from_quat(body.delta_rotation * before.inverse());
     body.inv_inertia = r * body.inv_inertia * r.transpose();
+}
+
+/// J_i W₀ J_iᵀ of each row with the bodies' own metric W₀ (M⁻¹ in a velocity pass, the
+/// mass-normalised one in a projection; zero for an immovable body): the size of the row
+/// with nothing else holding the bodies.
+fn own_sizes(rows: &[JacobianRow; MAX_ROWS], dim: usize, a: &SolverBody, b: &SolverBody, target: Target) -> Vec6 {
+    let metric = |body: &SolverBody| match (body.inv_mass > 0.0, target) {
+        (false, _) => None,
+        (true, Target::Velocity { .. }) => Some(inverse_mass(body, 1.0)),
+        (true, Target::Position) => Some(inverse_mass(body, 1.0 / body.inv_mass)),
+    };
+    let mut sizes = [0.0; MAX_ROWS];
+    for (side_is_a, body) in [(true, a), (false, b)] {
+        let Some(w) = metric(body) else { continue };
+        let blocks = side_blocks(rows, dim, side_is_a);
+        let jw = mul_rows(&blocks, &w, dim);
+        for i in 0..dim {
+            sizes[i] += dot6(&jw[i], &blocks[i]);
+        }
+    }
+    sizes
 }
 
 /// scale · diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).

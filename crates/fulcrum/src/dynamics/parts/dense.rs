@@ -83,6 +83,60 @@ pub(crate) fn inverse_spd(k: &Mat6, n: usize) -> Option<Mat6> {
     Some(inverse)
 }
 
+/// A pivot at most this fraction of its row's reference size marks the row as dependent in
+/// [`inverse_independent`].
+const DEPENDENT_PIVOT: f32 = 1e-4;
+
+/// The inverse of a symmetric positive semi-definite `n × n` block on its independent rows
+/// (regularised like [`cholesky`]). Row j is left out when its pivot is at most
+/// [`DEPENDENT_PIVOT`] times `reference[j]`, the size the row would have on its own (J M⁻¹ Jᵀ
+/// with nothing else holding the bodies): what earlier rows and the rest of the system
+/// already hold. The last hinge of a closed planar linkage is such a row three times over
+/// (its out-of-plane rows see a body the rest of the loop keeps in the plane). Its row and
+/// column of the inverse are zero, so it takes no impulse, and its error (inconsistent with
+/// the others' by rounding) is not amplified by 1/ε into a growing self-stress of the loop.
+/// `None` when a pivot is not finite.
+pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Option<Mat6> {
+    let trace: f32 = (0..n).map(|i| k[i][i].abs()).sum();
+    let epsilon = REGULARISATION * trace / n.max(1) as f32 + f32::MIN_POSITIVE;
+    let mut l = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut independent = [false; MAX_ROWS];
+    for j in 0..n {
+        let mut diagonal = k[j][j];
+        for p in 0..j {
+            diagonal -= l[j][p] * l[j][p];
+        }
+        if !diagonal.is_finite() {
+            return None;
+        }
+        if diagonal <= DEPENDENT_PIVOT * reference[j] {
+            // Left out: a unit pivot and a zero column keep the other rows' solve intact.
+            l[j][j] = 1.0;
+            continue;
+        }
+        independent[j] = true;
+        let pivot = (diagonal + epsilon).sqrt();
+        l[j][j] = pivot;
+        for i in j + 1..n {
+            let mut value = k[i][j];
+            for p in 0..j {
+                value -= l[i][p] * l[j][p];
+            }
+            l[i][j] = value / pivot;
+        }
+    }
+    let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
+    for column in (0..n).filter(|&c| independent[c]) {
+        let mut unit = [0.0; MAX_ROWS];
+        unit[column] = 1.0;
+        let x = cholesky_solve(&l, &unit, n);
+        for row in (0..n).filter(|&r| independent[r]) {
+            inverse[row][column] = x[row];
+        }
+    }
+    Some(inverse)
+}
+
 /// Solves K x = b for a symmetric positive definite block; `None` when K cannot be factored.
 pub(crate) fn solve_spd(k: &Mat6, b: &Vec6, n: usize) -> Option<Vec6> {
     cholesky(k, n).map(|l| cholesky_solve(&l, b, n))
