@@ -4,7 +4,8 @@
 //! K is symmetric positive definite for independent rows. Rows that are dependent (a joint
 //! that locks a degree of freedom twice, or a degenerate pose) make it singular; every
 //! factorisation adds a relative regularisation ε·(trace/n) to the diagonal so it stays
-//! well posed, and reports failure only for non-finite input.
+//! well posed, and reports failure only for non-finite input. The tree solve's blocks leave
+//! dependent rows out instead (`inverse_independent`).
 // Small fixed-size matrices read best with explicit row/column indices.
 #![allow(clippy::needless_range_loop)]
 
@@ -68,21 +69,6 @@ pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
     x
 }
 
-/// The inverse of a symmetric positive definite `n × n` block (regularised as above).
-pub(crate) fn inverse_spd(k: &Mat6, n: usize) -> Option<Mat6> {
-    let l = cholesky(k, n)?;
-    let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
-    for column in 0..n {
-        let mut unit = [0.0; MAX_ROWS];
-        unit[column] = 1.0;
-        let x = cholesky_solve(&l, &unit, n);
-        for row in 0..n {
-            inverse[row][column] = x[row];
-        }
-    }
-    Some(inverse)
-}
-
 /// A pivot at most this fraction of its row's reference size marks the row as dependent in
 /// [`inverse_independent`].
 const DEPENDENT_PIVOT: f32 = 1e-4;
@@ -110,7 +96,9 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
             return None;
         }
         if diagonal <= DEPENDENT_PIVOT * reference[j] {
-            // Left out: a unit pivot and a zero column keep the other rows' solve intact.
+            // Left out: a unit pivot in an otherwise zero row and column keeps the other
+            // rows' solve intact.
+            l[j] = [0.0; MAX_ROWS];
             l[j][j] = 1.0;
             continue;
         }
@@ -168,7 +156,8 @@ mod tests {
                 let ax: f32 = (0..n).map(|j| a[i][j] * x[j]).sum();
                 assert!((ax - b[i]).abs() < 1e-3 * (1.0 + b[i].abs()), "n {n} row {i}: {ax} vs {}", b[i]);
             }
-            let inverse = inverse_spd(&a, n).unwrap();
+            let diagonal: Vec6 = std::array::from_fn(|i| a[i][i]);
+            let inverse = inverse_independent(&a, n, &diagonal).unwrap();
             for i in 0..n {
                 for j in 0..n {
                     let product: f32 = (0..n).map(|p| a[i][p] * inverse[p][j]).sum();
@@ -193,5 +182,19 @@ mod tests {
         let mut nan = k;
         nan[0][0] = f32::NAN;
         assert!(cholesky(&nan, 2).is_none());
+    }
+
+    /// The inverse on independent rows leaves the repeat of a row out: the first row takes
+    /// the whole demand, the second none (its row and column are zero).
+    #[test]
+    fn repeated_row_is_left_out_of_the_inverse() {
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        k[0] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        k[1] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        k[2] = [0.0, 0.0, 3.0, 0.0, 0.0, 0.0];
+        let inverse = inverse_independent(&k, 3, &[2.0, 2.0, 3.0, 0.0, 0.0, 0.0]).unwrap();
+        assert!((inverse[0][0] - 0.5).abs() < 1e-4, "{inverse:?}");
+        assert!((inverse[2][2] - 1.0 / 3.0).abs() < 1e-4, "{inverse:?}");
+        assert!(inverse[1].iter().chain((0..3).map(|i| &inverse[i][1])).all(|&x| x == 0.0), "{inverse:?}");
     }
 }

@@ -7,7 +7,7 @@
 //! `equality::constrained_mass`):
 //!
 //! ```text
-//! spring          C = x − rest, soft at (hertz, ζ) in every pass (it is a force)
+//! spring          a force on x − rest at (hertz, ζ), once per solver step (below)
 //! velocity motor  Δλ = −m (ẋ − target),           |λ| ≤ max_force · h
 //! position motor  C = x − target, soft at (hertz, ζ), |λ| ≤ max_force · h
 //! lower limit     C = x − lower ≥ 0,  λ ≥ 0
