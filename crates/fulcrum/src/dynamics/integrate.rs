@@ -17,7 +17,7 @@
 //! invariants survive it too.
 
 use super::solver_body::{SolverBody, SolverBodyParams};
-use crate::math::{integrate_rotation, skew, Mat3, Vec3, Vec3A};
+use crate::math::{skew, Mat3, Vec3, Vec3A};
 
 /// Below this angular speed (rad/s) the gyroscopic term is negligible and skipped.
 const GYROSCOPIC_MIN_SPEED: f32 = 1e-3;
@@ -95,11 +95,7 @@ pub(crate) fn turn_inertia(bodies: &mut [SolverBody], params: &[SolverBodyParams
 /// Advances positions and rotations of every simulated body by `h` seconds.
 pub(crate) fn integrate_positions(bodies: &mut [SolverBody], h: f32) {
     for body in bodies.iter_mut().skip(1) {
-        body.delta_position += h * body.linear_velocity;
-        let w = Vec3::from(body.angular_velocity);
-        if w != Vec3::ZERO {
-            body.delta_rotation = integrate_rotation(body.delta_rotation, w, h);
-        }
+        body.advance(h);
     }
 }
 

@@ -118,7 +118,7 @@ impl SolverData {
     /// through the joints themselves).
     fn prepare_joints(&mut self, ctx: &StepContext) {
         if ctx.solver.exact_joint_trees {
-            self.forest.build(&mut self.joints, &self.bodies);
+            self.forest.build(&mut self.joints, &self.bodies, &self.pairs);
         } else {
             self.forest.clear();
         }

@@ -5,7 +5,7 @@
 //! The vectors are 16-byte aligned (`Vec3A`, `Quat`) so the wide solver loads each with one
 //! instruction and transposes four bodies into lanes.
 
-use crate::math::{Mat3, Quat, Vec3, Vec3A};
+use crate::math::{integrate_rotation, Mat3, Quat, Vec3, Vec3A};
 
 /// Hot per-body solver state.
 #[derive(Clone, Copy, Debug)]
@@ -47,6 +47,25 @@ impl SolverBody {
     pub fn apply_impulse(&mut self, r: Vec3, p: Vec3) {
         self.linear_velocity += Vec3A::from(self.inv_mass * p);
         self.angular_velocity += Vec3A::from(self.inv_inertia * r.cross(p));
+    }
+
+    /// Moves the body on for `h` seconds at its current velocities: Δp += h v,
+    /// Δq = normalize(Δq + h/2 ω Δq).
+    #[inline]
+    pub fn advance(&mut self, h: f32) {
+        self.delta_position += h * self.linear_velocity;
+        let w = Vec3::from(self.angular_velocity);
+        if w != Vec3::ZERO {
+            self.delta_rotation = integrate_rotation(self.delta_rotation, w, h);
+        }
+    }
+
+    /// The body as [`Self::advance`] would leave it after `h` seconds.
+    #[inline]
+    pub fn advanced(&self, h: f32) -> SolverBody {
+        let mut ahead = *self;
+        ahead.advance(h);
+        ahead
     }
 }
 

@@ -160,6 +160,7 @@ fn joint_passes(settings: &SolverSettings, h: f32, step: u32) -> (PassContext, P
         (SolverMode::Pgs, PositionCorrection::Baumgarte) => joint_softness,
         _ => Softness::RIGID,
     };
-    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness, step };
-    (biased, PassContext { use_bias: false, ..biased })
+    let look_ahead = tree_softness == Softness::RIGID;
+    let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness, look_ahead, step };
+    (biased, PassContext { use_bias: false, look_ahead: false, ..biased })
 }

@@ -6,9 +6,10 @@
 //! slide           x = a·d                             1 row along a, r_A taken to p_B,
 //!                 with spring (rest 0), motor and limits on x
 //! ```
-//! (a, b, c: A's frame axes; d = p_B − p_A.) The slide runs first, with its effective mass
-//! while the two equality rows hold (`equality::constrained_mass`), then the two rows as one
-//! block (or the exact tree solve).
+//! (a, b, c: A's frame axes; d = p_B − p_A.) The slide runs first, along its free row within
+//! the two equality rows (`equality::FreeRow`: the mass it has while they hold, and no turn
+//! left over for the next part to read as slide velocity), then the two rows as one block
+//! (or the exact tree solve).
 
 use super::hinge::dof;
 use super::{rows_reaction, JointSolver};
@@ -52,7 +53,9 @@ impl JointSolver for LineJoint {
         if self.slide.is_active() {
             let (slide, position) = slide_row(frames);
             let (line, _) = perpendicular_rows(frames);
-            self.slide.solve_constrained(&slide, position, &line, a, b, ctx);
+            let booked = self.slide.solve_within(&slide, &line, position, a, b, ctx);
+            let impulse = &mut self.perpendicular.impulse;
+            impulse.iter_mut().zip(booked).for_each(|(impulse, booked)| *impulse += booked);
         }
         if !in_tree {
             self.perpendicular.solve(frames, a, b, ctx.rigid());

@@ -9,10 +9,12 @@
 //! ```
 //! (a, b, c: A's frame axes; d = p_B − p_A.) The five equality rows are solved as one 5×5
 //! block, or by the exact tree solve; the slide runs first so the block holds exactly after
-//! the motor and limits have acted. The slide's effective mass is the one it has while the
-//! block holds (the Schur complement, `equality::constrained_mass`): with B's rotation
-//! locked, a slider anchored off B's centre of mass still moves B's whole mass, and its
-//! spring keeps its set frequency.
+//! the motor and limits have acted. The slide is solved along its free row within the block
+//! (`equality::FreeRow`): with B's rotation locked, a slider anchored off B's centre of mass
+//! still moves B's whole mass, and its spring keeps its set frequency. Solving it along the
+//! plain row with that mass (as before) turned B by r × impulse between the parts: with the
+//! anchor 2 m from a 350 g slide's centre each of spring, motor and limit saw the last one's
+//! turn as slide velocity and the slide reached 1.9e18 m/s in one step.
 
 use super::hinge::dof;
 use super::{rows_reaction, JointSolver};
@@ -74,7 +76,8 @@ impl JointSolver for PrismaticJoint {
         let (rows, error) = prismatic_rows(frames);
         if self.slide.is_active() {
             let (slide, position) = slide_row(frames);
-            self.slide.solve_constrained(&slide, position, &rows, a, b, ctx);
+            let booked = self.slide.solve_within(&slide, &rows, position, a, b, ctx);
+            self.impulse.iter_mut().zip(booked).for_each(|(impulse, booked)| *impulse += booked);
         }
         if !in_tree {
             solve_equality(&rows, &error, &mut self.impulse, a, b, ctx.rigid());

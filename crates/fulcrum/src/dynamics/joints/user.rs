@@ -350,7 +350,15 @@ mod tests {
 
     fn pass(h: f32) -> PassContext {
         let rigid = Softness::RIGID;
-        PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness: rigid, tree_softness: rigid, step: 1 }
+        PassContext {
+            h,
+            inv_h: 1.0 / h,
+            use_bias: true,
+            joint_softness: rigid,
+            tree_softness: rigid,
+            look_ahead: false,
+            step: 1,
+        }
     }
 
     /// The user's view of a body that moved and turned since the start of the step: the

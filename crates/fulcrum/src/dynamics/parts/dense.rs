@@ -4,7 +4,8 @@
 //! K is symmetric positive definite for independent rows. Rows that are dependent (a joint
 //! that locks a degree of freedom twice, or a degenerate pose) make it singular; every
 //! factorisation adds a relative regularisation ε·(trace/n) to the diagonal so it stays
-//! well posed, and reports failure only for non-finite input.
+//! well posed, and reports failure only for non-finite input. The tree solve's blocks leave
+//! dependent rows out instead (`inverse_independent`).
 // Small fixed-size matrices read best with explicit row/column indices.
 #![allow(clippy::needless_range_loop)]
 
@@ -68,15 +69,56 @@ pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
     x
 }
 
-/// The inverse of a symmetric positive definite `n × n` block (regularised as above).
-pub(crate) fn inverse_spd(k: &Mat6, n: usize) -> Option<Mat6> {
-    let l = cholesky(k, n)?;
+/// A pivot at most this fraction of its row's reference size marks the row as dependent in
+/// [`inverse_independent`].
+const DEPENDENT_PIVOT: f32 = 1e-4;
+
+/// The inverse of a symmetric positive semi-definite `n × n` block on its independent rows
+/// (regularised like [`cholesky`]). Row j is left out when its pivot is at most
+/// [`DEPENDENT_PIVOT`] times `reference[j]`, the size the row would have on its own (J M⁻¹ Jᵀ
+/// with nothing else holding the bodies): what earlier rows and the rest of the system
+/// already hold. The last hinge of a closed planar linkage is such a row three times over
+/// (its out-of-plane rows see a body the rest of the loop keeps in the plane). Its row and
+/// column of the inverse are zero, so it takes no impulse, and its error (inconsistent with
+/// the others' by rounding) is not amplified by 1/ε into a growing self-stress of the loop.
+/// `None` when a pivot is not finite.
+pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Option<Mat6> {
+    let trace: f32 = (0..n).map(|i| k[i][i].abs()).sum();
+    let epsilon = REGULARISATION * trace / n.max(1) as f32 + f32::MIN_POSITIVE;
+    let mut l = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut independent = [false; MAX_ROWS];
+    for j in 0..n {
+        let mut diagonal = k[j][j];
+        for p in 0..j {
+            diagonal -= l[j][p] * l[j][p];
+        }
+        if !diagonal.is_finite() {
+            return None;
+        }
+        if diagonal <= DEPENDENT_PIVOT * reference[j] {
+            // Left out: a unit pivot in an otherwise zero row and column keeps the other
+            // rows' solve intact.
+            l[j] = [0.0; MAX_ROWS];
+            l[j][j] = 1.0;
+            continue;
+        }
+        independent[j] = true;
+        let pivot = (diagonal + epsilon).sqrt();
+        l[j][j] = pivot;
+        for i in j + 1..n {
+            let mut value = k[i][j];
+            for p in 0..j {
+                value -= l[i][p] * l[j][p];
+            }
+            l[i][j] = value / pivot;
+        }
+    }
     let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
-    for column in 0..n {
+    for column in (0..n).filter(|&c| independent[c]) {
         let mut unit = [0.0; MAX_ROWS];
         unit[column] = 1.0;
         let x = cholesky_solve(&l, &unit, n);
-        for row in 0..n {
+        for row in (0..n).filter(|&r| independent[r]) {
             inverse[row][column] = x[row];
         }
     }
@@ -114,7 +156,8 @@ mod tests {
                 let ax: f32 = (0..n).map(|j| a[i][j] * x[j]).sum();
                 assert!((ax - b[i]).abs() < 1e-3 * (1.0 + b[i].abs()), "n {n} row {i}: {ax} vs {}", b[i]);
             }
-            let inverse = inverse_spd(&a, n).unwrap();
+            let diagonal: Vec6 = std::array::from_fn(|i| a[i][i]);
+            let inverse = inverse_independent(&a, n, &diagonal).unwrap();
             for i in 0..n {
                 for j in 0..n {
                     let product: f32 = (0..n).map(|p| a[i][p] * inverse[p][j]).sum();
@@ -139,5 +182,19 @@ mod tests {
         let mut nan = k;
         nan[0][0] = f32::NAN;
         assert!(cholesky(&nan, 2).is_none());
+    }
+
+    /// The inverse on independent rows leaves the repeat of a row out: the first row takes
+    /// the whole demand, the second none (its row and column are zero).
+    #[test]
+    fn repeated_row_is_left_out_of_the_inverse() {
+        let mut k = [[0.0; MAX_ROWS]; MAX_ROWS];
+        k[0] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        k[1] = [2.0, 2.0, 0.0, 0.0, 0.0, 0.0];
+        k[2] = [0.0, 0.0, 3.0, 0.0, 0.0, 0.0];
+        let inverse = inverse_independent(&k, 3, &[2.0, 2.0, 3.0, 0.0, 0.0, 0.0]).unwrap();
+        assert!((inverse[0][0] - 0.5).abs() < 1e-4, "{inverse:?}");
+        assert!((inverse[2][2] - 1.0 / 3.0).abs() < 1e-4, "{inverse:?}");
+        assert!(inverse[1].iter().chain((0..3).map(|i| &inverse[i][1])).all(|&x| x == 0.0), "{inverse:?}");
     }
 }

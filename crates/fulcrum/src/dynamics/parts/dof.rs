@@ -7,7 +7,7 @@
 //! `equality::constrained_mass`):
 //!
 //! ```text
-//! spring          C = x − rest, soft at (hertz, ζ) in every pass (it is a force)
+//! spring          a force on x − rest at (hertz, ζ), once per solver step (below)
 //! velocity motor  Δλ = −m (ẋ − target),           |λ| ≤ max_force · h
 //! position motor  C = x − target, soft at (hertz, ζ), |λ| ≤ max_force · h
 //! lower limit     C = x − lower ≥ 0,  λ ≥ 0
@@ -19,12 +19,22 @@
 //! pushed back with the joint softness in the solve pass and held rigidly in the relax pass.
 //! Accumulated impulses are clamped (never the increments).
 //!
-//! The spring is solved in both passes of a substep (solve and relax), two backward-Euler
-//! steps: an undamped spring's amplitude decays by 1/(1 + h²ω²) per substep, about 20% a
-//! period at 1.5 Hz and 240 Hz substeps (`tests/joints_hinge.rs` checks this figure).
-//! Solving it in the solve pass only would halve that damping, but the relax pass is also a
-//! second Gauss-Seidel sweep over coupled springs: without it five 60 Hz hinge springs in a
-//! horizontal chain (or five soft welds) oscillate without settling, or diverge.
+//! The spring is a force, integrated once per solver step (in the biased pass; the relax
+//! pass leaves it alone) by the exact discretisation of the damped oscillator
+//! ẍ = −ω² x − 2ζω ẋ. Sampled at steps of h its motion obeys
+//! x_{n+1} = α x_n − β x_{n−1} with α = e^{s₁h} + e^{s₂h}, β = e^{−2ζωh} (s₁, s₂ the roots of
+//! s² + 2ζω s + ω²), and with the integrator's ẋ_{n+1} = (x_{n+1} − x_n)/h that is the impulse
+//!
+//! ```text
+//! λ = m [(β − 1) ẋ − (1 + β − α)/h · (x − rest)]      ẋ without the spring's own impulse
+//! ```
+//!
+//! so a lone spring keeps its set frequency and damping exactly at any step (an undamped one
+//! keeps its amplitude; the backward-Euler spring it replaces lost 20% a period at 1.5 Hz).
+//! A spring stiffer than ωh = 1 (38 Hz at 240 Hz substeps) is meant to be nearly rigid and
+//! keeps the implicit soft row in every pass: coupled to its neighbours (five 60 Hz hinge
+//! springs in a chain, soft welds) an explicit force that stiff would be unstable, and the
+//! relax pass's second sweep is what settles them.
 
 use super::equality::{constrained_mass, FreeRow, PassContext, RowScales};
 use super::row::JacobianRow;
@@ -139,8 +149,7 @@ impl Dof {
             return;
         }
         if let Some(spring) = self.spring {
-            let scales = ctx.spring(spring.hertz, spring.damping_ratio);
-            let delta = soft_impulse(row, a, b, mass, position - spring.rest, scales, self.spring_impulse);
+            let delta = self.spring_delta(spring, row, position, mass, a, b, ctx);
             self.spring_impulse += delta;
             row.apply(a, b, delta);
         }
@@ -206,6 +215,35 @@ impl Dof {
         }
     }
 
+    /// The change of the spring's impulse in this pass (see the module comment): the exact
+    /// discrete spring in the biased pass (nothing in the relax pass), or the implicit soft row
+    /// in every pass for a spring stiffer than [`EXACT_SPRING_LIMIT`].
+    #[allow(clippy::too_many_arguments)]
+    fn spring_delta(
+        &self,
+        spring: DofSpring,
+        row: &JacobianRow,
+        position: f32,
+        mass: f32,
+        a: &SolverBody,
+        b: &SolverBody,
+        ctx: &PassContext,
+    ) -> f32 {
+        let omega = 2.0 * std::f32::consts::PI * spring.hertz;
+        let error = position - spring.rest;
+        if omega * ctx.h > EXACT_SPRING_LIMIT {
+            let scales = ctx.spring(spring.hertz, spring.damping_ratio);
+            return soft_impulse(row, a, b, mass, error, scales, self.spring_impulse);
+        }
+        if !ctx.use_bias {
+            return 0.0;
+        }
+        let (alpha, beta) = oscillator_recurrence(omega, spring.damping_ratio, ctx.h);
+        let free_velocity = row.velocity(a, b) - self.spring_impulse / mass;
+        let impulse = mass * ((beta - 1.0) * free_velocity - (1.0 + beta - alpha) * ctx.inv_h * error);
+        impulse - self.spring_impulse
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn solve_motor(
         &mut self,
@@ -229,6 +267,19 @@ impl Dof {
         self.motor_impulse = (old + delta).clamp(-max_impulse, max_impulse);
         row.apply(a, b, self.motor_impulse - old);
     }
+}
+
+/// Largest ωh of a spring integrated exactly (see the module comment).
+const EXACT_SPRING_LIMIT: f32 = 1.0;
+
+/// (α, β) of the damped oscillator's recurrence x_{n+1} = α x_n − β x_{n−1} at steps of `h`:
+/// α = e^{s₁h} + e^{s₂h} = 2 e^{−ζωh} cos(ωh √(1 − ζ²)) (cosh(ωh √(ζ² − 1)) when ζ > 1),
+/// β = e^{s₁h} e^{s₂h} = e^{−2ζωh}.
+fn oscillator_recurrence(omega: f32, zeta: f32, h: f32) -> (f32, f32) {
+    let decay = (-zeta * omega * h).exp();
+    let q = zeta * zeta - 1.0;
+    let wave = if q < 0.0 { (omega * h * (-q).sqrt()).cos() } else { (omega * h * q.sqrt()).cosh() };
+    (2.0 * decay * wave, decay * decay)
 }
 
 /// Δλ = −mass_scale · m (ẋ + bias_rate · C) − impulse_scale · λ.

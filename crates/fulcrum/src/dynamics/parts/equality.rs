@@ -57,6 +57,10 @@ pub(crate) struct PassContext {
     /// bias would push light links through the same near-singular directions), the
     /// Baumgarte rate in pgs mode with Baumgarte correction.
     pub tree_softness: Softness,
+    /// The exact tree solve aims its equality rows at joints closed at the end of the solver
+    /// step (J v = −C(pose + h v)/h, see `joints::forest`) instead of at J v = 0: the biased
+    /// pass when a position projection follows.
+    pub look_ahead: bool,
     /// Number of the solver step (never 0): parts that compute something once per step
     /// (an effective mass) recompute it when this changes.
     pub step: u32,
