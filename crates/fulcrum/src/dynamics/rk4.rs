@@ -247,6 +247,7 @@ fn joint_pass(h: f32) -> PassContext {
         joint_softness: Softness::RIGID,
         tree_softness: Softness::RIGID,
         step: 0,
+        look_ahead: false,
     }
 }
 
