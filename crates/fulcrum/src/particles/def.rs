@@ -217,14 +217,7 @@ impl<B> ClothDef<B> {
             }
             Ok(())
         };
-        for (i, &particle) in self.pinned.iter().enumerate() {
-            check(format!("pinned[{i}]"), particle)?;
-        }
-        for (i, attachment) in self.attached.iter().enumerate() {
-            check(format!("attached[{i}].particle"), attachment.particle)?;
-            check_point(&format!("attached[{i}].anchor"), attachment.anchor)?;
-        }
-        Ok(())
+        check_references(&self.pinned, &self.attached, check)
     }
 
     /// The same cloth with its bodies named by `f(field, body)` (ids to names and back).
@@ -277,14 +270,7 @@ impl<B> RopeDef<B> {
             }
             Ok(())
         };
-        for (i, &particle) in self.pinned.iter().enumerate() {
-            check(format!("pinned[{i}]"), particle)?;
-        }
-        for (i, attachment) in self.attached.iter().enumerate() {
-            check(format!("attached[{i}].particle"), attachment.particle)?;
-            check_point(&format!("attached[{i}].anchor"), attachment.anchor)?;
-        }
-        Ok(())
+        check_references(&self.pinned, &self.attached, check)
     }
 
     /// The same rope with its bodies named by `f(field, body)` (ids to names and back).
@@ -308,6 +294,23 @@ impl<B> RopeDef<B> {
 }
 
 /// Attachments with their bodies mapped; `f` is given the field `attached[i].body`.
+/// Every pinned and attached particle exists (`check(field, particle)`), and every anchor is
+/// a valid point.
+fn check_references<P: Copy, B>(
+    pinned: &[P],
+    attached: &[Attachment<P, B>],
+    check: impl Fn(String, P) -> Result<()>,
+) -> Result<()> {
+    for (i, &particle) in pinned.iter().enumerate() {
+        check(format!("pinned[{i}]"), particle)?;
+    }
+    for (i, attachment) in attached.iter().enumerate() {
+        check(format!("attached[{i}].particle"), attachment.particle)?;
+        check_point(&format!("attached[{i}].anchor"), attachment.anchor)?;
+    }
+    Ok(())
+}
+
 fn map_attachments<P, B, C>(
     attached: Vec<Attachment<P, B>>,
     f: &mut impl FnMut(&str, B) -> Result<C>,
