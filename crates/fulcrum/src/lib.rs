@@ -8,8 +8,8 @@
 //! World::step(dt)
 //!   broad phase   new pairs from the dynamic AABB trees
 //!   narrow phase  manifolds (≤ 4 points, feature ids), begin/end events, wake on touch
-//!   solve         soft_step: substeps of integrate → warm start → solve → integrate → relax,
-//!                 then restitution; or pgs: iterations + position correction
+//!   solve         impacts (restitution), then soft_step: substeps of integrate → warm
+//!                 start → solve → integrate → relax; or pgs: iterations + position correction
 //!   finalize      poses, bounds, non-finite bodies disabled; bullets swept back to
 //!                 their first time of impact (continuous collision)
 //!   characters    each character moved by the character solver (sweep, plane projection)

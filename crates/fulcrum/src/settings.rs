@@ -11,7 +11,7 @@ use crate::math::Vec3;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SolverMode {
-    /// Substeps with soft constraints, a relax pass and a restitution pass (default).
+    /// Substeps with soft constraints and a relax pass (default).
     #[default]
     SoftStep,
     /// Classic projected Gauss-Seidel: velocity iterations once per step, with a separate
