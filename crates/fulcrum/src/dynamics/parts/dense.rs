@@ -37,13 +37,7 @@ pub(crate) fn cholesky(k: &Mat6, n: usize) -> Option<Mat6> {
         }
         let pivot = diagonal.sqrt();
         l[j][j] = pivot;
-        for i in j + 1..n {
-            let mut value = k[i][j];
-            for p in 0..j {
-                value -= l[i][p] * l[j][p];
-            }
-            l[i][j] = value / pivot;
-        }
+        fill_column(k, &mut l, j, n);
     }
     Some(l)
 }
@@ -105,13 +99,7 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
         independent[j] = true;
         let pivot = (diagonal + epsilon).sqrt();
         l[j][j] = pivot;
-        for i in j + 1..n {
-            let mut value = k[i][j];
-            for p in 0..j {
-                value -= l[i][p] * l[j][p];
-            }
-            l[i][j] = value / pivot;
-        }
+        fill_column(k, &mut l, j, n);
     }
     let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
     for column in (0..n).filter(|&c| independent[c]) {
@@ -123,6 +111,19 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
         }
     }
     Some(inverse)
+}
+
+/// Column j of the Cholesky factor below its pivot `l[j][j]`:
+/// L_ij = (K_ij − Σ_{p<j} L_ip L_jp) / L_jj.
+fn fill_column(k: &Mat6, l: &mut Mat6, j: usize, n: usize) {
+    let pivot = l[j][j];
+    for i in j + 1..n {
+        let mut value = k[i][j];
+        for p in 0..j {
+            value -= l[i][p] * l[j][p];
+        }
+        l[i][j] = value / pivot;
+    }
 }
 
 /// Solves K x = b for a symmetric positive definite block; `None` when K cannot be factored.
