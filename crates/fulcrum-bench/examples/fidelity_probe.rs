@@ -18,7 +18,7 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
         world.create_collider(b, &c).unwrap();
         b
     };
-    add(0.5, 1.0);
+    let light = add(0.5, 1.0);
     let top = add(1.5, heavy);
     let steps = (seconds * 60.0) as usize;
     let mut worst = 0.0f32;
@@ -28,6 +28,9 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
         worst = worst.max(s);
     }
     let sag = 1.5 - world.body(top).unwrap().position().y;
+    let speed = world.body(top).unwrap().linear_velocity().length();
+    let into_light = 1.0 - (world.body(top).unwrap().position().y - world.body(light).unwrap().position().y);
+    println!("  heavy {heavy} kg: speed at the end {speed:.4} m/s, {:.2} mm into the light box", into_light * 1e3);
     (sag, worst)
 }
 
@@ -70,7 +73,11 @@ fn main() {
     let what = args.get(1).map(String::as_str).unwrap_or("hol");
     match what {
         "hol" => {
-            for m in [100.0, 1000.0] {
+            let masses: Vec<f32> = match std::env::var("RATIOS") {
+                Ok(list) => list.split(',').map(|m| m.parse().unwrap()).collect(),
+                Err(_) => vec![100.0, 1000.0],
+            };
+            for m in masses {
                 let (sag, worst) = heavy_on_light(m, 5.0);
                 println!("heavy {m} kg on 1 kg: sag {:.2} mm (worst {:.2} mm)", sag * 1e3, worst * 1e3);
             }
@@ -158,16 +165,41 @@ fn main() {
                 world.create_collider(b, &ColliderDef::new(Shape::cuboid(Vec3::splat(0.5)).unwrap())).unwrap();
                 ids.push(b);
             }
-            let mut fastest = 0.0f32;
-            for step in 1..=600 {
+            let (mut fastest, mut fastest_now) = (0.0f32, 0.0f32);
+            let seconds: usize = std::env::var("SECONDS").map(|v| v.parse().unwrap()).unwrap_or(10);
+            for step in 1..=seconds * 60 {
                 world.step(1.0 / 60.0).unwrap();
                 let speeds = ids.iter().filter_map(|&i| world.body(i)).map(|b| b.linear_velocity().length());
-                fastest = speeds.fold(fastest, f32::max);
+                let now = speeds.fold(0.0, f32::max);
+                if now > 8.0 && now > fastest {
+                    let b = ids
+                        .iter()
+                        .filter_map(|&i| world.body(i))
+                        .find(|b| b.linear_velocity().length() == now)
+                        .unwrap();
+                    println!("    step {step}: {now:.1} m/s v {:.1?} at {:.1?}", b.linear_velocity(), b.position());
+                }
+                if now > fastest_now && step < 4 {
+                    println!("    step {step}: fastest {now:.1} m/s");
+                }
+                fastest_now = fastest_now.max(now);
+                fastest = fastest.max(now);
                 if step % 60 == 0 {
-                    let under = ids.iter().filter_map(|&i| world.body(i)).filter(|b| b.position().y < 0.0).count();
+                    let bodies = || ids.iter().filter_map(|&i| world.body(i));
+                    let under = bodies().filter(|b| b.position().y < 0.0).count();
+                    let awake = bodies().filter(|b| !b.is_sleeping()).count();
                     println!(
-                        "  t {:.0} s: fastest so far {fastest:.1} m/s, {under} centres under the ground",
+                        "  t {:.0} s: fastest so far {fastest:.1} m/s, this second {fastest_now:.2} m/s, {under} centres under the ground, {awake} awake",
                         step as f32 / 60.0
+                    );
+                    fastest_now = 0.0;
+                    let extent = bodies().fold([f32::MAX, f32::MIN, f32::MIN, f32::MAX, f32::MIN], |e, b| {
+                        let p = b.position();
+                        [e[0].min(p.x), e[1].max(p.x), e[2].max(p.y), e[3].min(p.z), e[4].max(p.z)]
+                    });
+                    println!(
+                        "    x {:.1}..{:.1}, top {:.1}, z {:.1}..{:.1}",
+                        extent[0], extent[1], extent[2], extent[3], extent[4]
                     );
                 }
             }

@@ -6,6 +6,7 @@
 
 use super::block::{self, REGULARISATION};
 use super::contact_wide::{put, put3, put_sym, WideContact};
+use super::push_out::{deep_depth, PushLimits};
 use super::simd::{Sym3, F4, V3};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
@@ -39,6 +40,8 @@ pub(crate) struct PrepareSettings {
     pub warm_scale: f32,
     /// Speculative distance, m: points this far apart no longer pull the friction centre.
     pub speculative_distance: f32,
+    /// The push-out's limits (deep depths).
+    pub push: PushLimits,
 }
 
 /// Scalar gathers of one lane: everything that differs per manifold.
@@ -112,6 +115,7 @@ impl WideContact {
         put(&mut self.bias_rate, lane, pair.softness.bias_rate);
         put(&mut self.mass_scale, lane, pair.softness.mass_scale);
         put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
+        put(&mut self.deep_depth, lane, deep_depth(pair.softness.bias_rate, &settings.push));
         put(&mut self.twist_impulse, lane, settings.warm_scale * state.friction_impulse.twist);
         if contact.rolling_resistance > 0.0 {
             self.rolling = true;

@@ -19,8 +19,10 @@
 //! `s = n·((Δp_B + Δq_B r_B) − (Δp_A + Δq_A r_A)) + s0 − n·(r_B − r_A)`, so substeps see the
 //! current overlap without running collision again. A point still apart (s > 0) is
 //! speculative: it only removes the approach speed that would close the gap within the
-//! substep, bias = s/h. An overlapping point gets the soft bias max(rate·s, −max_push) with the
-//! softness' mass and impulse scales (soft step), or a Baumgarte bias (pgs).
+//! substep, bias = s/h. An overlapping point gets the soft bias rate·s with the softness' mass
+//! and impulse scales (soft step), or a Baumgarte bias (pgs); beyond the deep depth (where
+//! the push would reach max_push, or the overlap max_push removes in a step) the velocity
+//! push fades out and `push_out.rs` displaces the bodies instead.
 //!
 //! Friction acts on the manifold as a whole, at its friction centre c (the mean of the point
 //! anchors, points about to separate weighted less):
@@ -62,8 +64,6 @@ use super::solver_body::SolverBody;
 pub(crate) struct SolveParams {
     /// 1 / (length of the solver step): substep in soft-step mode, step in pgs.
     pub inv_h: f32,
-    /// Largest push-out speed, m/s.
-    pub max_push: f32,
     /// Overlap tolerated without bias (pgs), m.
     pub slop: f32,
     /// Apply the position bias (false in the relax pass).

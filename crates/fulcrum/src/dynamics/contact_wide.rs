@@ -89,6 +89,8 @@ pub(crate) struct WideContact {
     pub bias_rate: F4,
     pub mass_scale: F4,
     pub impulse_scale: F4,
+    /// Overlap beyond which a point is deep (`push_out.rs`), m.
+    pub deep_depth: F4,
     /// Block K (padded rows are identity rows).
     pub k: [F4; 10],
     /// Its Cholesky factor (diagonal stored inverted) and regularisation.
@@ -381,7 +383,7 @@ impl NormalMotion {
 
     /// From the solver bodies of each lane.
     #[inline(always)]
-    fn gather(normal: &V3, bodies: &[SolverBody], body_a: &[u32; 4], body_b: &[u32; 4]) -> NormalMotion {
+    pub(crate) fn gather(normal: &V3, bodies: &[SolverBody], body_a: &[u32; 4], body_b: &[u32; 4]) -> NormalMotion {
         let (dpa, dqa) = gather_motion(bodies, body_a);
         let (dpb, dqb) = gather_motion(bodies, body_b);
         NormalMotion::new(normal, (&dpa, &dqa), (&dpb, &dqb))
@@ -401,6 +403,20 @@ struct NormalPass {
     impulse_scale: F4,
 }
 
+/// The velocity bias of an overlapping point whose spring asks for `demand` (≤ 0): the
+/// demand up to the deep demand D, then fading to 0 where the demand is 2D. D is the demand
+/// at the depth where the point counts as deep (`push_out.rs`). Deeper overlap is recovered
+/// by displacement, so velocity pushes cannot add up along chains of deeply overlapping
+/// bodies:
+///
+/// ```text
+/// bias = max(demand, min(0, −demand − 2D))
+/// ```
+#[inline(always)]
+fn faded_push(demand: F4, deep_demand: F4) -> F4 {
+    demand.max((F4::ZERO - demand - deep_demand - deep_demand).min(F4::ZERO))
+}
+
 /// Per point: the velocity bias at the current separation (speculative, soft or Baumgarte);
 /// and the pass's soft scales.
 #[inline(always)]
@@ -409,12 +425,13 @@ fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &
         if params.use_bias { (c.mass_scale, c.impulse_scale) } else { (F4::ONE, F4::ZERO) };
     let inv_h = F4::splat(params.inv_h);
     let slop = F4::splat(params.slop);
-    let max_push = F4::splat(-params.max_push);
+    let deep_demand = c.bias_rate * c.deep_depth;
     let mut bias = [F4::ZERO; 4];
     for (i, bias) in bias.iter_mut().enumerate().take(M) {
         let p = &c.points[i];
         let s = motion.separation(p);
-        let soft = if params.use_bias { (c.bias_rate * (s + slop).min(F4::ZERO)).max(max_push) } else { F4::ZERO };
+        let soft =
+            if params.use_bias { faded_push(c.bias_rate * (s + slop).min(F4::ZERO), deep_demand) } else { F4::ZERO };
         *bias = s.simd_gt(F4::ZERO).select(s * inv_h, soft) * p.active;
     }
     NormalPass { bias, mass_scale, impulse_scale }

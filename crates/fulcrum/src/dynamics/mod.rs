@@ -10,6 +10,7 @@ pub(crate) mod integrate;
 pub(crate) mod island;
 pub(crate) mod joints;
 pub(crate) mod parts;
+pub(crate) mod push_out;
 pub(crate) mod rk4;
 pub(crate) mod simd;
 pub mod softness;

@@ -32,6 +32,7 @@ use super::joints::point_wide::WidePointJoints;
 use super::joints::user::ActiveUserConstraint;
 use super::joints::{JointConstraint, JointInput};
 use super::parts::equality::PassContext;
+use super::push_out::{any_deep, PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
@@ -69,6 +70,10 @@ pub(crate) struct SolverData {
     pub step: u32,
     /// The RK4 step's arrays.
     pub rk4: Rk4Scratch,
+    /// Some manifold starts this step deeper than its spring's reach (`push_out.rs`).
+    deep_overlap: bool,
+    /// The push-out pass's arrays.
+    push: PushOut,
 }
 
 impl SolverData {
@@ -174,6 +179,13 @@ impl SolverData {
         }
     }
 
+    /// Pushes deep overlaps apart by displacement (when some manifold started deep).
+    fn push_out(&mut self, limits: &PushLimits, h: f32) {
+        if self.deep_overlap {
+            self.push.sweep(&self.contacts, &mut self.bodies, limits, h);
+        }
+    }
+
     /// The contact constraints of this step.
     pub fn contacts_mut(&mut self) -> &mut [WideContact] {
         &mut self.contacts
@@ -222,6 +234,10 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
     }
     data.prepare_contacts(world_contacts, &ctx.prepare);
+    data.deep_overlap = any_deep(&data.pairs, world_contacts, &ctx.push);
+    if data.deep_overlap {
+        data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
+    }
     resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
@@ -255,6 +271,7 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
         }
         data.solve(biased, joint_biased);
         integrate_positions(&mut data.bodies, h);
+        data.push_out(&ctx.push, h);
         turn_inertia(&mut data.bodies, &data.params);
         data.forest.correct_positions(&data.joints, &mut data.bodies);
         if settings.relax {
@@ -275,6 +292,7 @@ fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
         data.solve(&SolveParams { reverse, ..params }, joint_pass);
     }
     integrate_positions(&mut data.bodies, dt);
+    data.push_out(&ctx.push, dt);
     turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
         correct_positions_ngs(data, settings);

@@ -14,7 +14,9 @@ use super::contact_prepare_wide::PrepareSettings;
 use super::contact_solver::SolveParams;
 use super::impacts::ImpactParams;
 use super::parts::equality::PassContext;
+use super::push_out::PushLimits;
 use super::softness::Softness;
+use crate::math::Vec3A;
 use crate::settings::{PositionCorrection, SolverMode, SolverSettings, WorldSettings};
 
 /// What one step's passes read, built once at the start of the step.
@@ -38,6 +40,8 @@ pub(crate) struct StepContext {
     pub contact_passes: (SolveParams, SolveParams),
     /// The joint passes: (with position bias, relaxed). Pgs runs the first only.
     pub joint_passes: (PassContext, PassContext),
+    /// What the deep-overlap push-out reads.
+    pub push: PushLimits,
 }
 
 impl StepContext {
@@ -47,6 +51,11 @@ impl StepContext {
         let solver_steps = world.solver_steps();
         let h = world.solver_step_length(dt);
         let (contact_softness, static_contact_softness) = contact_softness(&solver, h);
+        let push_limits = PushLimits {
+            max_push: solver.max_push_velocity,
+            reach: solver.max_push_velocity * h * solver_steps as f32,
+            up: (-Vec3A::from(world.gravity)).normalize_or_zero(),
+        };
         StepContext {
             solver_steps,
             h,
@@ -54,12 +63,14 @@ impl StepContext {
             prepare: PrepareSettings {
                 warm_scale: if solver.warm_start { 1.0 / solver_steps as f32 } else { 0.0 },
                 speculative_distance: solver.speculative_distance,
+                push: push_limits,
             },
             impacts: ImpactParams { threshold: solver.restitution_threshold, dt: h * solver_steps as f32, h },
             contact_softness,
             static_contact_softness,
             contact_passes: contact_passes(&solver, h),
             joint_passes: joint_passes(&solver, h, step),
+            push: push_limits,
         }
     }
 
@@ -118,7 +129,6 @@ fn contact_passes(settings: &SolverSettings, h: f32) -> (SolveParams, SolveParam
         SolverMode::SoftStep => {
             let biased = SolveParams {
                 inv_h: 1.0 / h,
-                max_push: settings.max_push_velocity,
                 slop: 0.0,
                 use_bias: true,
                 friction: !settings.relax,
@@ -130,7 +140,6 @@ fn contact_passes(settings: &SolverSettings, h: f32) -> (SolveParams, SolveParam
         SolverMode::Pgs => {
             let params = SolveParams {
                 inv_h: 1.0 / h,
-                max_push: settings.max_push_velocity,
                 slop: settings.linear_slop,
                 use_bias: settings.position_correction == PositionCorrection::Baumgarte,
                 friction: true,
