@@ -405,3 +405,83 @@ fn the_api_refuses_bad_definitions() {
     let error = world.create_rope(&RopeDef { attached, ..Default::default() }).unwrap_err();
     assert_eq!(error.field, "attached[0].body");
 }
+
+/// A dynamic box with one collider of half extents `half`, mass `mass`, friction `friction`.
+fn free_box(world: &mut World, position: Vec3, half: Vec3, mass: f32, friction: f32) -> BodyId {
+    let body = world.create_body(&BodyDef { mass: Some(mass), ..BodyDef::dynamic(position) }).unwrap();
+    world.create_collider(body, &ColliderDef::new(Shape::cuboid(half).unwrap()).with_friction(friction)).unwrap();
+    body
+}
+
+/// Horizontal (x, z) momentum of a particle set, kg·m/s.
+fn particle_momentum(world: &World, set: impl Into<ParticleSetId>) -> Vec3 {
+    let particles = world.particles(set).unwrap();
+    let sum: Vec3 = particles.velocities().iter().sum();
+    let sum = sum * particles.particle_mass();
+    Vec3::new(sum.x, 0.0, sum.z)
+}
+
+/// Particles push dynamic bodies: a 0.2 kg rope dropped across the edge of a free 0.2 kg box
+/// on frictionless ice (the rope's left fifth lands on the box, the rest falls past its edge
+/// and drags over it) pushes the box away, and no horizontal force acts from outside, so the
+/// horizontal momenta of rope and box cancel (within 2% of the box's, which must be at least
+/// 0.01 kg·m/s).
+#[test]
+fn a_rope_falling_across_a_free_box_pushes_it() {
+    let mut world = world_at(60.0);
+    add_ground(&mut world, 0.0);
+    let half = Vec3::new(0.2, 0.1, 0.2);
+    let block = free_box(&mut world, Vec3::new(0.0, 0.1, 0.0), half, 0.2, 0.6);
+    let def = RopeDef {
+        start: Vec3::new(0.0, 0.5, 0.0),
+        end: Vec3::new(1.0, 0.5, 0.0),
+        segments: 20,
+        mass: 0.2,
+        damping: 0.0,
+        ..Default::default()
+    };
+    let rope = world.create_rope(&def).unwrap();
+    let mut worst = 0.0f32;
+    let mut box_momentum = Vec3::ZERO;
+    for _ in 0..(2.0 / DT) as usize {
+        world.step(DT).unwrap();
+        let v = world.body(block).unwrap().linear_velocity();
+        box_momentum = 0.2 * Vec3::new(v.x, 0.0, v.z);
+        let total = box_momentum + particle_momentum(&world, rope);
+        worst = worst.max(total.length());
+    }
+    eprintln!(
+        "rope on a free box: box momentum {:.4} kg·m/s, largest imbalance of the horizontal momenta {:.2e} kg·m/s",
+        box_momentum.length(),
+        worst
+    );
+    assert!(box_momentum.length() > 0.01, "the box was not pushed: {box_momentum}");
+    assert!(worst < 0.02 * box_momentum.length(), "momentum not conserved: {worst} against {box_momentum}");
+}
+
+/// Particles hold dynamic bodies up: a 1 kg box (0.4 m wide) set on a cloth lying on the
+/// ground stays on top of it for 5 s: its bottom never below the ground + 2 × thickness (the
+/// particle's centre one thickness up, the box one more) − 1 mm.
+#[test]
+fn a_box_on_a_cloth_on_the_ground_stays_on_top() {
+    let mut world = world_at(60.0);
+    add_ground(&mut world, 0.6);
+    let def = ClothDef { resolution: [20, 20], mass: 0.1, thickness: 0.01, ..cloth_def(0.01) };
+    let thickness = def.thickness;
+    let cloth = world.create_cloth(&def).unwrap();
+    let half = Vec3::new(0.2, 0.2, 0.2);
+    let block = free_box(&mut world, Vec3::new(0.05, 2.0 * thickness + 0.2 + 1e-3, 0.0), half, 1.0, 0.6);
+    let mut lowest = f32::MAX;
+    for _ in 0..(5.0 / DT) as usize {
+        world.step(DT).unwrap();
+        lowest = lowest.min(world.body(block).unwrap().position().y - 0.2);
+    }
+    let cloth_lowest = world.particles(cloth).unwrap().positions().iter().map(|p| p.y).fold(f32::MAX, f32::min);
+    eprintln!(
+        "box on a cloth: lowest bottom {:.4} mm above the ground (2 × thickness = {:.1} mm), cloth's lowest particle {:.4} mm",
+        1e3 * lowest,
+        2e3 * thickness,
+        1e3 * cloth_lowest
+    );
+    assert!(lowest > 2.0 * thickness - 1e-3, "the box sank into the cloth: bottom at {lowest}");
+}
