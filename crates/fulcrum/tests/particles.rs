@@ -485,3 +485,60 @@ fn a_box_on_a_cloth_on_the_ground_stays_on_top() {
     );
     assert!(lowest > 2.0 * thickness - 1e-3, "the box sank into the cloth: bottom at {lowest}");
 }
+
+/// Angle between a body's up axis and the world's, degrees.
+fn tilt_deg(world: &World, body: BodyId) -> f32 {
+    let up = world.body(body).unwrap().pose().rotation * Vec3::Y;
+    up.y.clamp(-1.0, 1.0).acos().to_degrees()
+}
+
+/// The plank_bridge sample: eight 0.6 kg planks tied at both ends across two inextensible
+/// ropes pinned 8 m apart, and a 4 kg crate dropped on the fifth plank. For 10 s the crate
+/// stays on that plank (its bottom no more than 1 cm below the plank's top, and it does not
+/// slide off), and the bridge comes to rest: in the tenth second no plank or crate moves
+/// more than 1 cm; each plank lies along its ropes (its tilt within 1° of the slope of the
+/// ropes between its ties: no plank hangs at an odd angle), and the four middle ones are level
+/// within 3° (the outer ones follow the sag of the ropes, about 10° near the posts).
+#[test]
+fn the_plank_bridge_holds_a_crate_and_comes_to_rest() {
+    let path = format!("{}/../../scenes/plank_bridge.json", env!("CARGO_MANIFEST_DIR"));
+    let (mut world, index) = Scene::load(path).unwrap().build().unwrap();
+    let planks: Vec<BodyId> = (1..=8).map(|k| index.body(&format!("plank{k}")).unwrap()).collect();
+    let (crate_id, under) = (index.body("crate").unwrap(), planks[4]);
+    let positions = |world: &World| -> Vec<Vec3> {
+        planks.iter().chain([&crate_id]).map(|&b| world.body(b).unwrap().position()).collect()
+    };
+    let mut deepest = f32::MIN;
+    let mut before = Vec::new();
+    for step in 1..=(10.0 / DT).round() as usize {
+        world.step(DT).unwrap();
+        let (top, bottom) =
+            (world.body(under).unwrap().position().y + 0.05, world.body(crate_id).unwrap().position().y - 0.2);
+        if step as f32 * DT > 1.0 {
+            deepest = deepest.max(top - bottom);
+        }
+        if step == (9.0 / DT).round() as usize {
+            before = positions(&world);
+        }
+    }
+    let moved = positions(&world).iter().zip(&before).map(|(a, b)| (*a - *b).length()).fold(0.0, f32::max);
+    let tilts: Vec<f32> = planks.iter().map(|&p| tilt_deg(&world, p)).collect();
+    let rope = world.particles(index.rope("rope_s").unwrap()).unwrap().positions();
+    let slope = |k: usize| {
+        let (a, b) = (rope[1 + 5 * k], rope[4 + 5 * k]);
+        ((b.y - a.y) / (b.x - a.x)).atan().to_degrees().abs()
+    };
+    let worst_off_slope = (0..8).map(|k| (tilts[k] - slope(k)).abs()).fold(0.0, f32::max);
+    let off = (world.body(crate_id).unwrap().position() - world.body(under).unwrap().position()).x.abs();
+    eprintln!(
+        "plank bridge: crate at most {:.1} mm into its plank after landing, {off:.3} m off its middle; moved {:.1} mm in the tenth second; plank tilts {:?}°, at most {worst_off_slope:.2}° off the ropes' slope",
+        1e3 * deepest,
+        1e3 * moved,
+        tilts.iter().map(|t| (t * 10.0).round() / 10.0).collect::<Vec<_>>()
+    );
+    assert!(deepest < 0.01, "the crate sank {deepest} m into its plank");
+    assert!(off < 0.3, "the crate slid off its plank: {off} m from its middle");
+    assert!(moved < 0.01, "the bridge still moves: {moved} m in the tenth second");
+    assert!(worst_off_slope < 1.0, "a plank is {worst_off_slope}° off its ropes' slope: {tilts:?}");
+    assert!(tilts[2..6].iter().all(|&t| t < 3.0), "middle planks not level: {tilts:?}");
+}

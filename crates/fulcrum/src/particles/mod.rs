@@ -20,7 +20,8 @@
 //!               through its mass and inertia at the anchor (coupling.rs)
 //!   contacts    out of each plane, with static and kinetic friction (contact.rs)
 //!   velocity    v = (x − x_prev) / h
-//! bodies      each attached body takes the change of its pose as a change of velocity
+//!   bodies      contacts between the bodies of the stage (coupling.rs)
+//! bodies      each moved body leaves at its last substep's velocities
 //! ```
 
 mod constraints;
@@ -37,7 +38,7 @@ pub use stored::{Cloth, Rope};
 pub use system::Particles;
 
 pub(crate) use contact::{nearest_on_convex, surface_planes, ParticleContact};
-pub(crate) use coupling::CoupledBody;
+pub(crate) use coupling::{solve_body_contacts, BodyContact, CoupledBody};
 pub(crate) use stored::attach;
 pub(crate) use system::BodyAttachment;
 

@@ -6,13 +6,14 @@ use super::World;
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::collision::broad_phase::BroadPhase;
+use crate::collision::contact::Contact;
 use crate::error::{check_vec3_range, Error, Result};
 use crate::geometry::Aabb;
 use crate::id::{Arena, BodyId, ClothId, ColliderId, RopeId};
 use crate::math::Vec3;
 use crate::particles::{
-    attach, nearest_on_convex, surface_planes, BodyAttachment, Cloth, ClothDef, CoupledBody, ParticleContact,
-    ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
+    attach, nearest_on_convex, solve_body_contacts, surface_planes, BodyAttachment, BodyContact, Cloth, ClothDef,
+    CoupledBody, ParticleContact, ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
 };
 use crate::shape::Shape;
 
@@ -168,6 +169,7 @@ impl World {
             gather_contacts(particles, &self.broad_phase, &self.colliders, &mut coupling, gravity);
             sets.push((particles, links_to));
         }
+        let loads = gather_loads(&self.contacts, &mut coupling);
         let mut bodies = coupling.bodies;
         for _ in 0..substeps {
             bodies.iter_mut().for_each(CoupledBody::advance);
@@ -176,6 +178,7 @@ impl World {
                 particles.solve(&mut bodies, links_to, h_f64);
                 particles.finish(h_f64);
             }
+            solve_body_contacts(&loads, &mut bodies);
         }
         sets.iter_mut().for_each(|(particles, _)| particles.publish());
         self.move_coupled_bodies(&bodies);
@@ -347,4 +350,45 @@ fn gather_contacts(
     }
     particles.contacts = found;
     particles.push_out_of_contacts();
+}
+
+/// The contacts of the moving bodies of the stage with other bodies, as position constraints
+/// ([`BodyContact`]); a dynamic body that touches a moving one joins the stage (and so on, to
+/// what rests on it). The points are the narrow phase's, taken at the start of the step, where
+/// the stage winds the bodies back to.
+fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContact> {
+    let mut joined = vec![false; contacts.len()];
+    let mut loads = Vec::new();
+    loop {
+        let before = joined.iter().filter(|&&j| j).count();
+        for (k, contact) in contacts.iter().enumerate() {
+            if joined[k] || !contact.touching || contact.sensor {
+                continue;
+            }
+            let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
+            if !moving(contact.body_a) && !moving(contact.body_b) {
+                continue;
+            }
+            joined[k] = true;
+            let (a, b) = (coupling.index(contact.body_a, false), coupling.index(contact.body_b, false));
+            let states = std::iter::once(&contact.first).chain(&contact.more);
+            for manifold in states.map(|state| &state.manifold) {
+                let (body_a, body_b) = (&coupling.bodies[a], &coupling.bodies[b]);
+                for point in manifold.points() {
+                    let half = manifold.normal * (0.5 * point.separation);
+                    loads.push(BodyContact {
+                        a: a as u32,
+                        b: b as u32,
+                        local_a: body_a.local_point(point.position - half),
+                        local_b: body_b.local_point(point.position + half),
+                        normal: body_a.rotation.inverse() * manifold.normal,
+                        friction: contact.friction,
+                    });
+                }
+            }
+        }
+        if joined.iter().filter(|&&j| j).count() == before {
+            return loads;
+        }
+    }
 }
