@@ -542,3 +542,62 @@ fn the_plank_bridge_holds_a_crate_and_comes_to_rest() {
     assert!(worst_off_slope < 1.0, "a plank is {worst_off_slope}° off its ropes' slope: {tilts:?}");
     assert!(tilts[2..6].iter().all(|&t| t < 3.0), "middle planks not level: {tilts:?}");
 }
+
+/// The closest two particles of a cloth of `columns` × `rows` particles come, counting only
+/// those more than two cells apart along a row or a column (the mesh joins nearer ones).
+fn closest_far_pair(positions: &[Vec3], columns: usize) -> f32 {
+    let mut closest = f32::MAX;
+    for i in 0..positions.len() {
+        for j in i + 1..positions.len() {
+            let (da, db) = ((i % columns).abs_diff(j % columns), (i / columns).abs_diff(j / columns));
+            if da > 2 || db > 2 {
+                closest = closest.min((positions[i] - positions[j]).length());
+            }
+        }
+    }
+    closest
+}
+
+/// A cloth stood on its edge collapses onto itself in folds: with self-collision no two
+/// particles that are not mesh neighbours come closer than 2 × thickness − 1 mm, at any
+/// step of 3 s, and none goes into the ground by more than 1 mm; without it they pass
+/// through each other.
+#[test]
+fn a_cloth_collapsing_onto_itself_keeps_its_layers_apart() {
+    let closest = |self_collision: bool| {
+        let mut world = world_at(60.0);
+        add_ground(&mut world, 0.6);
+        let def = ClothDef {
+            position: Vec3::new(0.0, 0.52, 0.0),
+            rotation: Quat::from_rotation_x(std::f32::consts::FRAC_PI_2) * Quat::from_rotation_z(0.05),
+            resolution: [20, 20],
+            mass: 0.2,
+            thickness: 0.012,
+            bend_compliance: 1.0e-2,
+            damping: 1.0,
+            self_collision,
+            ..cloth_def(0.0)
+        };
+        let cloth = world.create_cloth(&def).unwrap();
+        let (mut closest, mut lowest) = (f32::MAX, f32::MAX);
+        for _ in 0..(3.0 / DT) as usize {
+            world.step(DT).unwrap();
+            let positions = world.particles(cloth).unwrap().positions();
+            closest = closest.min(closest_far_pair(positions, 21));
+            lowest = positions.iter().map(|p| p.y).fold(lowest, f32::min);
+        }
+        (closest, lowest, def.thickness)
+    };
+    let (with, lowest, thickness) = closest(true);
+    let (without, _, _) = closest(false);
+    eprintln!(
+        "cloth collapsing onto itself: closest non-neighbours {:.2} mm with self-collision, {:.2} mm without (2 × thickness = {:.1} mm); lowest particle {:.2} mm",
+        1e3 * with,
+        1e3 * without,
+        2e3 * thickness,
+        1e3 * lowest
+    );
+    assert!(without < 2.0 * thickness - 1e-3, "the case does not test anything: {without}");
+    assert!(with > 2.0 * thickness - 1e-3, "two layers came {with} m close");
+    assert!(lowest > thickness - 1e-3, "a particle went into the ground: {lowest}");
+}

@@ -10,7 +10,8 @@
 //!
 //! ```text
 //! contacts    each particle's planes against the colliders near its path this step
-//!             (broad phase, then the nearest point of each shape: contact.rs)
+//!             (broad phase, then the nearest point of each shape: contact.rs); a cloth's
+//!             pairs of particles that may touch (spatial hash: self_collision.rs)
 //! substeps    n = ⌈dt / MAX_SUBSTEP⌉ of length h = dt / n, each:
 //!   predict     x_prev = x; v += g·h; v /= 1 + h·damping; x += v·h
 //!   links       stretch and bending distance constraints, XPBD (constraints.rs)
@@ -18,6 +19,7 @@
 //!               attached particle than along the material at rest
 //!   attachments particles joined to body points; the correction is shared with the body
 //!               through its mass and inertia at the anchor (coupling.rs)
+//!   self        a cloth's particles apart from each other (self_collision.rs; optional)
 //!   contacts    out of each plane, with static and kinetic friction (contact.rs)
 //!   velocity    v = (x − x_prev) / h
 //!   bodies      contacts between the bodies of the stage (coupling.rs)
@@ -28,6 +30,7 @@ mod constraints;
 mod contact;
 mod coupling;
 mod def;
+mod self_collision;
 mod stored;
 mod system;
 

@@ -7,6 +7,7 @@ use glam::DVec3;
 use super::constraints::{distance_correction, hold_link_lengths, in_colour_order, solve_links, End, Link, Tether};
 use super::contact::{body_plane, project_contact, push_body, ParticleContact, SUPPORT_GAP};
 use super::coupling::CoupledBody;
+use super::self_collision::SelfCollision;
 use crate::id::BodyId;
 use crate::math::Vec3;
 
@@ -66,6 +67,8 @@ pub struct Particles {
     pub(crate) material: Material,
     /// Planes met this step (`contact.rs`).
     pub(crate) contacts: Vec<ParticleContact>,
+    /// A cloth's self-collision, when it has it.
+    pub(crate) self_collision: Option<SelfCollision>,
 }
 
 impl Particles {
@@ -96,7 +99,24 @@ impl Particles {
             attachments: Vec::new(),
             material,
             contacts: Vec::new(),
+            self_collision: None,
         }
+    }
+
+    /// Turns on self-collision between particles that are not joined by a link.
+    pub(crate) fn enable_self_collision(&mut self) {
+        let links: Vec<Link> = self.stretch.iter().chain(&self.bend).copied().collect();
+        self.self_collision = Some(SelfCollision::new(self.len(), &links));
+    }
+
+    /// The pairs that may touch over a step `dt` (`self_collision.rs`): within two
+    /// thicknesses and twice the furthest a particle moves (its speed and the fall under
+    /// `gravity`).
+    pub(crate) fn find_self_pairs(&mut self, gravity: f64, dt: f64) {
+        let Some(self_collision) = self.self_collision.as_mut() else { return };
+        let fastest = self.v.iter().map(|v| v.length()).fold(0.0, f64::max);
+        let reach = 2.0 * self.material.thickness as f64 + 2.0 * (fastest * dt + gravity * dt * dt);
+        self_collision.find_pairs(&self.x, reach.max(1e-6));
     }
 
     /// Number of particles.
@@ -243,7 +263,7 @@ impl Particles {
     }
 
     /// The constraints of one substep, in order: stretch links ([`STRETCH_PASSES`] passes),
-    /// bending links, tethers, attachments, contacts (last, so a particle ends each substep
+    /// bending links, tethers, attachments, self-collision, contacts (last, so a particle ends each substep
     /// outside every obstacle). `bodies[links_to[k]]` is the
     /// body of attachment k.
     pub(crate) fn solve(&mut self, bodies: &mut [CoupledBody], links_to: &[usize], h: f64) {
@@ -259,6 +279,10 @@ impl Particles {
             let count = self.contacts[start..].iter().take_while(|c| c.particle == particle).count();
             self.solve_particle_contacts(start..start + count, bodies, h);
             start += count;
+        }
+        if let Some(self_collision) = &self.self_collision {
+            let Material { thickness, friction, .. } = self.material;
+            self_collision.solve(&mut self.x, &self.x_prev, &self.inv_mass, thickness as f64, friction as f64);
         }
     }
 
@@ -278,8 +302,16 @@ impl Particles {
         if self.inv_mass[i] == 0.0 {
             return;
         }
+        let mut support = DVec3::ZERO;
         for contact in contacts.iter().filter(|c| c.body.is_none()) {
             self.x[i] = project_contact(contact, self.x[i], self.x_prev[i], thickness, h);
+            let normal = contact.normal.as_dvec3();
+            if normal.dot(self.x[i] - contact.point.as_dvec3()) - thickness <= SUPPORT_GAP {
+                support = normal;
+            }
+        }
+        if let Some(self_collision) = self.self_collision.as_mut() {
+            self_collision.support[i] = support;
         }
     }
 

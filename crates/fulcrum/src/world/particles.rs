@@ -167,6 +167,7 @@ impl World {
         for particles in all.chain(self.ropes.iter_mut().map(|(_, r)| &mut r.particles)) {
             let links_to = couple(particles, &mut coupling);
             gather_contacts(particles, &self.broad_phase, &self.colliders, &mut coupling, gravity);
+            particles.find_self_pairs(gravity.length() as f64, dt as f64);
             sets.push((particles, links_to));
         }
         let loads = gather_loads(&self.contacts, &mut coupling);
