@@ -353,10 +353,12 @@ fn gather_contacts(
     particles.push_out_of_contacts();
 }
 
-/// The contacts of the moving bodies of the stage with other bodies, as position constraints
-/// ([`BodyContact`]); a dynamic body that touches a moving one joins the stage (and so on, to
-/// what rests on it). The points are the narrow phase's, taken at the start of the step, where
-/// the stage winds the bodies back to.
+/// The contacts of the moving bodies of the stage with other awake dynamic bodies, as position
+/// constraints ([`BodyContact`]); such a body joins the stage (and so on, to what rests on
+/// it). The points are the narrow phase's, taken at the start of the step, where the stage
+/// winds the bodies back to. Contacts with static, kinematic and sleeping bodies are left to
+/// the rigid solve: the stage does not know joints, and solving a hinged beam's contact with
+/// the post it hangs from without its hinge pumped energy into crate_on_rope until it blew up.
 fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContact> {
     let mut joined = vec![false; contacts.len()];
     let mut loads = Vec::new();
@@ -367,7 +369,11 @@ fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContac
                 continue;
             }
             let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
-            if !moving(contact.body_a) && !moving(contact.body_b) {
+            let free = |id: BodyId| {
+                coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled)
+            };
+            let (a, b) = (contact.body_a, contact.body_b);
+            if !(moving(a) || moving(b)) || !free(a) || !free(b) {
                 continue;
             }
             joined[k] = true;
