@@ -5,7 +5,8 @@
 - scenes/cloth_drop.json: a 2.5 x 1.5 m cloth dropped onto a sphere and a box;
 - scenes/crate_on_rope.json: a 40 kg crate on a rope from the end of a beam hinged at its other
   end, released level so beam, rope and crate swing together;
-- scenes/plank_bridge.json: two ropes pinned between posts with eight planks hung across them.
+- scenes/plank_bridge.json: two ropes pinned between posts, eight planks tied across them and a
+  crate dropped on the middle.
 
 Usage: python3 scripts/make_particle_samples.py   (from the repository root)
 """
@@ -75,7 +76,11 @@ def crate_on_rope():
 
 
 def plank_bridge():
+    """Each plank spans three rope segments and is tied to both ropes at both of its ends, so
+    the ropes hold it level (a plank tied at one point a side swings about the line between its
+    two ties, and a crate on it tips it over). A 4 kg crate is dropped on the fifth plank."""
     span, height, width, segments = 8.0, 3.0, 1.0, 40
+    step = span / segments
     posts = [{"name": f"post_{side}_{end}", "kind": "static", "position": [x, height / 2, z],
               "colliders": [{"shape": {"type": "box", "half_extents": [0.1, height / 2, 0.1]}}]}
              for end, x in (("w", -span / 2 - 0.1), ("e", span / 2 + 0.1)) for side, z in (("s", -width / 2), ("n", width / 2))]
@@ -83,17 +88,23 @@ def plank_bridge():
     for side, z in (("s", -width / 2), ("n", width / 2)):
         ropes.append({"name": f"rope_{side}", "start": [-span / 2, height, z], "end": [span / 2, height, z],
                       "segments": segments, "mass": 1.0, "stretch_compliance": 0, "bend_compliance": 0.01,
-                      "thickness": 0.02, "friction": 0.5, "pinned": [0, segments], "attached": []})
-    for k in range(1, 9):
-        particle = k * segments // 9
-        x = -span / 2 + span * particle / segments
-        planks.append({"name": f"plank{k}", "kind": "dynamic", "position": [r4(x), height - 0.06, 0], "mass": 0.6,
-                       "colliders": [{"shape": {"type": "box", "half_extents": [0.35, 0.05, width / 2 + 0.05]}}]})
+                      "thickness": 0.02, "friction": 0.5, "damping": 2.0, "pinned": [0, segments], "attached": []})
+    for k in range(8):
+        first = 1 + 5 * k
+        ends = [-span / 2 + step * first, -span / 2 + step * (first + 3)]
+        x = 0.5 * (ends[0] + ends[1])
+        planks.append({"name": f"plank{k + 1}", "kind": "dynamic", "position": [r4(x), height - 0.06, 0], "mass": 0.6,
+                       "colliders": [{"shape": {"type": "box", "half_extents": [0.32, 0.05, width / 2 + 0.05]},
+                                      "friction": 0.8}]})
         for rope, z in zip(ropes, (-width / 2, width / 2)):
-            rope["attached"].append({"particle": particle, "body": f"plank{k}", "anchor": [r4(x), height, z]})
-    description = ("A rope bridge of particles: two 8 m ropes pinned between posts and eight 0.6 kg planks "
-                   "hung across them at both ends: the ropes give under the planks, which sway and settle.")
-    return scene(description, [GROUND] + posts + planks, ropes=ropes)
+            for particle, end in zip((first, first + 3), ends):
+                rope["attached"].append({"particle": particle, "body": f"plank{k + 1}", "anchor": [r4(end), height, z]})
+    crate = {"name": "crate", "kind": "dynamic", "position": [0.5, height + 0.6, 0], "mass": 4.0,
+             "colliders": [{"shape": {"type": "box", "half_extents": [0.2, 0.2, 0.2]}, "friction": 0.8}]}
+    description = ("A rope bridge of particles: two 8 m ropes pinned between posts, eight 0.6 kg planks tied "
+                   "across them at both ends, and a 4 kg crate dropped on the fifth: the ropes give under the "
+                   "load and the bridge settles with the crate on it.")
+    return scene(description, [GROUND] + posts + planks + [crate], ropes=ropes)
 
 
 def main():

@@ -56,6 +56,10 @@ pub struct ClothDef<B = BodyId> {
     /// Velocity damping rate, 1/s (0 to [`MAX_PARTICLE_DAMPING`]; an engine extension of the
     /// format): each substep of length h scales velocities by 1 / (1 + h·damping).
     pub damping: f32,
+    /// Do its particles collide with each other (spheres of radius `thickness`; particles
+    /// joined by a link do not)? An engine extension of the format; default false.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub self_collision: bool,
     /// Particles fixed in space, as [a, b].
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub pinned: Vec<[u32; 2]>,
@@ -129,6 +133,7 @@ impl<B> Default for ClothDef<B> {
             thickness: 0.01,
             friction: 0.3,
             damping: 0.5,
+            self_collision: false,
             pinned: Vec::new(),
             attached: Vec::new(),
         }
@@ -235,6 +240,7 @@ impl<B> ClothDef<B> {
             thickness: self.thickness,
             friction: self.friction,
             damping: self.damping,
+            self_collision: self.self_collision,
             pinned: self.pinned,
             attached,
         })

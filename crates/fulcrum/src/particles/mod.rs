@@ -10,23 +10,29 @@
 //!
 //! ```text
 //! contacts    each particle's planes against the colliders near its path this step
-//!             (broad phase, then the nearest point of each shape: contact.rs)
+//!             (broad phase, then the nearest point of each shape: contact.rs; a dynamic
+//!             body's plane in its frame); a cloth's pairs of particles that may touch
+//!             (spatial hash: self_collision.rs); the dynamic bodies touching the moved ones
 //! substeps    n = ⌈dt / MAX_SUBSTEP⌉ of length h = dt / n, each:
-//!   predict     x_prev = x; v += g·h; v /= 1 + h·damping; x += v·h
+//!   predict     x_prev = x; v += g·h; v /= 1 + h·damping; x += v·h (bodies: x += v·h)
 //!   links       stretch and bending distance constraints, XPBD (constraints.rs)
-//!   tethers     long-range attachments: no particle further from its nearest pinned or
-//!               attached particle than along the material at rest
+//!   tethers     long-range attachments: no particle further from its nearest fixed
+//!               particle than along the material at rest
 //!   attachments particles joined to body points; the correction is shared with the body
 //!               through its mass and inertia at the anchor (coupling.rs)
-//!   contacts    out of each plane, with static and kinetic friction (contact.rs)
+//!   contacts    out of each plane, with static and kinetic friction, a dynamic body
+//!               pushed back (contact.rs)
+//!   self        a cloth's particles apart from each other (self_collision.rs; optional)
 //!   velocity    v = (x − x_prev) / h
-//! bodies      each attached body takes the change of its pose as a change of velocity
+//!   bodies      contacts between the dynamic bodies of the stage (coupling.rs)
+//! bodies      each moved body leaves at its last substep's velocities
 //! ```
 
 mod constraints;
 mod contact;
 mod coupling;
 mod def;
+mod self_collision;
 mod stored;
 mod system;
 
@@ -37,7 +43,7 @@ pub use stored::{Cloth, Rope};
 pub use system::Particles;
 
 pub(crate) use contact::{nearest_on_convex, surface_planes, ParticleContact};
-pub(crate) use coupling::CoupledBody;
+pub(crate) use coupling::{solve_body_contacts, BodyContact, CoupledBody};
 pub(crate) use stored::attach;
 pub(crate) use system::BodyAttachment;
 

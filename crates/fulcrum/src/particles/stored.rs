@@ -73,6 +73,9 @@ impl Cloth {
         for &pin in &def.pinned {
             particles.inv_mass[def.index(pin)] = 0.0;
         }
+        if def.self_collision {
+            particles.enable_self_collision();
+        }
         Cloth { def, particles }
     }
 

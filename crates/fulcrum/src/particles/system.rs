@@ -5,8 +5,9 @@
 use glam::DVec3;
 
 use super::constraints::{distance_correction, hold_link_lengths, in_colour_order, solve_links, End, Link, Tether};
-use super::contact::{project_contact, ParticleContact};
+use super::contact::{body_plane, project_contact, push_body, ParticleContact, SUPPORT_GAP};
 use super::coupling::CoupledBody;
+use super::self_collision::SelfCollision;
 use crate::id::BodyId;
 use crate::math::Vec3;
 
@@ -29,6 +30,8 @@ pub(crate) struct BodyAttachment {
     pub body: BodyId,
     /// The point in the body's frame (relative to its origin).
     pub local_anchor: Vec3,
+    /// Is the body static or kinematic (never moved by the particles)?
+    pub fixed: bool,
 }
 
 /// What the material is made of, per particle set.
@@ -64,6 +67,8 @@ pub struct Particles {
     pub(crate) material: Material,
     /// Planes met this step (`contact.rs`).
     pub(crate) contacts: Vec<ParticleContact>,
+    /// A cloth's self-collision, when it has it.
+    pub(crate) self_collision: Option<SelfCollision>,
 }
 
 impl Particles {
@@ -94,7 +99,24 @@ impl Particles {
             attachments: Vec::new(),
             material,
             contacts: Vec::new(),
+            self_collision: None,
         }
+    }
+
+    /// Turns on self-collision between particles that are not joined by a link.
+    pub(crate) fn enable_self_collision(&mut self) {
+        let links: Vec<Link> = self.stretch.iter().chain(&self.bend).copied().collect();
+        self.self_collision = Some(SelfCollision::new(self.len(), &links));
+    }
+
+    /// The pairs that may touch over a step `dt` (`self_collision.rs`): within two
+    /// thicknesses and twice the furthest a particle moves (its speed and the fall under
+    /// `gravity`).
+    pub(crate) fn find_self_pairs(&mut self, gravity: f64, dt: f64) {
+        let Some(self_collision) = self.self_collision.as_mut() else { return };
+        let fastest = self.v.iter().map(|v| v.length()).fold(0.0, f64::max);
+        let reach = 2.0 * self.material.thickness as f64 + 2.0 * (fastest * dt + gravity * dt * dt);
+        self_collision.find_pairs(&self.x, reach.max(1e-6));
     }
 
     /// Number of particles.
@@ -151,8 +173,12 @@ impl Particles {
 
     /// The tethers of an inextensible set (stretch compliance 0; a stretchy one may stretch
     /// further than its rest lengths, so it has none): each particle that is not pinned to
-    /// the nearest root (a pinned or attached particle other than itself) at rest, unless both
-    /// ends hang on the same body. The longest allowed distance is the rest distance (the
+    /// the nearest root other than itself at rest, unless both ends hang on the same body.
+    /// The roots are the fixed particles (pinned, or attached to a static or kinematic body)
+    /// when there are any, else every attached particle (a rope between two free bodies).
+    /// Tethering to a fixed root holds each load from what cannot move: tethered to the
+    /// nearest attached particle instead, the middle planks of a rope bridge were tethered only
+    /// to each other and sagged 1 m. The longest allowed distance is the rest distance (the
     /// cloth is flat and the rope straight at rest, so that is the distance along the
     /// material) and [`TETHER_SLACK`].
     pub(crate) fn build_tethers(&mut self) {
@@ -160,8 +186,7 @@ impl Particles {
         if self.stretch.iter().any(|link| link.compliance > 0.0) {
             return;
         }
-        let roots: Vec<u32> =
-            (0..self.len() as u32).filter(|&i| self.is_pinned(i as usize) || self.is_attached(i as usize)).collect();
+        let roots = self.tether_roots();
         for i in 0..self.len() {
             if self.is_pinned(i) {
                 continue;
@@ -178,6 +203,17 @@ impl Particles {
             }
             self.tethers.push(Tether { a, b, max: max as f64 * (1.0 + TETHER_SLACK) });
         }
+    }
+
+    /// The particles tethers end at (see [`Particles::build_tethers`]).
+    fn tether_roots(&self) -> Vec<u32> {
+        let fixed =
+            |i: usize| self.is_pinned(i) || self.attachments.iter().any(|a| a.particle as usize == i && a.fixed);
+        let fixed_roots: Vec<u32> = (0..self.len() as u32).filter(|&i| fixed(i as usize)).collect();
+        if !fixed_roots.is_empty() {
+            return fixed_roots;
+        }
+        (0..self.len() as u32).filter(|&i| self.is_attached(i as usize)).collect()
     }
 
     /// The end a tether takes for particle `i`: its attachment's body point if attached.
@@ -203,7 +239,7 @@ impl Particles {
     /// velocity a substep's correction would give it (depth / h, metres per millisecond).
     pub(crate) fn push_out_of_contacts(&mut self) {
         let thickness = self.material.thickness as f64;
-        for contact in &self.contacts {
+        for contact in self.contacts.iter().filter(|c| c.body.is_none()) {
             let i = contact.particle as usize;
             let normal = contact.normal.as_dvec3();
             let depth = thickness - normal.dot(self.x[i] - contact.point.as_dvec3());
@@ -227,7 +263,7 @@ impl Particles {
     }
 
     /// The constraints of one substep, in order: stretch links ([`STRETCH_PASSES`] passes),
-    /// bending links, tethers, attachments, contacts (last, so a particle ends each substep
+    /// bending links, tethers, attachments, self-collision, contacts (last, so a particle ends each substep
     /// outside every obstacle). `bodies[links_to[k]]` is the
     /// body of attachment k.
     pub(crate) fn solve(&mut self, bodies: &mut [CoupledBody], links_to: &[usize], h: f64) {
@@ -237,13 +273,62 @@ impl Particles {
         solve_links(&self.bend, &mut self.x, &self.inv_mass, h);
         self.solve_tethers(bodies, links_to);
         self.solve_attachments(bodies, links_to);
+        let mut start = 0;
+        while start < self.contacts.len() {
+            let particle = self.contacts[start].particle;
+            let count = self.contacts[start..].iter().take_while(|c| c.particle == particle).count();
+            self.solve_particle_contacts(start..start + count, bodies, h);
+            start += count;
+        }
+        if let Some(self_collision) = &self.self_collision {
+            let Material { thickness, friction, .. } = self.material;
+            self_collision.solve(&mut self.x, &self.x_prev, &self.inv_mass, thickness as f64, friction as f64);
+        }
+    }
+
+    /// The contacts `run` of one particle: the moving bodies' first (each pushed back, the
+    /// particle held against the immovable obstacles it lies on), then the immovable ones, so
+    /// that it ends the substep outside them.
+    fn solve_particle_contacts(&mut self, run: std::ops::Range<usize>, bodies: &mut [CoupledBody], h: f64) {
         let thickness = self.material.thickness as f64;
-        for contact in &self.contacts {
-            let i = contact.particle as usize;
-            if self.inv_mass[i] != 0.0 {
-                self.x[i] = project_contact(contact, self.x[i], self.x_prev[i], thickness, h);
+        let i = self.contacts[run.start].particle as usize;
+        let contacts = &self.contacts[run];
+        for contact in contacts {
+            let Some(k) = contact.body else { continue };
+            let body = &mut bodies[k as usize];
+            let w = self.inv_mass[i] * self.give(contacts, body_plane(contact, body).1, thickness);
+            self.x[i] = push_body(contact, body, self.x[i], self.x_prev[i], w, thickness);
+        }
+        if self.inv_mass[i] == 0.0 {
+            return;
+        }
+        let mut support = DVec3::ZERO;
+        for contact in contacts.iter().filter(|c| c.body.is_none()) {
+            self.x[i] = project_contact(contact, self.x[i], self.x_prev[i], thickness, h);
+            let normal = contact.normal.as_dvec3();
+            if normal.dot(self.x[i] - contact.point.as_dvec3()) - thickness <= SUPPORT_GAP {
+                support = normal;
             }
         }
+        if let Some(self_collision) = self.self_collision.as_mut() {
+            self_collision.support[i] = support;
+        }
+    }
+
+    /// How far (0 to 1) a particle gives way to a body pushing along `normal`: not at all
+    /// towards an immovable obstacle it lies on (`contact.rs`).
+    fn give(&self, contacts: &[ParticleContact], normal: DVec3, thickness: f64) -> f64 {
+        let i = contacts[0].particle as usize;
+        let against = |c: &ParticleContact| {
+            let (point, out) = (c.point.as_dvec3(), c.normal.as_dvec3());
+            let resting = out.dot(self.x[i] - point) - thickness <= SUPPORT_GAP;
+            if resting {
+                (-normal.dot(out)).max(0.0)
+            } else {
+                0.0
+            }
+        };
+        1.0 - contacts.iter().filter(|c| c.body.is_none()).map(against).fold(0.0, f64::max)
     }
 
     /// End of a substep: velocities from the change of position, then the stretch rate of

@@ -3,16 +3,17 @@
 //! `crate::particles`).
 
 use super::World;
-use crate::body::Body;
+use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
 use crate::collision::broad_phase::BroadPhase;
+use crate::collision::contact::Contact;
 use crate::error::{check_vec3_range, Error, Result};
 use crate::geometry::Aabb;
 use crate::id::{Arena, BodyId, ClothId, ColliderId, RopeId};
 use crate::math::Vec3;
 use crate::particles::{
-    attach, nearest_on_convex, surface_planes, BodyAttachment, Cloth, ClothDef, CoupledBody, ParticleContact,
-    ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
+    attach, nearest_on_convex, solve_body_contacts, surface_planes, BodyAttachment, BodyContact, Cloth, ClothDef,
+    CoupledBody, ParticleContact, ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
 };
 use crate::shape::Shape;
 
@@ -56,7 +57,8 @@ impl World {
                     let reason = format!("no body with id {}:{} exists", body.0.index, body.0.generation);
                     return Err(Error::new(format!("attached[{i}].body"), reason));
                 };
-                Ok(BodyAttachment { particle, body, local_anchor: stored.pose.inverse_transform_point(anchor) })
+                let local_anchor = stored.pose.inverse_transform_point(anchor);
+                Ok(BodyAttachment { particle, body, local_anchor, fixed: stored.kind != BodyKind::Dynamic })
             })
             .collect()
     }
@@ -159,42 +161,49 @@ impl World {
         let substeps = (dt / MAX_SUBSTEP).ceil().max(1.0) as u32;
         let h = dt / substeps as f32;
         let (gravity_f64, h_f64) = (gravity.as_dvec3(), h as f64);
-        let mut bodies: Vec<CoupledBody> = Vec::new();
+        let mut coupling = Coupling { stored: &self.bodies, bodies: Vec::new(), dt, h };
         let mut sets: Vec<(&mut Particles, Vec<usize>)> = Vec::new();
         let all = self.cloths.iter_mut().map(|(_, c)| &mut c.particles);
         for particles in all.chain(self.ropes.iter_mut().map(|(_, r)| &mut r.particles)) {
-            let links_to = couple(particles, &self.bodies, &mut bodies, dt);
-            gather_contacts(particles, &self.broad_phase, &self.colliders, &self.bodies, gravity, dt);
+            let links_to = couple(particles, &mut coupling);
+            gather_contacts(particles, &self.broad_phase, &self.colliders, &mut coupling, gravity);
+            particles.find_self_pairs(gravity.length() as f64, dt as f64);
             sets.push((particles, links_to));
         }
+        let loads = gather_loads(&self.contacts, &mut coupling);
+        let mut bodies = coupling.bodies;
         for _ in 0..substeps {
-            bodies.iter_mut().for_each(|b| b.advance(h));
+            bodies.iter_mut().for_each(CoupledBody::advance);
             for (particles, links_to) in sets.iter_mut() {
                 particles.predict(gravity_f64, h_f64);
                 particles.solve(&mut bodies, links_to, h_f64);
                 particles.finish(h_f64);
             }
+            solve_body_contacts(&loads, &mut bodies);
         }
         sets.iter_mut().for_each(|(particles, _)| particles.publish());
-        self.move_coupled_bodies(&bodies, dt);
+        self.move_coupled_bodies(&bodies);
     }
 
-    /// Writes the attached bodies' poses back and adds the change of pose over the step to
-    /// their velocities; a body whose state is no longer finite is taken out and reported.
-    fn move_coupled_bodies(&mut self, bodies: &[CoupledBody], dt: f32) {
+    /// Writes the coupled bodies' poses and velocities back (waking those the particles woke);
+    /// a body whose state is no longer finite is taken out and reported.
+    fn move_coupled_bodies(&mut self, bodies: &[CoupledBody]) {
         for coupled in bodies.iter().filter(|b| b.movable()) {
-            let (dv, dw) = coupled.velocity_change(dt);
-            let finite = coupled.center.is_finite() && coupled.rotation.is_finite() && dv.is_finite() && dw.is_finite();
+            let (v, w) = (coupled.velocity, coupled.angular_velocity);
+            let finite = coupled.center.is_finite() && coupled.rotation.is_finite() && v.is_finite() && w.is_finite();
             if !finite {
-                self.disable_body(coupled.id, "its position or velocity became non-finite (pulled by particles)");
+                self.disable_body(coupled.id, "its position or velocity became non-finite (moved by particles)");
                 continue;
+            }
+            if coupled.woken {
+                self.wake_body_island(coupled.id);
             }
             let Some(body) = self.bodies.get_mut(coupled.id) else { continue };
             body.center = coupled.center;
             body.pose.rotation = coupled.rotation;
             body.sync_origin_from_center();
-            body.linear_velocity += dv;
-            body.angular_velocity += dw;
+            body.linear_velocity = v;
+            body.angular_velocity = w;
             self.refresh_collider_poses(coupled.id);
         }
     }
@@ -210,28 +219,53 @@ fn check_index(particles: &Particles, index: usize) -> Result<()> {
 /// Distance beyond which a sleeping body's attached particle wakes it, metres.
 const WAKE_DISTANCE: f32 = 1.0e-3;
 
-/// The index in `bodies` of each attachment's body, adding bodies not yet there. A sleeping
-/// body whose attached particle has left its anchor is woken (it then moves with the rest).
-fn couple(particles: &Particles, stored: &Arena<Body, BodyId>, bodies: &mut Vec<CoupledBody>, dt: f32) -> Vec<usize> {
+/// Speed above which a particle that meets a sleeping body wakes it, m/s.
+const WAKE_SPEED: f32 = 0.05;
+
+/// The bodies the stage moves or reads through their points: attached to, or touched by,
+/// particles.
+struct Coupling<'a> {
+    stored: &'a Arena<Body, BodyId>,
+    bodies: Vec<CoupledBody>,
+    dt: f32,
+    h: f32,
+}
+
+impl Coupling<'_> {
+    /// The index of body `id` in `bodies`, adding it if it is not there yet (woken when `wake`
+    /// is set and it sleeps).
+    fn index(&mut self, id: BodyId, wake: bool) -> usize {
+        let Some(body) = self.stored.get(id) else {
+            self.bodies.push(CoupledBody::missing(id));
+            return self.bodies.len() - 1;
+        };
+        let found = self.bodies.iter().position(|b| b.id == id);
+        match found {
+            Some(k) if !wake || self.bodies[k].movable() || body.kind != BodyKind::Dynamic => k,
+            Some(k) => {
+                self.bodies[k] = CoupledBody::new(id, body, self.dt, self.h, true);
+                k
+            }
+            None => {
+                self.bodies.push(CoupledBody::new(id, body, self.dt, self.h, wake));
+                self.bodies.len() - 1
+            }
+        }
+    }
+}
+
+/// The index in the coupled bodies of each attachment's body. A sleeping body whose attached
+/// particle has left its anchor is woken (it then moves with the rest).
+fn couple(particles: &Particles, coupling: &mut Coupling) -> Vec<usize> {
     particles
         .attachments
         .iter()
         .map(|attachment| {
-            if let Some(k) = bodies.iter().position(|b| b.id == attachment.body) {
-                return k;
-            }
-            let Some(body) = stored.get(attachment.body) else {
-                bodies.push(CoupledBody::missing(attachment.body));
-                return bodies.len() - 1;
-            };
-            let anchor = body.pose.transform_point(attachment.local_anchor);
-            let pulled = (particles.position[attachment.particle as usize] - anchor).length() > WAKE_DISTANCE;
-            let mut coupled = CoupledBody::new(attachment.body, body, dt);
-            if !body.awake && pulled {
-                coupled = CoupledBody::new(attachment.body, &Body { awake: true, ..body.clone() }, dt);
-            }
-            bodies.push(coupled);
-            bodies.len() - 1
+            let pulled = coupling.stored.get(attachment.body).is_some_and(|body| {
+                let anchor = body.pose.transform_point(attachment.local_anchor);
+                (particles.position[attachment.particle as usize] - anchor).length() > WAKE_DISTANCE
+            });
+            coupling.index(attachment.body, pulled)
         })
         .collect()
 }
@@ -239,15 +273,17 @@ fn couple(particles: &Particles, stored: &Arena<Body, BodyId>, bodies: &mut Vec<
 /// Each particle's contact planes for this step: colliders whose boxes meet the box its
 /// centre may reach this step, grown by the thickness and [`CONTACT_MARGIN`]. Sensors and
 /// the bodies the set is attached to are passed (as a joint's two bodies do not collide).
+/// A plane of a dynamic body that is awake (or that a moving particle wakes) is kept in the
+/// body's frame and moves with it, and the body is coupled: the particle pushes it.
 fn gather_contacts(
     particles: &mut Particles,
     broad_phase: &BroadPhase,
     colliders: &Arena<Collider, ColliderId>,
-    bodies: &Arena<Body, BodyId>,
+    coupling: &mut Coupling,
     gravity: Vec3,
-    dt: f32,
 ) {
     particles.contacts.clear();
+    let dt = coupling.dt;
     let fall = gravity.length() * dt * dt;
     let grow = particles.material.thickness + CONTACT_MARGIN + fall;
     let reach_of = |i: usize| grow + particles.velocity[i].length() * dt;
@@ -272,13 +308,34 @@ fn gather_contacts(
         let x = particles.position[i];
         let particle_box = Aabb::new(x, x).expanded(reach);
         for collider in candidates.iter().filter(|c| c.aabb.overlaps(&particle_box)) {
-            let Some(body) = bodies.get(collider.body) else { continue };
+            let stored = coupling.stored;
+            let Some(body) = stored.get(collider.body) else { continue };
             let friction = (particles.material.friction * collider.friction).sqrt();
+            let moving = body.kind == BodyKind::Dynamic
+                && body.enabled
+                && (body.awake || particles.velocity[i].length() > WAKE_SPEED);
             let mut push = |point: Vec3, normal: Vec3, distance: f32| {
-                if distance < reach && normal.is_finite() {
-                    let surface_velocity = body.velocity_at_point(point);
-                    found.push(ParticleContact { particle: i as u32, normal, point, surface_velocity, friction });
+                if distance >= reach || !normal.is_finite() {
+                    return;
                 }
+                let particle = i as u32;
+                let contact = if moving {
+                    let index = coupling.index(collider.body, true) as u32;
+                    let point = body.pose.inverse_transform_point(point);
+                    let normal = body.pose.rotation.inverse() * normal;
+                    ParticleContact {
+                        particle,
+                        normal,
+                        point,
+                        surface_velocity: Vec3::ZERO,
+                        friction,
+                        body: Some(index),
+                    }
+                } else {
+                    let surface_velocity = body.velocity_at_point(point);
+                    ParticleContact { particle, normal, point, surface_velocity, friction, body: None }
+                };
+                found.push(contact);
             };
             let pose = collider.world_pose;
             match &collider.shape {
@@ -294,4 +351,51 @@ fn gather_contacts(
     }
     particles.contacts = found;
     particles.push_out_of_contacts();
+}
+
+/// The contacts of the moving bodies of the stage with other awake dynamic bodies, as position
+/// constraints ([`BodyContact`]); such a body joins the stage (and so on, to what rests on
+/// it). The points are the narrow phase's, taken at the start of the step, where the stage
+/// winds the bodies back to. Contacts with static, kinematic and sleeping bodies are left to
+/// the rigid solve: the stage does not know joints, and solving a hinged beam's contact with
+/// the post it hangs from without its hinge pumped energy into crate_on_rope until it blew up.
+fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContact> {
+    let mut joined = vec![false; contacts.len()];
+    let mut loads = Vec::new();
+    loop {
+        let before = joined.iter().filter(|&&j| j).count();
+        for (k, contact) in contacts.iter().enumerate() {
+            if joined[k] || !contact.touching || contact.sensor {
+                continue;
+            }
+            let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
+            let free = |id: BodyId| {
+                coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled)
+            };
+            let (a, b) = (contact.body_a, contact.body_b);
+            if !(moving(a) || moving(b)) || !free(a) || !free(b) {
+                continue;
+            }
+            joined[k] = true;
+            let (a, b) = (coupling.index(contact.body_a, false), coupling.index(contact.body_b, false));
+            let states = std::iter::once(&contact.first).chain(&contact.more);
+            for manifold in states.map(|state| &state.manifold) {
+                let (body_a, body_b) = (&coupling.bodies[a], &coupling.bodies[b]);
+                for point in manifold.points() {
+                    let half = manifold.normal * (0.5 * point.separation);
+                    loads.push(BodyContact {
+                        a: a as u32,
+                        b: b as u32,
+                        local_a: body_a.local_point(point.position - half),
+                        local_b: body_b.local_point(point.position + half),
+                        normal: body_a.rotation.inverse() * manifold.normal,
+                        friction: contact.friction,
+                    });
+                }
+            }
+        }
+        if joined.iter().filter(|&&j| j).count() == before {
+            return loads;
+        }
+    }
 }
