@@ -87,6 +87,8 @@
 // Small fixed-size matrices read best with explicit row/column indices.
 #![allow(clippy::needless_range_loop)]
 
+mod loops;
+
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
@@ -128,6 +130,9 @@ struct TreeJoint {
     limit_of: [u8; MAX_ROWS],
     /// The joint's limit rows engaged in this velocity pass (bit i: limit row i).
     engaged: u8,
+    /// The joint's equality rows left out this step as dependent on others (bit i: row i;
+    /// see `loops`).
+    dropped: u8,
     rows: [JacobianRow; MAX_ROWS],
     g: Mat6,
     /// t for the two right-hand sides: [the pass's target, the look-ahead's].
@@ -226,6 +231,7 @@ impl JointForest {
         self.build_adjacency(constraints);
         self.order_joints(constraints, dynamic);
         self.mark_touching_trees(pairs);
+        self.leave_out_dependent_rows(constraints, bodies);
     }
 
     /// Marks the trees with a body in a touching pair.
@@ -429,7 +435,8 @@ impl JointForest {
             let c = &constraints[joint.constraint as usize];
             let frames = c.current_frames(bodies);
             let dim = c.model.equality_rows(&frames, &mut rows, &mut errors).min(joint.dim);
-            largest = errors[..dim].iter().fold(largest, |m, e| m.max(e.abs()));
+            let kept = errors[..dim].iter().enumerate().filter(|&(i, _)| joint.dropped & (1 << i) == 0);
+            largest = kept.fold(largest, |m, (_, e)| m.max(e.abs()));
             let count = c.model.limit_rows(&frames, &mut rows, &mut errors).min(MAX_ROWS - dim);
             let passed = errors[..count].iter().filter(|&&gap| gap < -PROJECTION_SLOP);
             largest = passed.fold(largest, |m, gap| m.max(-gap));
@@ -630,13 +637,14 @@ impl JointForest {
         let mut error = [0.0; MAX_ROWS];
         joint.dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
         let equality = joint.dim;
+        joint.leave_out_dropped(&mut error);
         joint.ahead = [0.0; MAX_ROWS];
         joint.ahead_floor = 0.0;
         if let (Target::Velocity { h, inv_h, look_ahead: true, .. }, true) = (target, joint.looks_ahead) {
             // The change of J v that closes the joint's second-order drift over the step:
             // −[C(pose + h v) − C − h J v]/h.
             let error_ahead = Self::error_ahead(c, a, b, h);
-            for i in 0..equality {
+            for i in (0..equality).filter(|&i| joint.dropped & (1 << i) == 0) {
                 let request = -(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b);
                 let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b));
                 joint.ahead[i] = request;
@@ -730,6 +738,15 @@ impl JointForest {
 }
 
 impl TreeJoint {
+    /// Zeroes the equality rows left out this step and their errors: a zero row takes no
+    /// impulse (its pivot is zero, `inverse_independent` leaves it out).
+    fn leave_out_dropped(&mut self, error: &mut Vec6) {
+        for i in (0..self.dim).filter(|&i| self.dropped & (1 << i) != 0) {
+            self.rows[i] = JacobianRow::default();
+            error[i] = 0.0;
+        }
+    }
+
     fn new(constraint: u32, parent: u32, child: u32, parent_is_a: bool, c: &JointConstraint) -> Self {
         Self {
             constraint,
@@ -740,6 +757,7 @@ impl TreeJoint {
             used: c.model.equality_dim().min(MAX_ROWS),
             limit_of: [0; MAX_ROWS],
             engaged: 0,
+            dropped: 0,
             rows: [JacobianRow::default(); MAX_ROWS],
             g: [[0.0; MAX_ROWS]; MAX_ROWS],
             t: [[0.0; MAX_ROWS]; 2],

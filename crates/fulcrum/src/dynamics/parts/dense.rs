@@ -65,7 +65,7 @@ pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
 
 /// A pivot at most this fraction of its row's reference size marks the row as dependent in
 /// [`inverse_independent`].
-const DEPENDENT_PIVOT: f32 = 1e-4;
+pub(crate) const DEPENDENT_PIVOT: f32 = 1e-4;
 
 /// The inverse of a symmetric positive semi-definite `n × n` block on its independent rows
 /// (regularised like [`cholesky`]). Row j is left out when its pivot is at most
