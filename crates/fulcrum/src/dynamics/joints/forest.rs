@@ -92,12 +92,20 @@ mod loops;
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
-use crate::dynamics::parts::dense::{inverse_independent, Mat6, Vec6, MAX_ROWS};
+use crate::dynamics::parts::dense::{inverse_independent, Square, MAX_ROWS};
 use crate::dynamics::parts::equality::{PassContext, RowScales};
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
+
+/// The scalar of the elimination. f64, not f32: a thin link's inverse inertia about its long
+/// axis is 10⁴ times its inverse mass (a bar 2 cm square, 1 m long), and the reduced effective
+/// masses W_u lose the small pivots of its rows to cancellation in f32 (a four-bar of such
+/// bars blew up within 2 s; the same bars 6 cm square held).
+type Real = f64;
+type Vec6 = [Real; MAX_ROWS];
+type Mat6 = Square<Real>;
 
 /// What the right-hand side of an elimination is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -141,7 +149,7 @@ struct TreeJoint {
     ahead: Vec6,
     /// ½ Σ ahead_i² / K_ii: what the look-ahead would cost in kinetic energy if the rows
     /// were independent.
-    ahead_floor: f32,
+    ahead_floor: Real,
     /// Its tree may look ahead this step (no body of it touches anything).
     looks_ahead: bool,
     /// λ of the last back-substitution.
@@ -461,8 +469,8 @@ impl JointForest {
                     let local = self.local[index as usize];
                     if local != NONE {
                         let shift = &mut self.shift[local as usize];
-                        shift.0 += linear * l;
-                        shift.1 += angular * l;
+                        shift.0 += linear * l as f32;
+                        shift.1 += angular * l as f32;
                     }
                 }
             }
@@ -510,8 +518,9 @@ impl JointForest {
             for (held, &limit) in accumulated[limits.clone()].iter_mut().zip(&joint.limit_of[limits.clone()]) {
                 *held = c.model.limit_impulse(limit as usize);
             }
-            let delta: Vec6 =
-                std::array::from_fn(|i| scales.mass_scale * joint.lambda[i] - scales.impulse_scale * accumulated[i]);
+            let delta: [f32; MAX_ROWS] = std::array::from_fn(|i| {
+                scales.mass_scale * joint.lambda[i] as f32 - scales.impulse_scale * accumulated[i]
+            });
             c.model.add_equality_impulse(&delta[..joint.dim]);
             for (&d, &limit) in delta[limits.clone()].iter().zip(&joint.limit_of[limits]) {
                 c.model.add_limit_impulse(limit as usize, d);
@@ -534,12 +543,12 @@ impl JointForest {
             if joints.iter().any(|j| !j.looks_ahead || j.used > j.dim) {
                 continue;
             }
-            let (mut energy, mut floor) = (0.0f32, 0.0f32);
+            let (mut energy, mut floor): (Real, Real) = (0.0, 0.0);
             for joint in joints.iter() {
                 energy += 0.5 * dot6(&joint.lambda_ahead, &joint.ahead);
                 floor += joint.ahead_floor;
             }
-            if energy <= LOOK_AHEAD_TRUST * floor {
+            if energy <= LOOK_AHEAD_TRUST as Real * floor {
                 for joint in joints.iter_mut() {
                     for (lambda, ahead) in joint.lambda.iter_mut().zip(joint.lambda_ahead) {
                         *lambda += ahead;
@@ -584,7 +593,7 @@ impl JointForest {
             for slot in joint.dim..joint.used {
                 let i = joint.limit_of[slot] as usize;
                 let accumulated = c.model.limit_impulse(i);
-                let delta = scales.mass_scale * joint.lambda[slot] - scales.impulse_scale * accumulated;
+                let delta = scales.mass_scale * joint.lambda[slot] as f32 - scales.impulse_scale * accumulated;
                 if accumulated + delta < 0.0 {
                     joint.engaged &= !(1 << i);
                     c.model.add_limit_impulse(i, -accumulated);
@@ -604,7 +613,7 @@ impl JointForest {
         joint: &mut TreeJoint,
         c: &JointConstraint,
         frames: &Frames,
-        error: &mut Vec6,
+        error: &mut [f32; MAX_ROWS],
         target: Target,
     ) -> usize {
         let mut rows = [JacobianRow::default(); MAX_ROWS];
@@ -645,8 +654,8 @@ impl JointForest {
             // −[C(pose + h v) − C − h J v]/h.
             let error_ahead = Self::error_ahead(c, a, b, h);
             for i in (0..equality).filter(|&i| joint.dropped & (1 << i) == 0) {
-                let request = -(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b);
-                let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b));
+                let request = (-(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b)) as Real;
+                let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b)) as Real;
                 joint.ahead[i] = request;
                 joint.ahead_floor += if k > 0.0 { 0.5 * request * request / k } else { 0.0 };
             }
@@ -670,7 +679,7 @@ impl JointForest {
                 Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
                 Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
             };
-            r - dot6(&parent_rows[i], &self.s[u][0])
+            r as Real - dot6(&parent_rows[i], &self.s[u][0])
         });
         let mut rhs_ahead: Vec6 =
             std::array::from_fn(|i| if i < dim { joint.ahead[i] - dot6(&parent_rows[i], &self.s[u][1]) } else { 0.0 });
@@ -699,17 +708,17 @@ impl JointForest {
         let (s, w) = (&mut self.s[u], &mut self.w[u]);
         for row in 0..MAX_ROWS {
             for (s, t) in s.iter_mut().zip(&joint.t) {
-                s[row] += (0..dim).map(|i| jw_u[i][row] * t[i]).sum::<f32>();
+                s[row] += (0..dim).map(|i| jw_u[i][row] * t[i]).sum::<Real>();
             }
             for col in 0..MAX_ROWS {
-                w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
+                w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<Real>();
             }
         }
     }
 
     /// The errors of the joint's equality rows after `h` more seconds at the bodies'
     /// current velocities, C(pose + h v).
-    fn error_ahead(c: &JointConstraint, a: &SolverBody, b: &SolverBody, h: f32) -> Vec6 {
+    fn error_ahead(c: &JointConstraint, a: &SolverBody, b: &SolverBody, h: f32) -> [f32; MAX_ROWS] {
         let frames = c.frames.current(&a.advanced(h), &b.advanced(h));
         let mut rows = [JacobianRow::default(); MAX_ROWS];
         let mut error = [0.0; MAX_ROWS];
@@ -740,7 +749,7 @@ impl JointForest {
 impl TreeJoint {
     /// Zeroes the equality rows left out this step and their errors: a zero row takes no
     /// impulse (its pivot is zero, `inverse_independent` leaves it out).
-    fn leave_out_dropped(&mut self, error: &mut Vec6) {
+    fn leave_out_dropped(&mut self, error: &mut [f32; MAX_ROWS]) {
         for i in (0..self.dim).filter(|&i| self.dropped & (1 << i) != 0) {
             self.rows[i] = JacobianRow::default();
             error[i] = 0.0;
@@ -830,9 +839,9 @@ fn own_sizes(rows: &[JacobianRow; MAX_ROWS], dim: usize, a: &SolverBody, b: &Sol
 fn inverse_mass(body: &SolverBody, scale: f32) -> Mat6 {
     let mut w = [[0.0; MAX_ROWS]; MAX_ROWS];
     for i in 0..3 {
-        w[i][i] = scale * body.inv_mass;
+        w[i][i] = (scale * body.inv_mass) as Real;
         for j in 0..3 {
-            w[3 + i][3 + j] = scale * body.inv_inertia.col(j)[i];
+            w[3 + i][3 + j] = (scale * body.inv_inertia.col(j)[i]) as Real;
         }
     }
     w
@@ -846,7 +855,7 @@ fn side_blocks(rows: &[JacobianRow; MAX_ROWS], dim: usize, body_a: bool) -> [Vec
         }
         let (linear, angular) =
             if body_a { (rows[i].linear_a, rows[i].angular_a) } else { (rows[i].linear_b, rows[i].angular_b) };
-        [linear.x, linear.y, linear.z, angular.x, angular.y, angular.z]
+        [linear.x, linear.y, linear.z, angular.x, angular.y, angular.z].map(Real::from)
     })
 }
 
@@ -872,7 +881,7 @@ fn outer(jw: &[Vec6; MAX_ROWS], j: &[Vec6; MAX_ROWS], dim: usize) -> Mat6 {
 }
 
 #[inline]
-fn dot6(a: &Vec6, b: &Vec6) -> f32 {
+fn dot6(a: &Vec6, b: &Vec6) -> Real {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
@@ -881,8 +890,8 @@ fn add_side_transposed(target: &mut Vec6, rows: &[JacobianRow], lambda: &Vec6, b
     for (row, &l) in rows.iter().zip(lambda) {
         let (linear, angular) = if body_a { (row.linear_a, row.angular_a) } else { (row.linear_b, row.angular_b) };
         for axis in 0..3 {
-            target[axis] += linear[axis] * l;
-            target[3 + axis] += angular[axis] * l;
+            target[axis] += linear[axis] as Real * l;
+            target[3 + axis] += angular[axis] as Real * l;
         }
     }
 }
