@@ -98,6 +98,7 @@ use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
+use loops::{ClosureJoint, MAX_CLOSURE_ROWS};
 
 /// The scalar of the elimination. f64, not f32: a thin link's inverse inertia about its long
 /// axis is 10⁴ times its inverse mass (a bar 2 cm square, 1 m long), and the reduced effective
@@ -142,6 +143,10 @@ struct TreeJoint {
     /// see `loops`).
     dropped: u8,
     rows: [JacobianRow; MAX_ROWS],
+    /// B⁻¹ on the independent rows, and J_u W_u, of the last elimination: the factor that
+    /// further right-hand sides go through (`forward`).
+    inverse: Mat6,
+    jw_u: [Vec6; MAX_ROWS],
     g: Mat6,
     /// t for the two right-hand sides: [the pass's target, the look-ahead's].
     t: [Vec6; 2],
@@ -211,6 +216,20 @@ pub(crate) struct JointForest {
     trees: Vec<u32>,
     /// Per local body: it is in a touching contact pair (working array).
     touching: Vec<bool>,
+    /// The joints that close loops between dynamic bodies, sorted by tree (see `loops`).
+    closures: Vec<ClosureJoint>,
+    /// Per constraint: it closes a loop (working array of `build`).
+    closing: Vec<bool>,
+    /// Per union-find root: rows of the joints that close loops in its component.
+    closure_rows: Vec<usize>,
+    /// The closure rows' residual demand in one loop solve.
+    residual: Vec<f64>,
+    /// Per local body: external impulse, bias velocity and tree impulse of one loop column.
+    col_ext: Vec<Vec6>,
+    col_s: Vec<Vec6>,
+    col_p: Vec<Vec6>,
+    /// Per tree joint: t of one loop column.
+    col_t: Vec<Vec6>,
 }
 
 impl JointForest {
@@ -219,6 +238,7 @@ impl JointForest {
         self.order.clear();
         self.bodies.clear();
         self.trees.clear();
+        self.closures.clear();
     }
 
     /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
@@ -239,6 +259,7 @@ impl JointForest {
         self.build_adjacency(constraints);
         self.order_joints(constraints, dynamic);
         self.mark_touching_trees(pairs);
+        self.collect_closures(constraints);
         self.leave_out_dependent_rows(constraints, bodies);
     }
 
@@ -262,8 +283,9 @@ impl JointForest {
         }
     }
 
-    /// Union-find over joints between two dynamic bodies; a joint that closes a cycle marks
-    /// its component as having a loop.
+    /// Union-find over joints between two dynamic bodies, in creation order: a joint that
+    /// closes a cycle is a closure (`closing`); a component whose closures have more than
+    /// [`MAX_CLOSURE_ROWS`] rows is marked `loopy` and left to the iterative solver.
     fn mark_loops(
         &mut self,
         constraints: &[JointConstraint],
@@ -272,19 +294,53 @@ impl JointForest {
         dynamic: impl Fn(u32) -> bool,
     ) {
         self.union_find.reset(body_count);
-        self.loopy.clear();
-        self.loopy.resize(body_count, false);
-        for c in constraints.iter().filter(|c| candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
-            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
-            if ra == rb {
-                self.loopy[ra as usize] = true;
+        self.closure_rows.clear();
+        self.closure_rows.resize(body_count, 0);
+        self.closing.clear();
+        self.closing.resize(constraints.len(), false);
+        for (index, c) in constraints.iter().enumerate() {
+            if !(candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
                 continue;
             }
-            let either = self.loopy[ra as usize] || self.loopy[rb as usize];
+            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
+            if ra == rb {
+                self.closing[index] = true;
+                self.closure_rows[ra as usize] += c.model.equality_dim();
+                continue;
+            }
+            let rows = self.closure_rows[ra as usize] + self.closure_rows[rb as usize];
             self.union_find.union(ra, rb);
             let root = self.union_find.find(ra);
-            self.loopy[root as usize] = either;
+            self.closure_rows[root as usize] = rows;
         }
+        self.loopy.clear();
+        self.loopy.extend(self.closure_rows.iter().map(|&rows| rows > MAX_CLOSURE_ROWS));
+    }
+
+    /// The closures of this step's trees, sorted by tree; trees with closures do not look
+    /// ahead.
+    fn collect_closures(&mut self, constraints: &[JointConstraint]) {
+        self.closures.clear();
+        let mut tree_of = vec![NONE; self.bodies.len()];
+        for t in 0..self.trees.len().saturating_sub(1) {
+            for joint in &self.order[self.trees[t] as usize..self.trees[t + 1] as usize] {
+                for local in [joint.parent, joint.child].into_iter().filter(|&l| l != NONE) {
+                    tree_of[local as usize] = t as u32;
+                }
+            }
+        }
+        for (index, c) in constraints.iter().enumerate().filter(|&(i, c)| c.in_tree && self.closing[i]) {
+            let local = [self.local[c.body_a as usize], self.local[c.body_b as usize]];
+            let tree = tree_of[local[0] as usize];
+            self.closures.push(ClosureJoint::new(index as u32, tree, local, c));
+        }
+        self.closures.sort_by_key(|c| c.tree);
+        for closure in &self.closures {
+            let (start, end) =
+                (self.trees[closure.tree as usize] as usize, self.trees[closure.tree as usize + 1] as usize);
+            self.order[start..end].iter_mut().for_each(|j| j.looks_ahead = false);
+        }
+        self.col_t.resize(self.order.len(), [0.0; MAX_ROWS]);
     }
 
     /// Local indices for the dynamic bodies of tree joints, in solver order.
@@ -308,6 +364,9 @@ impl JointForest {
         self.w.resize(n, [[0.0; MAX_ROWS]; MAX_ROWS]);
         self.s.resize(n, [[0.0; MAX_ROWS]; 2]);
         self.p.resize(n, [[0.0; MAX_ROWS]; 2]);
+        for column in [&mut self.col_ext, &mut self.col_s, &mut self.col_p] {
+            column.resize(n, [0.0; MAX_ROWS]);
+        }
     }
 
     /// The tree joints of every local body, in constraint order.
@@ -316,7 +375,9 @@ impl JointForest {
         self.start.clear();
         self.start.resize(n + 1, 0);
         let ends = |c: &JointConstraint, local: &[u32]| [c.body_a, c.body_b].map(|i| local[i as usize]);
-        for c in constraints.iter().filter(|c| c.in_tree) {
+        let closing = &self.closing;
+        let tree_joint = |(index, c): &(usize, &JointConstraint)| c.in_tree && !closing[*index];
+        for (_, c) in constraints.iter().enumerate().filter(tree_joint) {
             for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
                 self.start[b as usize + 1] += 1;
             }
@@ -327,7 +388,7 @@ impl JointForest {
         self.adjacency.clear();
         self.adjacency.resize(self.start[n] as usize, 0);
         let mut fill = self.start.clone();
-        for (index, c) in constraints.iter().enumerate().filter(|(_, c)| c.in_tree) {
+        for (index, c) in constraints.iter().enumerate().filter(tree_joint) {
             for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
                 self.adjacency[fill[b as usize] as usize] = index as u32;
                 fill[b as usize] += 1;
@@ -403,10 +464,7 @@ impl JointForest {
     fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
         for (local, &body) in self.bodies.iter().enumerate() {
             let body = &bodies[body as usize];
-            self.w[local] = match target {
-                Target::Velocity { .. } => inverse_mass(body, 1.0),
-                Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
-            };
+            self.w[local] = metric(body, target);
             self.s[local] = [[0.0; MAX_ROWS]; 2];
             self.p[local] = [[0.0; MAX_ROWS]; 2];
         }
@@ -449,6 +507,12 @@ impl JointForest {
             let passed = errors[..count].iter().filter(|&&gap| gap < -PROJECTION_SLOP);
             largest = passed.fold(largest, |m, gap| m.max(-gap));
         }
+        for closure in &self.closures {
+            let c = &constraints[closure.constraint as usize];
+            let dim = c.model.equality_rows(&c.current_frames(bodies), &mut rows, &mut errors).min(closure.dim);
+            let kept = errors[..dim].iter().enumerate().filter(|&(i, _)| closure.dropped & (1 << i) == 0);
+            largest = kept.fold(largest, |m, (_, e)| m.max(e.abs()));
+        }
         largest
     }
 
@@ -459,10 +523,14 @@ impl JointForest {
         self.shift.clear();
         self.shift.resize(self.bodies.len(), (Vec3::ZERO, Vec3::ZERO));
         for k in (0..self.order.len()).rev() {
-            let [lambda, _] = self.back_substitute(k);
-            let joint = &self.order[k];
-            let c = &constraints[joint.constraint as usize];
-            for (row, &l) in joint.rows[..joint.used].iter().zip(&lambda) {
+            [self.order[k].lambda, _] = self.back_substitute(k);
+        }
+        self.close_loops(constraints, bodies, Target::Position);
+        let tree_rows = self.order.iter().map(|j| (j.constraint, &j.rows[..j.used], &j.lambda));
+        let closure_rows = self.closures.iter().map(|j| (j.constraint, &j.rows[..j.dim], &j.lambda));
+        for (constraint, rows, lambda) in tree_rows.chain(closure_rows) {
+            let c = &constraints[constraint as usize];
+            for (row, &l) in rows.iter().zip(lambda) {
                 for (index, linear, angular) in
                     [(c.body_a, row.linear_a, row.angular_a), (c.body_b, row.linear_b, row.angular_b)]
                 {
@@ -503,6 +571,7 @@ impl JointForest {
             for k in (0..self.order.len()).rev() {
                 [self.order[k].lambda, self.order[k].lambda_ahead] = self.back_substitute(k);
             }
+            self.close_loops(constraints, bodies, target);
             if ctx.look_ahead {
                 self.add_look_ahead();
             }
@@ -526,6 +595,16 @@ impl JointForest {
                 c.model.add_limit_impulse(limit as usize, d);
             }
             apply_rows(c, bodies, &joint.rows[..joint.used], &delta);
+        }
+        for closure in &self.closures {
+            let c = &mut constraints[closure.constraint as usize];
+            let mut accumulated = [0.0; MAX_ROWS];
+            c.model.equality_impulse(&mut accumulated);
+            let delta: [f32; MAX_ROWS] = std::array::from_fn(|i| {
+                scales.mass_scale * closure.lambda[i] as f32 - scales.impulse_scale * accumulated[i]
+            });
+            c.model.add_equality_impulse(&delta[..closure.dim]);
+            apply_rows(c, bodies, &closure.rows[..closure.dim], &delta);
         }
     }
 
@@ -676,8 +755,7 @@ impl JointForest {
                 Target::Velocity { inv_h, .. } if i >= equality && error[i] > 0.0 => {
                     -(joint.rows[i].velocity(a, b) + error[i] * inv_h)
                 }
-                Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
-                Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
+                _ => return row_target(&joint.rows[i], error[i], a, b, target) - dot6(&parent_rows[i], &self.s[u][0]),
             };
             r as Real - dot6(&parent_rows[i], &self.s[u][0])
         });
@@ -696,11 +774,14 @@ impl JointForest {
             }
         }
         let reference = own_sizes(&joint.rows, dim, a, b, target);
+        joint.jw_u = jw_u;
         let Some(inverse) = inverse_independent(&system, dim, &reference) else {
+            joint.inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.t = [[0.0; MAX_ROWS]; 2];
             return;
         };
+        joint.inverse = inverse;
         joint.t = [rhs, rhs_ahead].map(|r| std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * r[j]).sum()));
         joint.g =
             std::array::from_fn(|i| std::array::from_fn(|col| (0..dim).map(|j| inverse[i][j] * jw_u[j][col]).sum()));
@@ -768,6 +849,8 @@ impl TreeJoint {
             engaged: 0,
             dropped: 0,
             rows: [JacobianRow::default(); MAX_ROWS],
+            inverse: [[0.0; MAX_ROWS]; MAX_ROWS],
+            jw_u: [[0.0; MAX_ROWS]; MAX_ROWS],
             g: [[0.0; MAX_ROWS]; MAX_ROWS],
             t: [[0.0; MAX_ROWS]; 2],
             ahead: [0.0; MAX_ROWS],
@@ -833,6 +916,59 @@ fn own_sizes(rows: &[JacobianRow; MAX_ROWS], dim: usize, a: &SolverBody, b: &Sol
         }
     }
     sizes
+}
+
+/// The metric W₀ of a body for `target`: M⁻¹ in a velocity pass, the mass-normalised
+/// diag(I₃, m I⁻¹) in a projection.
+fn metric(body: &SolverBody, target: Target) -> Mat6 {
+    match target {
+        Target::Velocity { .. } => inverse_mass(body, 1.0),
+        Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
+    }
+}
+
+/// The demand r on an equality row with error `error`: −(J v + bias_rate · C) in a velocity
+/// pass, the error beyond the slop, −sign(C)(|C| − slop), in a projection.
+fn row_target(row: &JacobianRow, error: f32, a: &SolverBody, b: &SolverBody, target: Target) -> Real {
+    let r = match target {
+        Target::Velocity { bias_rate, .. } => -(row.velocity(a, b) + bias_rate * error),
+        Target::Position => -error.signum() * (error.abs() - PROJECTION_SLOP).max(0.0),
+    };
+    r as Real
+}
+
+/// One joint of a forward pass through the stored factors for a right-hand side that only
+/// the bodies' bias velocities `s` carry: t = B⁻¹ (−J_c s_c − J_u s_u), s_u += (J_u W_u)ᵀ t.
+/// Returns t.
+fn forward(joint: &TreeJoint, s: &mut [Vec6]) -> Vec6 {
+    let dim = joint.used;
+    let u = joint.parent as usize;
+    let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
+    let mut rhs: Vec6 = std::array::from_fn(|i| if i < dim { -dot6(&parent_rows[i], &s[u]) } else { 0.0 });
+    if joint.child != NONE {
+        let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
+        for i in 0..dim {
+            rhs[i] -= dot6(&child_rows[i], &s[joint.child as usize]);
+        }
+    }
+    let t: Vec6 = std::array::from_fn(|i| (0..dim).map(|j| joint.inverse[i][j] * rhs[j]).sum());
+    for row in 0..MAX_ROWS {
+        s[u][row] += (0..dim).map(|i| joint.jw_u[i][row] * t[i]).sum::<Real>();
+    }
+    t
+}
+
+/// One joint of the back-substitution of a [`forward`] pass: λ = t − G p_u, then
+/// p_u += J_uᵀ λ, p_c += J_cᵀ λ. Returns λ.
+fn backward(joint: &TreeJoint, t: &Vec6, p: &mut [Vec6]) -> Vec6 {
+    let dim = joint.used;
+    let u = joint.parent as usize;
+    let lambda: Vec6 = std::array::from_fn(|i| if i < dim { t[i] - dot6(&joint.g[i], &p[u]) } else { 0.0 });
+    add_side_transposed(&mut p[u], &joint.rows[..dim], &lambda, joint.parent_is_a);
+    if joint.child != NONE {
+        add_side_transposed(&mut p[joint.child as usize], &joint.rows[..dim], &lambda, !joint.parent_is_a);
+    }
+    lambda
 }
 
 /// scale · diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).

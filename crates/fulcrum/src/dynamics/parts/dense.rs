@@ -36,6 +36,11 @@ pub(crate) trait Real:
     const ZERO: Self;
     const ONE: Self;
     const MIN_POSITIVE: Self;
+    /// A pivot at most this fraction of its row's own size is taken for zero in
+    /// [`inverse_independent`]: rounding, not a row of its own.
+    const DEPENDENT_PIVOT: Self;
+    /// The relative diagonal regularisation of [`inverse_independent`] (times trace/n).
+    const REGULARISATION: Self;
     fn from_f32(x: f32) -> Self;
     fn sqrt(self) -> Self;
     fn abs(self) -> Self;
@@ -43,8 +48,10 @@ pub(crate) trait Real:
 }
 
 macro_rules! real {
-    ($t:ty) => {
+    ($t:ty, $dependent:expr, $regularisation:expr) => {
         impl Real for $t {
+            const DEPENDENT_PIVOT: Self = $dependent;
+            const REGULARISATION: Self = $regularisation;
             const ZERO: Self = 0.0;
             const ONE: Self = 1.0;
             const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
@@ -67,8 +74,13 @@ macro_rules! real {
         }
     };
 }
-real!(f32);
-real!(f64);
+real!(f32, DEPENDENT_PIVOT, REGULARISATION);
+// f64 rounding is 10⁹ times finer; rows that repeat others by geometry are found and left out
+// before (`joints::forest::loops`), so only exact repeats (zeroed rows) remain to be caught,
+// and a thin link's own small pivots (10⁻⁵ of its row's size for a 10 m rail 2 cm thick) stay.
+// The trace is dominated by such a link's axial inverse inertia: 10⁻⁵ of it made its point
+// rows 1–6% soft (a welded ladder's joints moved by 1 cm/s after a solve).
+real!(f64, 1e-9, 1e-12);
 
 /// A square matrix of at most [`MAX_ROWS`] rows of `T`.
 pub(crate) type Square<T> = [[T; MAX_ROWS]; MAX_ROWS];
@@ -130,7 +142,7 @@ pub(crate) const DEPENDENT_PIVOT: f32 = 1e-4;
 /// `None` when a pivot is not finite.
 pub(crate) fn inverse_independent<T: Real>(k: &Square<T>, n: usize, reference: &[T; MAX_ROWS]) -> Option<Square<T>> {
     let trace: T = (0..n).map(|i| k[i][i].abs()).sum();
-    let epsilon = T::from_f32(REGULARISATION) * trace / T::from_f32(n.max(1) as f32) + T::MIN_POSITIVE;
+    let epsilon = T::REGULARISATION * trace / T::from_f32(n.max(1) as f32) + T::MIN_POSITIVE;
     let mut l = [[T::ZERO; MAX_ROWS]; MAX_ROWS];
     let mut independent = [false; MAX_ROWS];
     for j in 0..n {
@@ -141,7 +153,7 @@ pub(crate) fn inverse_independent<T: Real>(k: &Square<T>, n: usize, reference: &
         if !diagonal.is_finite() {
             return None;
         }
-        if diagonal <= T::from_f32(DEPENDENT_PIVOT) * reference[j] {
+        if diagonal <= T::DEPENDENT_PIVOT * reference[j] {
             // Left out: a unit pivot in an otherwise zero row and column keeps the other
             // rows' solve intact.
             l[j] = [T::ZERO; MAX_ROWS];
