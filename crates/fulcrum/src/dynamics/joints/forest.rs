@@ -27,8 +27,11 @@
 //! every B is positive definite and nothing fills in.
 //!
 //! The solve runs in every pass after the joints' springs, motors and limits, so at the end
-//! of each pass the tree's joints hold exactly. A connected group of joints with a loop keeps
-//! the iterative solver: its joints are not taken.
+//! of each pass the tree's joints hold exactly. It runs in f64 (see [`Real`]). Joints that
+//! close loops between dynamic bodies are left out of the elimination and solved with it
+//! through its Schur complement, and rows a loop repeats are left out once per step (module
+//! `loops`); a connected group whose loop-closing joints have more than
+//! `loops::MAX_CLOSURE_ROWS` rows keeps the iterative solver: its joints are not taken.
 //!
 //! Limits (one-sided rows, C = gap ≥ 0, λ ≥ 0). A limit solved on its own row sees the
 //! wrong inertia when the joint's bodies hang on other joints: an elbow limit that takes the
@@ -64,8 +67,9 @@
 //! (see [`JointForest::add_look_ahead`]) and touches nothing and holds no limit. The current
 //! error C stays the projection's.
 //!
-//! Redundant rows (a planar loop closed through the world repeats its out-of-plane rows)
-//! make a block singular; they are left out of its inverse (`dense::inverse_independent`).
+//! Redundant rows (a planar loop repeats its out-of-plane rows) are found in f64 from the
+//! rows' geometry once per step and zeroed (module `loops`); a block that is still singular
+//! (exact repeats) leaves them out of its inverse (`dense::inverse_independent`).
 //!
 //! Positions (post-stabilisation). Velocities with J v = 0 still let a fast-turning chain
 //! drift apart within a substep (the rows are linear, the motion is not). So the velocity
