@@ -102,7 +102,7 @@ use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
-use loops::{ClosureJoint, MAX_CLOSURE_ROWS};
+use loops::{ClosureJoint, LoopScratch, MAX_CLOSURE_ROWS};
 
 /// The scalar of the elimination. f64, not f32: a thin link's inverse inertia about its long
 /// axis is 10⁴ times its inverse mass (a bar 2 cm square, 1 m long), and the reduced effective
@@ -234,6 +234,10 @@ pub(crate) struct JointForest {
     col_p: Vec<Vec6>,
     /// Per tree joint: t of one loop column.
     col_t: Vec<Vec6>,
+    /// Per local body: its tree (working array of `build`).
+    tree_of: Vec<u32>,
+    /// The loop solves' other working arrays.
+    scratch: LoopScratch,
 }
 
 impl JointForest {
@@ -325,17 +329,18 @@ impl JointForest {
     /// ahead.
     fn collect_closures(&mut self, constraints: &[JointConstraint]) {
         self.closures.clear();
-        let mut tree_of = vec![NONE; self.bodies.len()];
+        self.tree_of.clear();
+        self.tree_of.resize(self.bodies.len(), NONE);
         for t in 0..self.trees.len().saturating_sub(1) {
             for joint in &self.order[self.trees[t] as usize..self.trees[t + 1] as usize] {
                 for local in [joint.parent, joint.child].into_iter().filter(|&l| l != NONE) {
-                    tree_of[local as usize] = t as u32;
+                    self.tree_of[local as usize] = t as u32;
                 }
             }
         }
         for (index, c) in constraints.iter().enumerate().filter(|&(i, c)| c.in_tree && self.closing[i]) {
             let local = [self.local[c.body_a as usize], self.local[c.body_b as usize]];
-            let tree = tree_of[local[0] as usize];
+            let tree = self.tree_of[local[0] as usize];
             self.closures.push(ClosureJoint::new(index as u32, tree, local, c));
         }
         self.closures.sort_by_key(|c| c.tree);

@@ -72,6 +72,22 @@ impl ClosureJoint {
     }
 }
 
+/// Working arrays of the loop solves, kept between steps so that nothing is allocated once
+/// the scene has reached its size.
+#[derive(Default)]
+pub(super) struct LoopScratch {
+    /// The rows of one tree with a loop, and their Gram matrix (row-major, lower triangle).
+    rows: Vec<LoopRow>,
+    gram: Vec<f64>,
+    /// Rows found dependent.
+    dependent: Vec<usize>,
+    /// (closure, row) of the kept closure rows of one loop solve, and its Schur complement.
+    kept: Vec<(usize, usize)>,
+    schur: Vec<f64>,
+    /// (closure, μ) of one loop solve.
+    impulses: Vec<(usize, Vec6)>,
+}
+
 /// Whose row a loop row is: a tree joint's (index in `order`) or a closure's.
 #[derive(Clone, Copy)]
 enum Owner {
@@ -114,7 +130,8 @@ impl JointForest {
         constraints: &[JointConstraint],
         bodies: &[SolverBody],
     ) {
-        let mut rows: Vec<LoopRow> = Vec::new();
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.rows.clear();
         let mut buffer = [JacobianRow::default(); MAX_ROWS];
         let mut error = [0.0; MAX_ROWS];
         let owners = joints.map(|k| (Owner::Tree(k), self.order[k].constraint, self.order[k].dim));
@@ -125,16 +142,18 @@ impl JointForest {
             for (index, row) in buffer[..dim].iter().enumerate() {
                 let parts = [(row.linear_a, row.angular_a), (row.linear_b, row.angular_b)]
                     .map(|(linear, angular)| (linear.as_dvec3(), angular.as_dvec3()));
-                rows.push(LoopRow { owner, index, bodies: [c.body_a, c.body_b], parts });
+                scratch.rows.push(LoopRow { owner, index, bodies: [c.body_a, c.body_b], parts });
             }
         }
-        for dependent in dependent_rows(&rows, bodies) {
-            let row = &rows[dependent];
+        dependent_rows(&mut scratch, bodies);
+        for &dependent in &scratch.dependent {
+            let row = &scratch.rows[dependent];
             match row.owner {
                 Owner::Tree(k) => self.order[k].dropped |= 1 << row.index,
                 Owner::Closure(i) => self.closures[i].dropped |= 1 << row.index,
             }
         }
+        self.scratch = scratch;
     }
 
     /// The closures of tree `t` (they are sorted by tree).
@@ -166,38 +185,43 @@ impl JointForest {
         bodies: &[SolverBody],
         target: Target,
     ) {
-        let kept = self.closure_rows(closures.clone(), constraints, bodies, target);
-        let m = kept.len();
-        let mut schur = vec![0.0; m * m];
-        for (j, &(closure, row)) in kept.iter().enumerate() {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        self.closure_rows(closures.clone(), &mut scratch.kept, constraints, bodies, target);
+        let m = scratch.kept.len();
+        scratch.schur.clear();
+        scratch.schur.resize(m * m, 0.0);
+        for (j, &(closure, row)) in scratch.kept.iter().enumerate() {
             let mut unit = [0.0; MAX_ROWS];
             unit[row] = 1.0;
             self.tree_response(t, &[(closure, unit)], bodies, target, false);
-            for (i, &(other, other_row)) in kept.iter().enumerate() {
-                schur[i * m + j] = self.closure_change(other, other_row, bodies, target, true);
+            for (i, &(other, other_row)) in scratch.kept.iter().enumerate() {
+                scratch.schur[i * m + j] = self.closure_change(other, other_row, bodies, target, true);
             }
         }
-        let mu = solve_dense(&mut schur, &self.residual, m);
-        let mut impulses: Vec<(usize, Vec6)> = closures.clone().map(|c| (c, [0.0; MAX_ROWS])).collect();
-        for (&(closure, row), &value) in kept.iter().zip(&mu) {
-            impulses[closure - closures.start].1[row] = value;
+        solve_dense(&mut scratch.schur, &mut self.residual, &mut scratch.dependent, m);
+        scratch.impulses.clear();
+        scratch.impulses.extend(closures.clone().map(|c| (c, [0.0; MAX_ROWS])));
+        for (&(closure, row), &value) in scratch.kept.iter().zip(&self.residual) {
+            scratch.impulses[closure - closures.start].1[row] = value;
         }
-        for &(closure, impulse) in &impulses {
+        for &(closure, impulse) in &scratch.impulses {
             self.closures[closure].lambda = impulse;
         }
-        self.tree_response(t, &impulses, bodies, target, true);
+        self.tree_response(t, &scratch.impulses, bodies, target, true);
+        self.scratch = scratch;
     }
 
-    /// Fills the closures' rows and the residual ρ = r − J Δv⁰ of their kept rows (Δv⁰ = W₀ p,
-    /// the tree's own solution); returns (closure, row) of each kept row.
+    /// Fills the closures' rows, (closure, row) of each kept row into `kept`, and the residual
+    /// ρ = r − J Δv⁰ of the kept rows (Δv⁰ = W₀ p, the tree's own solution).
     fn closure_rows(
         &mut self,
         closures: std::ops::Range<usize>,
+        kept: &mut Vec<(usize, usize)>,
         constraints: &[JointConstraint],
         bodies: &[SolverBody],
         target: Target,
-    ) -> Vec<(usize, usize)> {
-        let mut kept = Vec::new();
+    ) {
+        kept.clear();
         self.residual.clear();
         for index in closures {
             let closure = &mut self.closures[index];
@@ -219,7 +243,6 @@ impl JointForest {
                 self.residual.push(demand - change);
             }
         }
-        kept
     }
 
     /// J Δv of row `row` of closure `closure`: with Δv = W₀ p of the tree's own solution
@@ -328,24 +351,26 @@ fn coupling(i: &LoopRow, j: &LoopRow, bodies: &[SolverBody]) -> f64 {
     sum
 }
 
-/// The rows that depend on the rows before them: Cholesky of G in f64, a row whose pivot is
-/// at most [`DEPENDENT_PIVOT`] of its G_jj is dependent and left out of the factor.
-fn dependent_rows(rows: &[LoopRow], bodies: &[SolverBody]) -> Vec<usize> {
-    let n = rows.len();
-    let mut k = vec![0.0f64; n * n];
+/// The rows of `scratch.rows` that depend on the rows before them, into
+/// `scratch.dependent`: Cholesky of G in f64, a row whose pivot is at most
+/// [`DEPENDENT_PIVOT`] of its G_jj is dependent and left out of the factor.
+fn dependent_rows(scratch: &mut LoopScratch, bodies: &[SolverBody]) {
+    let (rows, n) = (&scratch.rows, scratch.rows.len());
+    scratch.gram.clear();
+    scratch.gram.resize(n * n, 0.0);
     for i in 0..n {
         for j in 0..=i {
-            k[i * n + j] = coupling(&rows[i], &rows[j], bodies);
+            scratch.gram[i * n + j] = coupling(&rows[i], &rows[j], bodies);
         }
     }
-    cholesky_in_place(&mut k, n)
+    cholesky_in_place(&mut scratch.gram, n, &mut scratch.dependent);
 }
 
 /// Cholesky of the lower triangle of the n × n matrix `k` (row-major) in place, leaving out
 /// (zero row, unit pivot) each row whose pivot is at most [`DEPENDENT_PIVOT`] of its diagonal;
-/// returns the rows left out.
-fn cholesky_in_place(k: &mut [f64], n: usize) -> Vec<usize> {
-    let mut dependent = Vec::new();
+/// the rows left out go into `dependent`.
+fn cholesky_in_place(k: &mut [f64], n: usize, dependent: &mut Vec<usize>) {
+    dependent.clear();
     for j in 0..n {
         let own = k[j * n + j];
         let pivot = own - (0..j).map(|p| k[j * n + p] * k[j * n + p]).sum::<f64>();
@@ -365,15 +390,14 @@ fn cholesky_in_place(k: &mut [f64], n: usize) -> Vec<usize> {
             k[i * n + j] = (k[i * n + j] - above) / pivot;
         }
     }
-    dependent
 }
 
-/// Solves S x = b for the m × m matrix `s` (row-major, overwritten by its factor); a row
-/// that turns out dependent takes no impulse.
-fn solve_dense(s: &mut [f64], b: &[f64], m: usize) -> Vec<f64> {
-    let dependent = cholesky_in_place(s, m);
-    let mut y: Vec<f64> = b.to_vec();
-    for &j in &dependent {
+/// Solves S x = b in place (`y` holds b, then x) for the m × m matrix `s` (row-major,
+/// overwritten by its factor); a row that turns out dependent (listed in `dependent`) takes
+/// no impulse.
+fn solve_dense(s: &mut [f64], y: &mut [f64], dependent: &mut Vec<usize>, m: usize) {
+    cholesky_in_place(s, m, dependent);
+    for &j in dependent.iter() {
         y[j] = 0.0;
     }
     for i in 0..m {
@@ -384,5 +408,4 @@ fn solve_dense(s: &mut [f64], b: &[f64], m: usize) -> Vec<f64> {
         let below = (i + 1..m).map(|p| s[p * m + i] * y[p]).sum::<f64>();
         y[i] = (y[i] - below) / s[i * m + i];
     }
-    y
 }
