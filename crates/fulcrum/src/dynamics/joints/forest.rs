@@ -27,8 +27,11 @@
 //! every B is positive definite and nothing fills in.
 //!
 //! The solve runs in every pass after the joints' springs, motors and limits, so at the end
-//! of each pass the tree's joints hold exactly. A connected group of joints with a loop keeps
-//! the iterative solver: its joints are not taken.
+//! of each pass the tree's joints hold exactly. It runs in f64 (see [`Real`]). Joints that
+//! close loops between dynamic bodies are left out of the elimination and solved with it
+//! through its Schur complement, and rows a loop repeats are left out once per step (module
+//! `loops`); a connected group whose loop-closing joints have more than
+//! `loops::MAX_CLOSURE_ROWS` rows keeps the iterative solver: its joints are not taken.
 //!
 //! Limits (one-sided rows, C = gap ≥ 0, λ ≥ 0). A limit solved on its own row sees the
 //! wrong inertia when the joint's bodies hang on other joints: an elbow limit that takes the
@@ -64,8 +67,9 @@
 //! (see [`JointForest::add_look_ahead`]) and touches nothing and holds no limit. The current
 //! error C stays the projection's.
 //!
-//! Redundant rows (a planar loop closed through the world repeats its out-of-plane rows)
-//! make a block singular; they are left out of its inverse (`dense::inverse_independent`).
+//! Redundant rows (a planar loop repeats its out-of-plane rows) are found in f64 from the
+//! rows' geometry once per step and zeroed (module `loops`); a block that is still singular
+//! (exact repeats) leaves them out of its inverse (`dense::inverse_independent`).
 //!
 //! Positions (post-stabilisation). Velocities with J v = 0 still let a fast-turning chain
 //! drift apart within a substep (the rows are linear, the motion is not). So the velocity
@@ -87,15 +91,26 @@
 // Small fixed-size matrices read best with explicit row/column indices.
 #![allow(clippy::needless_range_loop)]
 
+mod loops;
+
 use super::{JointConstraint, JointSolver};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
-use crate::dynamics::parts::dense::{inverse_independent, Mat6, Vec6, MAX_ROWS};
+use crate::dynamics::parts::dense::{inverse_independent, Square, MAX_ROWS};
 use crate::dynamics::parts::equality::{PassContext, RowScales};
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::row::JacobianRow;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{integrate_rotation, Mat3, Vec3, Vec3A};
+use loops::{ClosureJoint, LoopScratch, MAX_CLOSURE_ROWS};
+
+/// The scalar of the elimination. f64, not f32: a thin link's inverse inertia about its long
+/// axis is 10⁴ times its inverse mass (a bar 2 cm square, 1 m long), and the reduced effective
+/// masses W_u lose the small pivots of its rows to cancellation in f32 (a four-bar of such
+/// bars blew up within 2 s; the same bars 6 cm square held).
+type Real = f64;
+type Vec6 = [Real; MAX_ROWS];
+type Mat6 = Square<Real>;
 
 /// What the right-hand side of an elimination is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -128,7 +143,14 @@ struct TreeJoint {
     limit_of: [u8; MAX_ROWS],
     /// The joint's limit rows engaged in this velocity pass (bit i: limit row i).
     engaged: u8,
+    /// The joint's equality rows left out this step as dependent on others (bit i: row i;
+    /// see `loops`).
+    dropped: u8,
     rows: [JacobianRow; MAX_ROWS],
+    /// B⁻¹ on the independent rows, and J_u W_u, of the last elimination: the factor that
+    /// further right-hand sides go through (`forward`).
+    inverse: Mat6,
+    jw_u: [Vec6; MAX_ROWS],
     g: Mat6,
     /// t for the two right-hand sides: [the pass's target, the look-ahead's].
     t: [Vec6; 2],
@@ -136,7 +158,7 @@ struct TreeJoint {
     ahead: Vec6,
     /// ½ Σ ahead_i² / K_ii: what the look-ahead would cost in kinetic energy if the rows
     /// were independent.
-    ahead_floor: f32,
+    ahead_floor: Real,
     /// Its tree may look ahead this step (no body of it touches anything).
     looks_ahead: bool,
     /// λ of the last back-substitution.
@@ -198,6 +220,24 @@ pub(crate) struct JointForest {
     trees: Vec<u32>,
     /// Per local body: it is in a touching contact pair (working array).
     touching: Vec<bool>,
+    /// The joints that close loops between dynamic bodies, sorted by tree (see `loops`).
+    closures: Vec<ClosureJoint>,
+    /// Per constraint: it closes a loop (working array of `build`).
+    closing: Vec<bool>,
+    /// Per union-find root: rows of the joints that close loops in its component.
+    closure_rows: Vec<usize>,
+    /// The closure rows' residual demand in one loop solve.
+    residual: Vec<f64>,
+    /// Per local body: external impulse, bias velocity and tree impulse of one loop column.
+    col_ext: Vec<Vec6>,
+    col_s: Vec<Vec6>,
+    col_p: Vec<Vec6>,
+    /// Per tree joint: t of one loop column.
+    col_t: Vec<Vec6>,
+    /// Per local body: its tree (working array of `build`).
+    tree_of: Vec<u32>,
+    /// The loop solves' other working arrays.
+    scratch: LoopScratch,
 }
 
 impl JointForest {
@@ -206,6 +246,7 @@ impl JointForest {
         self.order.clear();
         self.bodies.clear();
         self.trees.clear();
+        self.closures.clear();
     }
 
     /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
@@ -226,6 +267,8 @@ impl JointForest {
         self.build_adjacency(constraints);
         self.order_joints(constraints, dynamic);
         self.mark_touching_trees(pairs);
+        self.collect_closures(constraints);
+        self.leave_out_dependent_rows(constraints, bodies);
     }
 
     /// Marks the trees with a body in a touching pair.
@@ -248,8 +291,9 @@ impl JointForest {
         }
     }
 
-    /// Union-find over joints between two dynamic bodies; a joint that closes a cycle marks
-    /// its component as having a loop.
+    /// Union-find over joints between two dynamic bodies, in creation order: a joint that
+    /// closes a cycle is a closure (`closing`); a component whose closures have more than
+    /// [`MAX_CLOSURE_ROWS`] rows is marked `loopy` and left to the iterative solver.
     fn mark_loops(
         &mut self,
         constraints: &[JointConstraint],
@@ -258,19 +302,54 @@ impl JointForest {
         dynamic: impl Fn(u32) -> bool,
     ) {
         self.union_find.reset(body_count);
-        self.loopy.clear();
-        self.loopy.resize(body_count, false);
-        for c in constraints.iter().filter(|c| candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
-            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
-            if ra == rb {
-                self.loopy[ra as usize] = true;
+        self.closure_rows.clear();
+        self.closure_rows.resize(body_count, 0);
+        self.closing.clear();
+        self.closing.resize(constraints.len(), false);
+        for (index, c) in constraints.iter().enumerate() {
+            if !(candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
                 continue;
             }
-            let either = self.loopy[ra as usize] || self.loopy[rb as usize];
+            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
+            if ra == rb {
+                self.closing[index] = true;
+                self.closure_rows[ra as usize] += c.model.equality_dim();
+                continue;
+            }
+            let rows = self.closure_rows[ra as usize] + self.closure_rows[rb as usize];
             self.union_find.union(ra, rb);
             let root = self.union_find.find(ra);
-            self.loopy[root as usize] = either;
+            self.closure_rows[root as usize] = rows;
         }
+        self.loopy.clear();
+        self.loopy.extend(self.closure_rows.iter().map(|&rows| rows > MAX_CLOSURE_ROWS));
+    }
+
+    /// The closures of this step's trees, sorted by tree; trees with closures do not look
+    /// ahead.
+    fn collect_closures(&mut self, constraints: &[JointConstraint]) {
+        self.closures.clear();
+        self.tree_of.clear();
+        self.tree_of.resize(self.bodies.len(), NONE);
+        for t in 0..self.trees.len().saturating_sub(1) {
+            for joint in &self.order[self.trees[t] as usize..self.trees[t + 1] as usize] {
+                for local in [joint.parent, joint.child].into_iter().filter(|&l| l != NONE) {
+                    self.tree_of[local as usize] = t as u32;
+                }
+            }
+        }
+        for (index, c) in constraints.iter().enumerate().filter(|&(i, c)| c.in_tree && self.closing[i]) {
+            let local = [self.local[c.body_a as usize], self.local[c.body_b as usize]];
+            let tree = self.tree_of[local[0] as usize];
+            self.closures.push(ClosureJoint::new(index as u32, tree, local, c));
+        }
+        self.closures.sort_by_key(|c| c.tree);
+        for closure in &self.closures {
+            let (start, end) =
+                (self.trees[closure.tree as usize] as usize, self.trees[closure.tree as usize + 1] as usize);
+            self.order[start..end].iter_mut().for_each(|j| j.looks_ahead = false);
+        }
+        self.col_t.resize(self.order.len(), [0.0; MAX_ROWS]);
     }
 
     /// Local indices for the dynamic bodies of tree joints, in solver order.
@@ -294,6 +373,9 @@ impl JointForest {
         self.w.resize(n, [[0.0; MAX_ROWS]; MAX_ROWS]);
         self.s.resize(n, [[0.0; MAX_ROWS]; 2]);
         self.p.resize(n, [[0.0; MAX_ROWS]; 2]);
+        for column in [&mut self.col_ext, &mut self.col_s, &mut self.col_p] {
+            column.resize(n, [0.0; MAX_ROWS]);
+        }
     }
 
     /// The tree joints of every local body, in constraint order.
@@ -302,7 +384,9 @@ impl JointForest {
         self.start.clear();
         self.start.resize(n + 1, 0);
         let ends = |c: &JointConstraint, local: &[u32]| [c.body_a, c.body_b].map(|i| local[i as usize]);
-        for c in constraints.iter().filter(|c| c.in_tree) {
+        let closing = &self.closing;
+        let tree_joint = |(index, c): &(usize, &JointConstraint)| c.in_tree && !closing[*index];
+        for (_, c) in constraints.iter().enumerate().filter(tree_joint) {
             for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
                 self.start[b as usize + 1] += 1;
             }
@@ -313,7 +397,7 @@ impl JointForest {
         self.adjacency.clear();
         self.adjacency.resize(self.start[n] as usize, 0);
         let mut fill = self.start.clone();
-        for (index, c) in constraints.iter().enumerate().filter(|(_, c)| c.in_tree) {
+        for (index, c) in constraints.iter().enumerate().filter(tree_joint) {
             for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
                 self.adjacency[fill[b as usize] as usize] = index as u32;
                 fill[b as usize] += 1;
@@ -389,10 +473,7 @@ impl JointForest {
     fn eliminate_all(&mut self, constraints: &[JointConstraint], bodies: &[SolverBody], target: Target) {
         for (local, &body) in self.bodies.iter().enumerate() {
             let body = &bodies[body as usize];
-            self.w[local] = match target {
-                Target::Velocity { .. } => inverse_mass(body, 1.0),
-                Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
-            };
+            self.w[local] = metric(body, target);
             self.s[local] = [[0.0; MAX_ROWS]; 2];
             self.p[local] = [[0.0; MAX_ROWS]; 2];
         }
@@ -429,10 +510,17 @@ impl JointForest {
             let c = &constraints[joint.constraint as usize];
             let frames = c.current_frames(bodies);
             let dim = c.model.equality_rows(&frames, &mut rows, &mut errors).min(joint.dim);
-            largest = errors[..dim].iter().fold(largest, |m, e| m.max(e.abs()));
+            let kept = errors[..dim].iter().enumerate().filter(|&(i, _)| joint.dropped & (1 << i) == 0);
+            largest = kept.fold(largest, |m, (_, e)| m.max(e.abs()));
             let count = c.model.limit_rows(&frames, &mut rows, &mut errors).min(MAX_ROWS - dim);
             let passed = errors[..count].iter().filter(|&&gap| gap < -PROJECTION_SLOP);
             largest = passed.fold(largest, |m, gap| m.max(-gap));
+        }
+        for closure in &self.closures {
+            let c = &constraints[closure.constraint as usize];
+            let dim = c.model.equality_rows(&c.current_frames(bodies), &mut rows, &mut errors).min(closure.dim);
+            let kept = errors[..dim].iter().enumerate().filter(|&(i, _)| closure.dropped & (1 << i) == 0);
+            largest = kept.fold(largest, |m, (_, e)| m.max(e.abs()));
         }
         largest
     }
@@ -444,18 +532,22 @@ impl JointForest {
         self.shift.clear();
         self.shift.resize(self.bodies.len(), (Vec3::ZERO, Vec3::ZERO));
         for k in (0..self.order.len()).rev() {
-            let [lambda, _] = self.back_substitute(k);
-            let joint = &self.order[k];
-            let c = &constraints[joint.constraint as usize];
-            for (row, &l) in joint.rows[..joint.used].iter().zip(&lambda) {
+            [self.order[k].lambda, _] = self.back_substitute(k);
+        }
+        self.close_loops(constraints, bodies, Target::Position);
+        let tree_rows = self.order.iter().map(|j| (j.constraint, &j.rows[..j.used], &j.lambda));
+        let closure_rows = self.closures.iter().map(|j| (j.constraint, &j.rows[..j.dim], &j.lambda));
+        for (constraint, rows, lambda) in tree_rows.chain(closure_rows) {
+            let c = &constraints[constraint as usize];
+            for (row, &l) in rows.iter().zip(lambda) {
                 for (index, linear, angular) in
                     [(c.body_a, row.linear_a, row.angular_a), (c.body_b, row.linear_b, row.angular_b)]
                 {
                     let local = self.local[index as usize];
                     if local != NONE {
                         let shift = &mut self.shift[local as usize];
-                        shift.0 += linear * l;
-                        shift.1 += angular * l;
+                        shift.0 += linear * l as f32;
+                        shift.1 += angular * l as f32;
                     }
                 }
             }
@@ -488,6 +580,7 @@ impl JointForest {
             for k in (0..self.order.len()).rev() {
                 [self.order[k].lambda, self.order[k].lambda_ahead] = self.back_substitute(k);
             }
+            self.close_loops(constraints, bodies, target);
             if ctx.look_ahead {
                 self.add_look_ahead();
             }
@@ -503,13 +596,24 @@ impl JointForest {
             for (held, &limit) in accumulated[limits.clone()].iter_mut().zip(&joint.limit_of[limits.clone()]) {
                 *held = c.model.limit_impulse(limit as usize);
             }
-            let delta: Vec6 =
-                std::array::from_fn(|i| scales.mass_scale * joint.lambda[i] - scales.impulse_scale * accumulated[i]);
+            let delta: [f32; MAX_ROWS] = std::array::from_fn(|i| {
+                scales.mass_scale * joint.lambda[i] as f32 - scales.impulse_scale * accumulated[i]
+            });
             c.model.add_equality_impulse(&delta[..joint.dim]);
             for (&d, &limit) in delta[limits.clone()].iter().zip(&joint.limit_of[limits]) {
                 c.model.add_limit_impulse(limit as usize, d);
             }
             apply_rows(c, bodies, &joint.rows[..joint.used], &delta);
+        }
+        for closure in &self.closures {
+            let c = &mut constraints[closure.constraint as usize];
+            let mut accumulated = [0.0; MAX_ROWS];
+            c.model.equality_impulse(&mut accumulated);
+            let delta: [f32; MAX_ROWS] = std::array::from_fn(|i| {
+                scales.mass_scale * closure.lambda[i] as f32 - scales.impulse_scale * accumulated[i]
+            });
+            c.model.add_equality_impulse(&delta[..closure.dim]);
+            apply_rows(c, bodies, &closure.rows[..closure.dim], &delta);
         }
     }
 
@@ -527,12 +631,12 @@ impl JointForest {
             if joints.iter().any(|j| !j.looks_ahead || j.used > j.dim) {
                 continue;
             }
-            let (mut energy, mut floor) = (0.0f32, 0.0f32);
+            let (mut energy, mut floor): (Real, Real) = (0.0, 0.0);
             for joint in joints.iter() {
                 energy += 0.5 * dot6(&joint.lambda_ahead, &joint.ahead);
                 floor += joint.ahead_floor;
             }
-            if energy <= LOOK_AHEAD_TRUST * floor {
+            if energy <= LOOK_AHEAD_TRUST as Real * floor {
                 for joint in joints.iter_mut() {
                     for (lambda, ahead) in joint.lambda.iter_mut().zip(joint.lambda_ahead) {
                         *lambda += ahead;
@@ -577,7 +681,7 @@ impl JointForest {
             for slot in joint.dim..joint.used {
                 let i = joint.limit_of[slot] as usize;
                 let accumulated = c.model.limit_impulse(i);
-                let delta = scales.mass_scale * joint.lambda[slot] - scales.impulse_scale * accumulated;
+                let delta = scales.mass_scale * joint.lambda[slot] as f32 - scales.impulse_scale * accumulated;
                 if accumulated + delta < 0.0 {
                     joint.engaged &= !(1 << i);
                     c.model.add_limit_impulse(i, -accumulated);
@@ -597,7 +701,7 @@ impl JointForest {
         joint: &mut TreeJoint,
         c: &JointConstraint,
         frames: &Frames,
-        error: &mut Vec6,
+        error: &mut [f32; MAX_ROWS],
         target: Target,
     ) -> usize {
         let mut rows = [JacobianRow::default(); MAX_ROWS];
@@ -630,15 +734,16 @@ impl JointForest {
         let mut error = [0.0; MAX_ROWS];
         joint.dim = c.model.equality_rows(&frames, &mut joint.rows, &mut error).min(joint.dim);
         let equality = joint.dim;
+        joint.leave_out_dropped(&mut error);
         joint.ahead = [0.0; MAX_ROWS];
         joint.ahead_floor = 0.0;
         if let (Target::Velocity { h, inv_h, look_ahead: true, .. }, true) = (target, joint.looks_ahead) {
             // The change of J v that closes the joint's second-order drift over the step:
             // −[C(pose + h v) − C − h J v]/h.
             let error_ahead = Self::error_ahead(c, a, b, h);
-            for i in 0..equality {
-                let request = -(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b);
-                let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b));
+            for i in (0..equality).filter(|&i| joint.dropped & (1 << i) == 0) {
+                let request = (-(error_ahead[i] - error[i]) * inv_h + joint.rows[i].velocity(a, b)) as Real;
+                let k = joint.rows[i].dot(&joint.rows[i].weighted(a, b)) as Real;
                 joint.ahead[i] = request;
                 joint.ahead_floor += if k > 0.0 { 0.5 * request * request / k } else { 0.0 };
             }
@@ -659,10 +764,9 @@ impl JointForest {
                 Target::Velocity { inv_h, .. } if i >= equality && error[i] > 0.0 => {
                     -(joint.rows[i].velocity(a, b) + error[i] * inv_h)
                 }
-                Target::Velocity { bias_rate, .. } => -(joint.rows[i].velocity(a, b) + bias_rate * error[i]),
-                Target::Position => -error[i].signum() * (error[i].abs() - PROJECTION_SLOP).max(0.0),
+                _ => return row_target(&joint.rows[i], error[i], a, b, target) - dot6(&parent_rows[i], &self.s[u][0]),
             };
-            r - dot6(&parent_rows[i], &self.s[u][0])
+            r as Real - dot6(&parent_rows[i], &self.s[u][0])
         });
         let mut rhs_ahead: Vec6 =
             std::array::from_fn(|i| if i < dim { joint.ahead[i] - dot6(&parent_rows[i], &self.s[u][1]) } else { 0.0 });
@@ -679,11 +783,14 @@ impl JointForest {
             }
         }
         let reference = own_sizes(&joint.rows, dim, a, b, target);
+        joint.jw_u = jw_u;
         let Some(inverse) = inverse_independent(&system, dim, &reference) else {
+            joint.inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.g = [[0.0; MAX_ROWS]; MAX_ROWS];
             joint.t = [[0.0; MAX_ROWS]; 2];
             return;
         };
+        joint.inverse = inverse;
         joint.t = [rhs, rhs_ahead].map(|r| std::array::from_fn(|i| (0..dim).map(|j| inverse[i][j] * r[j]).sum()));
         joint.g =
             std::array::from_fn(|i| std::array::from_fn(|col| (0..dim).map(|j| inverse[i][j] * jw_u[j][col]).sum()));
@@ -691,17 +798,17 @@ impl JointForest {
         let (s, w) = (&mut self.s[u], &mut self.w[u]);
         for row in 0..MAX_ROWS {
             for (s, t) in s.iter_mut().zip(&joint.t) {
-                s[row] += (0..dim).map(|i| jw_u[i][row] * t[i]).sum::<f32>();
+                s[row] += (0..dim).map(|i| jw_u[i][row] * t[i]).sum::<Real>();
             }
             for col in 0..MAX_ROWS {
-                w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<f32>();
+                w[row][col] -= (0..dim).map(|i| jw_u[i][row] * joint.g[i][col]).sum::<Real>();
             }
         }
     }
 
     /// The errors of the joint's equality rows after `h` more seconds at the bodies'
     /// current velocities, C(pose + h v).
-    fn error_ahead(c: &JointConstraint, a: &SolverBody, b: &SolverBody, h: f32) -> Vec6 {
+    fn error_ahead(c: &JointConstraint, a: &SolverBody, b: &SolverBody, h: f32) -> [f32; MAX_ROWS] {
         let frames = c.frames.current(&a.advanced(h), &b.advanced(h));
         let mut rows = [JacobianRow::default(); MAX_ROWS];
         let mut error = [0.0; MAX_ROWS];
@@ -730,6 +837,15 @@ impl JointForest {
 }
 
 impl TreeJoint {
+    /// Zeroes the equality rows left out this step and their errors: a zero row takes no
+    /// impulse (its pivot is zero, `inverse_independent` leaves it out).
+    fn leave_out_dropped(&mut self, error: &mut [f32; MAX_ROWS]) {
+        for i in (0..self.dim).filter(|&i| self.dropped & (1 << i) != 0) {
+            self.rows[i] = JacobianRow::default();
+            error[i] = 0.0;
+        }
+    }
+
     fn new(constraint: u32, parent: u32, child: u32, parent_is_a: bool, c: &JointConstraint) -> Self {
         Self {
             constraint,
@@ -740,7 +856,10 @@ impl TreeJoint {
             used: c.model.equality_dim().min(MAX_ROWS),
             limit_of: [0; MAX_ROWS],
             engaged: 0,
+            dropped: 0,
             rows: [JacobianRow::default(); MAX_ROWS],
+            inverse: [[0.0; MAX_ROWS]; MAX_ROWS],
+            jw_u: [[0.0; MAX_ROWS]; MAX_ROWS],
             g: [[0.0; MAX_ROWS]; MAX_ROWS],
             t: [[0.0; MAX_ROWS]; 2],
             ahead: [0.0; MAX_ROWS],
@@ -808,13 +927,66 @@ fn own_sizes(rows: &[JacobianRow; MAX_ROWS], dim: usize, a: &SolverBody, b: &Sol
     sizes
 }
 
+/// The metric W₀ of a body for `target`: M⁻¹ in a velocity pass, the mass-normalised
+/// diag(I₃, m I⁻¹) in a projection.
+fn metric(body: &SolverBody, target: Target) -> Mat6 {
+    match target {
+        Target::Velocity { .. } => inverse_mass(body, 1.0),
+        Target::Position => inverse_mass(body, 1.0 / body.inv_mass),
+    }
+}
+
+/// The demand r on an equality row with error `error`: −(J v + bias_rate · C) in a velocity
+/// pass, the error beyond the slop, −sign(C)(|C| − slop), in a projection.
+fn row_target(row: &JacobianRow, error: f32, a: &SolverBody, b: &SolverBody, target: Target) -> Real {
+    let r = match target {
+        Target::Velocity { bias_rate, .. } => -(row.velocity(a, b) + bias_rate * error),
+        Target::Position => -error.signum() * (error.abs() - PROJECTION_SLOP).max(0.0),
+    };
+    r as Real
+}
+
+/// One joint of a forward pass through the stored factors for a right-hand side that only
+/// the bodies' bias velocities `s` carry: t = B⁻¹ (−J_c s_c − J_u s_u), s_u += (J_u W_u)ᵀ t.
+/// Returns t.
+fn forward(joint: &TreeJoint, s: &mut [Vec6]) -> Vec6 {
+    let dim = joint.used;
+    let u = joint.parent as usize;
+    let parent_rows = side_blocks(&joint.rows, dim, joint.parent_is_a);
+    let mut rhs: Vec6 = std::array::from_fn(|i| if i < dim { -dot6(&parent_rows[i], &s[u]) } else { 0.0 });
+    if joint.child != NONE {
+        let child_rows = side_blocks(&joint.rows, dim, !joint.parent_is_a);
+        for i in 0..dim {
+            rhs[i] -= dot6(&child_rows[i], &s[joint.child as usize]);
+        }
+    }
+    let t: Vec6 = std::array::from_fn(|i| (0..dim).map(|j| joint.inverse[i][j] * rhs[j]).sum());
+    for row in 0..MAX_ROWS {
+        s[u][row] += (0..dim).map(|i| joint.jw_u[i][row] * t[i]).sum::<Real>();
+    }
+    t
+}
+
+/// One joint of the back-substitution of a [`forward`] pass: λ = t − G p_u, then
+/// p_u += J_uᵀ λ, p_c += J_cᵀ λ. Returns λ.
+fn backward(joint: &TreeJoint, t: &Vec6, p: &mut [Vec6]) -> Vec6 {
+    let dim = joint.used;
+    let u = joint.parent as usize;
+    let lambda: Vec6 = std::array::from_fn(|i| if i < dim { t[i] - dot6(&joint.g[i], &p[u]) } else { 0.0 });
+    add_side_transposed(&mut p[u], &joint.rows[..dim], &lambda, joint.parent_is_a);
+    if joint.child != NONE {
+        add_side_transposed(&mut p[joint.child as usize], &joint.rows[..dim], &lambda, !joint.parent_is_a);
+    }
+    lambda
+}
+
 /// scale · diag(m⁻¹ I₃, I⁻¹) of a body as a 6×6 block (linear first).
 fn inverse_mass(body: &SolverBody, scale: f32) -> Mat6 {
     let mut w = [[0.0; MAX_ROWS]; MAX_ROWS];
     for i in 0..3 {
-        w[i][i] = scale * body.inv_mass;
+        w[i][i] = (scale * body.inv_mass) as Real;
         for j in 0..3 {
-            w[3 + i][3 + j] = scale * body.inv_inertia.col(j)[i];
+            w[3 + i][3 + j] = (scale * body.inv_inertia.col(j)[i]) as Real;
         }
     }
     w
@@ -828,7 +1000,7 @@ fn side_blocks(rows: &[JacobianRow; MAX_ROWS], dim: usize, body_a: bool) -> [Vec
         }
         let (linear, angular) =
             if body_a { (rows[i].linear_a, rows[i].angular_a) } else { (rows[i].linear_b, rows[i].angular_b) };
-        [linear.x, linear.y, linear.z, angular.x, angular.y, angular.z]
+        [linear.x, linear.y, linear.z, angular.x, angular.y, angular.z].map(Real::from)
     })
 }
 
@@ -854,7 +1026,7 @@ fn outer(jw: &[Vec6; MAX_ROWS], j: &[Vec6; MAX_ROWS], dim: usize) -> Mat6 {
 }
 
 #[inline]
-fn dot6(a: &Vec6, b: &Vec6) -> f32 {
+fn dot6(a: &Vec6, b: &Vec6) -> Real {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
@@ -863,8 +1035,8 @@ fn add_side_transposed(target: &mut Vec6, rows: &[JacobianRow], lambda: &Vec6, b
     for (row, &l) in rows.iter().zip(lambda) {
         let (linear, angular) = if body_a { (row.linear_a, row.angular_a) } else { (row.linear_b, row.angular_b) };
         for axis in 0..3 {
-            target[axis] += linear[axis] * l;
-            target[3 + axis] += angular[axis] * l;
+            target[axis] += linear[axis] as Real * l;
+            target[3 + axis] += angular[axis] as Real * l;
         }
     }
 }

@@ -21,6 +21,70 @@ pub(crate) type Mat6 = [[f32; MAX_ROWS]; MAX_ROWS];
 /// A vector of at most [`MAX_ROWS`] entries.
 pub(crate) type Vec6 = [f32; MAX_ROWS];
 
+/// The scalars the factorisations run in: f32 for the joints' own blocks, f64 for the exact
+/// tree solve (see `joints::forest`).
+pub(crate) trait Real:
+    Copy
+    + PartialOrd
+    + std::iter::Sum
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::SubAssign
+{
+    const ZERO: Self;
+    const ONE: Self;
+    const MIN_POSITIVE: Self;
+    /// A pivot at most this fraction of its row's own size is taken for zero in
+    /// [`inverse_independent`]: rounding, not a row of its own.
+    const DEPENDENT_PIVOT: Self;
+    /// The relative diagonal regularisation of [`inverse_independent`] (times trace/n).
+    const REGULARISATION: Self;
+    fn from_f32(x: f32) -> Self;
+    fn sqrt(self) -> Self;
+    fn abs(self) -> Self;
+    fn is_finite(self) -> bool;
+}
+
+macro_rules! real {
+    ($t:ty, $dependent:expr, $regularisation:expr) => {
+        impl Real for $t {
+            const DEPENDENT_PIVOT: Self = $dependent;
+            const REGULARISATION: Self = $regularisation;
+            const ZERO: Self = 0.0;
+            const ONE: Self = 1.0;
+            const MIN_POSITIVE: Self = <$t>::MIN_POSITIVE;
+            #[inline]
+            fn from_f32(x: f32) -> Self {
+                x as $t
+            }
+            #[inline]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            #[inline]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline]
+            fn is_finite(self) -> bool {
+                <$t>::is_finite(self)
+            }
+        }
+    };
+}
+real!(f32, DEPENDENT_PIVOT, REGULARISATION);
+// f64 rounding is 10⁹ times finer; rows that repeat others by geometry are found and left out
+// before (`joints::forest::loops`), so only exact repeats (zeroed rows) remain to be caught,
+// and a thin link's own small pivots (10⁻⁵ of its row's size for a 10 m rail 2 cm thick) stay.
+// The trace is dominated by such a link's axial inverse inertia: 10⁻⁵ of it made its point
+// rows 1–6% soft (a welded ladder's joints moved by 1 cm/s after a solve).
+real!(f64, 1e-9, 1e-12);
+
+/// A square matrix of at most [`MAX_ROWS`] rows of `T`.
+pub(crate) type Square<T> = [[T; MAX_ROWS]; MAX_ROWS];
+
 /// The lower Cholesky factor L (K + εI = L Lᵀ) of the leading `n × n` block, or `None` when a
 /// pivot is not positive and finite.
 pub(crate) fn cholesky(k: &Mat6, n: usize) -> Option<Mat6> {
@@ -43,8 +107,8 @@ pub(crate) fn cholesky(k: &Mat6, n: usize) -> Option<Mat6> {
 }
 
 /// Solves L Lᵀ x = b with a factor from [`cholesky`].
-pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
-    let mut y = [0.0; MAX_ROWS];
+pub(crate) fn cholesky_solve<T: Real>(l: &Square<T>, b: &[T; MAX_ROWS], n: usize) -> [T; MAX_ROWS] {
+    let mut y = [T::ZERO; MAX_ROWS];
     for i in 0..n {
         let mut value = b[i];
         for p in 0..i {
@@ -52,7 +116,7 @@ pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
         }
         y[i] = value / l[i][i];
     }
-    let mut x = [0.0; MAX_ROWS];
+    let mut x = [T::ZERO; MAX_ROWS];
     for i in (0..n).rev() {
         let mut value = y[i];
         for p in i + 1..n {
@@ -65,7 +129,7 @@ pub(crate) fn cholesky_solve(l: &Mat6, b: &Vec6, n: usize) -> Vec6 {
 
 /// A pivot at most this fraction of its row's reference size marks the row as dependent in
 /// [`inverse_independent`].
-const DEPENDENT_PIVOT: f32 = 1e-4;
+pub(crate) const DEPENDENT_PIVOT: f32 = 1e-4;
 
 /// The inverse of a symmetric positive semi-definite `n × n` block on its independent rows
 /// (regularised like [`cholesky`]). Row j is left out when its pivot is at most
@@ -76,10 +140,10 @@ const DEPENDENT_PIVOT: f32 = 1e-4;
 /// column of the inverse are zero, so it takes no impulse, and its error (inconsistent with
 /// the others' by rounding) is not amplified by 1/ε into a growing self-stress of the loop.
 /// `None` when a pivot is not finite.
-pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Option<Mat6> {
-    let trace: f32 = (0..n).map(|i| k[i][i].abs()).sum();
-    let epsilon = REGULARISATION * trace / n.max(1) as f32 + f32::MIN_POSITIVE;
-    let mut l = [[0.0; MAX_ROWS]; MAX_ROWS];
+pub(crate) fn inverse_independent<T: Real>(k: &Square<T>, n: usize, reference: &[T; MAX_ROWS]) -> Option<Square<T>> {
+    let trace: T = (0..n).map(|i| k[i][i].abs()).sum();
+    let epsilon = T::REGULARISATION * trace / T::from_f32(n.max(1) as f32) + T::MIN_POSITIVE;
+    let mut l = [[T::ZERO; MAX_ROWS]; MAX_ROWS];
     let mut independent = [false; MAX_ROWS];
     for j in 0..n {
         let mut diagonal = k[j][j];
@@ -89,11 +153,11 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
         if !diagonal.is_finite() {
             return None;
         }
-        if diagonal <= DEPENDENT_PIVOT * reference[j] {
+        if diagonal <= T::DEPENDENT_PIVOT * reference[j] {
             // Left out: a unit pivot in an otherwise zero row and column keeps the other
             // rows' solve intact.
-            l[j] = [0.0; MAX_ROWS];
-            l[j][j] = 1.0;
+            l[j] = [T::ZERO; MAX_ROWS];
+            l[j][j] = T::ONE;
             continue;
         }
         independent[j] = true;
@@ -101,10 +165,10 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
         l[j][j] = pivot;
         fill_column(k, &mut l, j, n);
     }
-    let mut inverse = [[0.0; MAX_ROWS]; MAX_ROWS];
+    let mut inverse = [[T::ZERO; MAX_ROWS]; MAX_ROWS];
     for column in (0..n).filter(|&c| independent[c]) {
-        let mut unit = [0.0; MAX_ROWS];
-        unit[column] = 1.0;
+        let mut unit = [T::ZERO; MAX_ROWS];
+        unit[column] = T::ONE;
         let x = cholesky_solve(&l, &unit, n);
         for row in (0..n).filter(|&r| independent[r]) {
             inverse[row][column] = x[row];
@@ -115,7 +179,7 @@ pub(crate) fn inverse_independent(k: &Mat6, n: usize, reference: &Vec6) -> Optio
 
 /// Column j of the Cholesky factor below its pivot `l[j][j]`:
 /// L_ij = (K_ij − Σ_{p<j} L_ip L_jp) / L_jj.
-fn fill_column(k: &Mat6, l: &mut Mat6, j: usize, n: usize) {
+fn fill_column<T: Real>(k: &Square<T>, l: &mut Square<T>, j: usize, n: usize) {
     let pivot = l[j][j];
     for i in j + 1..n {
         let mut value = k[i][j];
