@@ -152,3 +152,32 @@ fn newtons_cradle_passes_two_balls_through() {
         assert!(rise[..3].iter().all(|&r| r < 0.1), "{mode}: first three rose {rise:?}");
     }
 }
+
+/// A 1 kg ball with e = 0.8 hits a free 20 kg box head-on at 5 m/s (no gravity): momentum is
+/// conserved within 0.1%, and the bodies part at e times their closing speed within 1%
+/// (Newton's law of restitution: v_box − v_ball = e · 5 m/s).
+#[test]
+fn ball_on_heavy_free_box_keeps_momentum() {
+    for (name, solver) in MODES {
+        let settings = WorldSettings { solver: solver(), gravity: Vec3::ZERO, sleep: false, ..Default::default() };
+        let mut world = World::new(settings).unwrap();
+        let block = world.create_body(&BodyDef::dynamic(Vec3::new(1.0, 0.0, 0.0))).unwrap();
+        let cube = ColliderDef::new(Shape::cuboid(Vec3::splat(0.5)).unwrap()).with_restitution(0.8);
+        world.create_collider(block, &cube).unwrap();
+        world.set_mass(block, Some(20.0)).unwrap();
+        let ball = world.create_body(&BodyDef::dynamic(Vec3::new(-1.0, 0.0, 0.0))).unwrap();
+        let sphere = ColliderDef::new(Shape::sphere(0.25).unwrap()).with_restitution(0.8);
+        world.create_collider(ball, &sphere).unwrap();
+        world.set_mass(ball, Some(1.0)).unwrap();
+        world.set_linear_velocity(ball, Vec3::new(5.0, 0.0, 0.0)).unwrap();
+        let momentum = |w: &World| vel(w, ball) * 1.0 + vel(w, block) * 20.0;
+        let before = momentum(&world);
+        run(&mut world, 60);
+        let after = momentum(&world);
+        let drift = (after - before).length() / before.length();
+        let parting = vel(&world, block).x - vel(&world, ball).x;
+        eprintln!("{name}: momentum change {:.4}%, parting speed {parting:.4} m/s (e·5 = 4)", 100.0 * drift);
+        assert!(drift < 1e-3, "{name}: momentum changed by {drift}");
+        assert!((parting / 4.0 - 1.0).abs() < 0.01, "{name}: parting speed {parting} m/s");
+    }
+}

@@ -177,10 +177,10 @@ impl PushOut {
 
     /// The push row of one lane whose deepest point is at `deepest` (m, negative = overlap).
     ///
-    /// Where a body holds and the row pushes, the upper body's approach velocity towards it
-    /// is removed as well (only the upper body's): the velocity solve's sweeps cannot converge
-    /// a large mass ratio, and a body held up by displacement alone would keep a sinking
-    /// velocity it never acts out.
+    /// Where a body holds and the row pushes, the upper body's sinking speed towards it is
+    /// removed as well (only the upper body's, [`stop_sinking`]): the velocity solve's sweeps
+    /// cannot converge a large mass ratio, and a body held up by displacement alone would
+    /// keep a sinking velocity it never acts out.
     fn push_row(
         &mut self,
         c: &WideContact,
@@ -206,12 +206,24 @@ impl PushOut {
         let impulse = n * (closing / k);
         self.push[a] -= impulse * inv_ma;
         self.push[b] += impulse * inv_mb;
-        let approach = n.dot(bodies[b].linear_velocity - bodies[a].linear_velocity).min(0.0);
+        let (va, vb) = (bodies[a].linear_velocity, bodies[b].linear_velocity);
         match holder {
-            Holder::A => bodies[b].linear_velocity -= approach * n,
-            Holder::B => bodies[a].linear_velocity += approach * n,
+            Holder::A => stop_sinking(&mut bodies[b].linear_velocity, va, n),
+            Holder::B => stop_sinking(&mut bodies[a].linear_velocity, vb, -n),
             Holder::Neither => {}
         }
+    }
+}
+
+/// Removes the sinking speed of an upper body (velocity `upper`) held by a lower one
+/// (`lower`) along `n` (lower to upper): u = n·v_upper is raised to min(n·v_lower, 0), so the
+/// upper body stops sinking into the lower one but is never thrown up by a lower body that
+/// is itself moving up in the middle of the solve.
+fn stop_sinking(upper: &mut Vec3A, lower: Vec3A, n: Vec3A) {
+    let floor = n.dot(lower).min(0.0);
+    let speed = n.dot(*upper);
+    if speed < floor {
+        *upper += (floor - speed) * n;
     }
 }
 
