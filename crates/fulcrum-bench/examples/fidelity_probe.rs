@@ -26,6 +26,10 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
         world.step(1.0 / 60.0).unwrap();
         let s = 1.5 - world.body(top).unwrap().position().y;
         worst = worst.max(s);
+        if std::env::var("TRACE").is_ok() {
+            let (t, l) = (world.body(top).unwrap(), world.body(light).unwrap());
+            println!("    sag {:.2} mm, heavy v {:.3?} w {:.3?}, light v {:.3?}", s * 1e3, t.linear_velocity(), t.angular_velocity(), l.linear_velocity());
+        }
     }
     let sag = 1.5 - world.body(top).unwrap().position().y;
     let speed = world.body(top).unwrap().linear_velocity().length();
