@@ -28,7 +28,13 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
         worst = worst.max(s);
         if std::env::var("TRACE").is_ok() {
             let (t, l) = (world.body(top).unwrap(), world.body(light).unwrap());
-            println!("    sag {:.2} mm, heavy v {:.3?} w {:.3?}, light v {:.3?}", s * 1e3, t.linear_velocity(), t.angular_velocity(), l.linear_velocity());
+            println!(
+                "    sag {:.2} mm, heavy v {:.3?} w {:.3?}, light v {:.3?}",
+                s * 1e3,
+                t.linear_velocity(),
+                t.angular_velocity(),
+                l.linear_velocity()
+            );
         }
     }
     let sag = 1.5 - world.body(top).unwrap().position().y;
@@ -53,12 +59,46 @@ fn wall(steps: usize) {
     if let Ok(v) = std::env::var("HERTZ") {
         settings.solver.contact_hertz = v.parse().unwrap();
     }
+    if let Ok(v) = std::env::var("ZETA") {
+        settings.solver.contact_damping_ratio = v.parse().unwrap();
+    }
+    if std::env::var("NOBLOCK").is_ok() {
+        settings.solver.block_solver = false;
+    }
+    if std::env::var("NORELAX").is_ok() {
+        settings.solver.relax = false;
+    }
     world.set_settings(settings).unwrap();
     let top = *bodies.last().unwrap();
     let start = world.body(top).unwrap().position();
+    let starts: Vec<Vec3> = bodies.iter().map(|&b| world.body(b).unwrap().position()).collect();
     for s in 1..=steps {
         world.step(scene.dt).unwrap();
         if s % 300 == 0 || s == steps {
+            // Slip of each row: the largest horizontal move of a box whose centre started at
+            // that height, for the bottom, a quarter up and half way.
+            for row in [0usize, 1, 2, 5, 10, 25, 50, 75] {
+                let slip = bodies.iter().zip(&starts).filter(|(_, p0)| (p0.y - (0.5 + row as f32)).abs() < 0.1).fold(
+                    (0.0f32, 0.0f32),
+                    |m, (&b, p0)| {
+                        let d = world.body(b).unwrap().position() - *p0;
+                        (m.0.max(d.x.abs()), m.1.max(d.z.abs()))
+                    },
+                );
+                println!("    row {row}: largest slip x {:.4} m, z {:.4} m", slip.0, slip.1);
+                let movers: Vec<String> = bodies
+                    .iter()
+                    .zip(&starts)
+                    .filter(|(_, p0)| (p0.y - (0.5 + row as f32)).abs() < 0.1)
+                    .filter_map(|(&b, p0)| {
+                        let d = world.body(b).unwrap().position() - *p0;
+                        (d.z.abs() > 0.1).then(|| format!("x0 {:.1}: dz {:.2}", p0.x, d.z))
+                    })
+                    .collect();
+                if !movers.is_empty() {
+                    println!("      moved out of plane: {}", movers.join(", "));
+                }
+            }
             let p = world.body(top).unwrap().position();
             let drift = ((p.x - start.x).powi(2) + (p.z - start.z).powi(2)).sqrt();
             println!(
