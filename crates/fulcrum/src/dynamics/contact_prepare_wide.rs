@@ -115,7 +115,8 @@ impl WideContact {
         put(&mut self.bias_rate, lane, pair.softness.bias_rate);
         put(&mut self.mass_scale, lane, pair.softness.mass_scale);
         put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
-        put(&mut self.deep_depth, lane, deep_depth(pair.softness.bias_rate, &settings.push));
+        let deep = deep_depth(pair.softness.bias_rate, &settings.push);
+        put(&mut self.deep_depth, lane, deep);
         put(&mut self.twist_impulse, lane, settings.warm_scale * state.friction_impulse.twist);
         if contact.rolling_resistance > 0.0 {
             self.rolling = true;
@@ -129,6 +130,7 @@ impl WideContact {
         };
         self.mask[lane] = mask;
         for (i, point) in manifold.points().iter().enumerate() {
+            self.starts_deep |= -point.separation > deep;
             put3(&mut data.position[i], lane, point.position);
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];

@@ -91,6 +91,8 @@ pub(crate) struct WideContact {
     pub impulse_scale: F4,
     /// Overlap beyond which a point is deep (`push_out.rs`), m.
     pub deep_depth: F4,
+    /// Some lane has a point deeper than its deep depth at the start of the step.
+    pub starts_deep: bool,
     /// Block K (padded rows are identity rows).
     pub k: [F4; 10],
     /// Its Cholesky factor (diagonal stored inverted) and regularisation.

@@ -32,13 +32,11 @@
 //! holds it up. Changing the masses breaks momentum, which is why it is done only here: the
 //! bodies' velocities are not touched, the recovery adds no kinetic energy, and the per-body
 //! clamp (scaling, not turning) keeps every displacement below P. Nothing runs unless some
-//! manifold starts the step deep.
+//! manifold starts the step deep (found while the contacts are prepared, `starts_deep`).
 
-use super::contact_prepare_wide::PairInput;
 use super::contact_wide::{NormalMotion, WideContact};
 use super::simd::F4;
 use super::solver_body::SolverBody;
-use crate::collision::contact::Contact;
 use crate::math::Vec3A;
 
 /// How deep a point may overlap before it counts as deep, m: min(P / rate, P·dt); infinite
@@ -49,15 +47,6 @@ pub(crate) fn deep_depth(rate: f32, limits: &PushLimits) -> f32 {
     } else {
         f32::INFINITY
     }
-}
-
-/// Whether any of this step's manifolds starts deep, so the push-out pass has work.
-pub(crate) fn any_deep(pairs: &[PairInput], contacts: &[Contact], limits: &PushLimits) -> bool {
-    pairs.iter().any(|pair| {
-        let manifold = &contacts[pair.contact_index as usize].state(pair.manifold_index as usize).manifold;
-        let deepest = manifold.points().iter().map(|p| p.separation).fold(0.0f32, f32::min);
-        -deepest > deep_depth(pair.softness.bias_rate, limits)
-    })
 }
 
 /// Largest push speed P, the overlap it removes in one step (P·dt), and which way is up.

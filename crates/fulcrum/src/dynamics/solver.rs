@@ -32,7 +32,7 @@ use super::joints::point_wide::WidePointJoints;
 use super::joints::user::ActiveUserConstraint;
 use super::joints::{JointConstraint, JointInput};
 use super::parts::equality::PassContext;
-use super::push_out::{any_deep, PushLimits, PushOut};
+use super::push_out::{PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
 use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
@@ -234,7 +234,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
     }
     data.prepare_contacts(world_contacts, &ctx.prepare);
-    data.deep_overlap = any_deep(&data.pairs, world_contacts, &ctx.push);
+    data.deep_overlap = data.contacts.iter().any(|c| c.starts_deep);
     if data.deep_overlap {
         data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
     }
