@@ -44,8 +44,34 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
     (sag, worst)
 }
 
+/// A copy of a body description placed elsewhere.
+struct BodyDescLike;
+
+impl BodyDescLike {
+    fn at(body: &fulcrum_bench::scenes::BodyDesc, position: [f32; 3]) -> fulcrum_bench::scenes::BodyDesc {
+        let mut copy = body.clone();
+        copy.position = position;
+        copy
+    }
+}
+
 fn wall(steps: usize) {
-    let scene = scenes::large_pyramid();
+    let mut scene = scenes::large_pyramid();
+    // SMALL=n keeps the wall's bottom n rows; TOWER=n replaces it by a column of n cubes.
+    if let Ok(rows) = std::env::var("SMALL") {
+        let rows: usize = rows.parse().unwrap();
+        scene.bodies.retain(|b| b.position[1] < rows as f32);
+    }
+    if let Ok(count) = std::env::var("TOWER") {
+        let cube = scene.bodies[1].clone();
+        scene.bodies.truncate(1);
+        for i in 0..count.parse::<usize>().unwrap() {
+            scene.bodies.push(BodyDescLike::at(&cube, [0.0, 0.5 + i as f32, 0.0]));
+        }
+    }
+    if let Ok(g) = std::env::var("GRAV") {
+        scene.gravity = [0.0, -g.parse::<f32>().unwrap(), 0.0];
+    }
     let (mut world, bodies) = build_world(&scene).unwrap();
     if std::env::var("PGS").is_ok() {
         let mut settings = *world.settings();
@@ -69,12 +95,100 @@ fn wall(steps: usize) {
         settings.solver.relax = false;
     }
     world.set_settings(settings).unwrap();
+    if let Ok(amp) = std::env::var("SEED") {
+        let amp: f32 = amp.parse().unwrap();
+        let mut state = 0x9E3779B97F4A7C15u64;
+        for &b in &bodies {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let r = (state >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0;
+            let v = world.body(b).unwrap().linear_velocity();
+            world.set_linear_velocity(b, Vec3::new(v.x, v.y, amp * r)).unwrap();
+        }
+    }
     let top = *bodies.last().unwrap();
     let start = world.body(top).unwrap().position();
     let starts: Vec<Vec3> = bodies.iter().map(|&b| world.body(b).unwrap().position()).collect();
     for s in 1..=steps {
         world.step(scene.dt).unwrap();
-        if s % 300 == 0 || s == steps {
+        if std::env::var("VZ").is_ok() && s <= 12 {
+            let (i, vz) = bodies
+                .iter()
+                .enumerate()
+                .map(|(i, &b)| (i, world.body(b).unwrap().linear_velocity().z.abs()))
+                .fold((0, 0.0f32), |m, x| if x.1 > m.1 { x } else { m });
+            let w = world.body(bodies[i]).unwrap().angular_velocity();
+            println!(
+                "  step {s}: worst |vz| {vz:.3e} at ({:.1}, {:.1}) w {:+.2e} {:+.2e} {:+.2e}",
+                starts[i].x, starts[i].y, w.x, w.y, w.z
+            );
+        }
+        if let Ok(watch) = std::env::var("WATCH") {
+            let xy: Vec<f32> = watch.split(',').map(|v| v.parse().unwrap()).collect();
+            if let Some(i) = starts.iter().position(|p| (p.x - xy[0]).abs() < 0.01 && (p.y - xy[1]).abs() < 0.01) {
+                if s >= 3 && s <= 8 {
+                    let body = world.body(bodies[i]).unwrap();
+                    println!("step {s}: v {:?} w {:?}", body.linear_velocity(), body.angular_velocity());
+                    println!("   pose {:?} {:?}", body.position(), body.rotation());
+                    if let Some(j) =
+                        starts.iter().position(|p| (p.x - xy[0] + 0.5).abs() < 0.01 && (p.y - xy[1] + 1.0).abs() < 0.01)
+                    {
+                        let below = world.body(bodies[j]).unwrap();
+                        println!("   below pose {:?} {:?}", below.position(), below.rotation());
+                    }
+                    for c in world.contacts().filter(|c| c.body_a == bodies[i] || c.body_b == bodies[i]) {
+                        let other = if c.body_a == bodies[i] { c.body_b } else { c.body_a };
+                        let o = world.body(other).map(|b| b.position()).unwrap_or(Vec3::ZERO);
+                        println!(
+                            "   vs ({:.2},{:.2},{:.3}) n {:?} f {:?} twist {:.3e}",
+                            o.x, o.y, o.z, c.normal, c.friction_impulse, c.twist_impulse
+                        );
+                        for p in &c.points {
+                            println!("      p {:?} {:?}", p.position, p);
+                        }
+                    }
+                }
+            }
+        }
+        let every: usize = std::env::var("EVERY").ok().and_then(|v| v.parse().ok()).unwrap_or(300);
+        if std::env::var("BRIEF").is_ok() && s % every == 0 {
+            let p = world.body(top).unwrap().position();
+            let worst_z = bodies.iter().map(|&b| world.body(b).unwrap().position().z.abs()).fold(0.0f32, f32::max);
+            println!(
+                "  step {s}: top drop {:.3} m, top z {:.3} m, worst |z| {:.3} m",
+                start.y - p.y,
+                p.z - start.z,
+                worst_z
+            );
+            if std::env::var("WORST").is_ok() {
+                let mut order: Vec<usize> = (0..bodies.len()).collect();
+                order.sort_by(|&i, &j| {
+                    let zi = world.body(bodies[i]).unwrap().position().z.abs();
+                    let zj = world.body(bodies[j]).unwrap().position().z.abs();
+                    zj.total_cmp(&zi)
+                });
+                for &i in &order[..6] {
+                    let body = world.body(bodies[i]).unwrap();
+                    let (p, q) = (body.position(), body.rotation());
+                    println!(
+                        "      start ({:.1}, {:.1}): z {:+.4} tilt {:+.5} yaw {:+.5} roll {:+.5} vz {:+.4}",
+                        starts[i].x,
+                        starts[i].y,
+                        p.z,
+                        (q * Vec3::Y).z,
+                        (q * Vec3::X).z,
+                        (q * Vec3::X).y,
+                        body.linear_velocity().z
+                    );
+                }
+            }
+            if std::env::var("ROWS").is_ok() {
+                wall_rows(&world, &bodies, &starts);
+            }
+            continue;
+        }
+        if s % every == 0 || s == steps {
             // Slip of each row: the largest horizontal move of a box whose centre started at
             // that height, for the bottom, a quarter up and half way.
             for row in [0usize, 1, 2, 5, 10, 25, 50, 75] {
@@ -109,6 +223,32 @@ fn wall(steps: usize) {
                 p.z - start.z
             );
         }
+    }
+}
+
+/// Per row: mean out-of-plane offset, its slope along the row, the mean tilt (the box's up
+/// axis leaning out of plane) and yaw (its x axis turning out of plane).
+fn wall_rows(world: &World, bodies: &[BodyId], starts: &[Vec3]) {
+    for row in [0usize, 1, 2, 5, 10, 25, 50, 75, 90, 99] {
+        let boxes: Vec<(f32, Vec3, Quat)> = bodies
+            .iter()
+            .zip(starts)
+            .filter(|(_, p0)| (p0.y - (0.5 + row as f32)).abs() < 0.1)
+            .map(|(&b, p0)| {
+                let body = world.body(b).unwrap();
+                (p0.x, body.position(), body.rotation())
+            })
+            .collect();
+        let n = boxes.len() as f32;
+        let mean_x = boxes.iter().map(|b| b.0).sum::<f32>() / n;
+        let mean_z = boxes.iter().map(|b| b.1.z).sum::<f32>() / n;
+        let sxx = boxes.iter().map(|b| (b.0 - mean_x).powi(2)).sum::<f32>();
+        let slope =
+            if sxx > 0.0 { boxes.iter().map(|b| (b.0 - mean_x) * (b.1.z - mean_z)).sum::<f32>() / sxx } else { 0.0 };
+        let tilt = boxes.iter().map(|b| (b.2 * Vec3::Y).z).sum::<f32>() / n;
+        let yaw = boxes.iter().map(|b| (b.2 * Vec3::X).z).sum::<f32>() / n;
+        let dy = boxes.iter().map(|b| b.1.y).sum::<f32>() / n - (0.5 + row as f32);
+        println!("    row {row:2}: z {mean_z:+.4} slope {slope:+.5} tilt {tilt:+.5} yaw {yaw:+.5} dy {dy:+.4}");
     }
 }
 

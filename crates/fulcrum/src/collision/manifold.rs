@@ -87,7 +87,8 @@ const SCORE_TIE: f32 = 1e-3;
 /// Chooses at most four of `candidates` that keep the deepest point and span the largest area
 /// in the plane of `normal`, and writes them to `out` (which keeps its normal).
 ///
-/// 1. the deepest point; 2. the point furthest from it; 3. the point making the triangle of
+/// 1. the deepest point (of near ties, the one furthest from the centroid); 2. the point
+///    furthest from it; 3. the point making the triangle of
 ///    largest area with those two; 4. the point furthest outside that triangle.
 ///
 /// Near ties (within `DEPTH_TIE` metres for depth, `SCORE_TIE` relative for the others) go to
@@ -101,8 +102,8 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
         }
         return;
     }
-    let deepest = first_near_max(candidates, |c| -c.separation, |_| DEPTH_TIE);
     let relative = |best: f32| SCORE_TIE * best.abs();
+    let deepest = deepest_extreme_point(candidates, relative);
     let p1 = candidates[deepest].position;
     let far = first_near_max(candidates, |c| (c.position - p1).length_squared(), relative);
     let p2 = candidates[far].position;
@@ -126,6 +127,24 @@ pub fn reduce_points(candidates: &[ContactPoint], normal: Vec3, out: &mut Manifo
             out.push(c.position, c.separation, c.id);
         }
     }
+}
+
+/// Of the points within `DEPTH_TIE` of the deepest, the one furthest from the candidates'
+/// centroid (ties as in [`first_near_max`]). Where a face lies flat on a face every point is
+/// about equally deep, and the first would often be a point in the middle of an edge (a
+/// clip plane crossing an edge that runs almost along it); anchoring on it drops a corner
+/// and leaves the manifold lopsided. The extreme point is a corner.
+fn deepest_extreme_point(candidates: &[ContactPoint], relative: impl Fn(f32) -> f32) -> usize {
+    let deepest = candidates.iter().map(|c| -c.separation).fold(f32::NEG_INFINITY, f32::max);
+    let centroid = candidates.iter().map(|c| c.position).sum::<Vec3>() / candidates.len() as f32;
+    let spread = |c: &ContactPoint| {
+        if -c.separation >= deepest - DEPTH_TIE {
+            (c.position - centroid).length_squared()
+        } else {
+            -1.0
+        }
+    };
+    first_near_max(candidates, spread, relative)
 }
 
 /// The first candidate whose score is within `tie(best)` of the best score.

@@ -430,3 +430,27 @@ fn pair_cache_keeps_a_direction() {
     cache.set_direction(Vec3::ZERO);
     assert_eq!(cache, PairCache::default());
 }
+
+/// Two cubes lying face on face, offset half a cube along x, as in a brick wall, with the
+/// upper one turned by a few 1e-8 rad (rounding after a few steps): its side edges run almost
+/// along the lower face's side planes, so clipping adds points in the middle of those edges.
+/// The manifold must still be the overlap's four corners (x ∈ {34.5, 35.0}, z = ±0.5), or
+/// the contact is lopsided and the wall leans out of its plane.
+#[test]
+fn face_on_face_with_rounding_keeps_the_overlap_corners() {
+    let cube = Shape::cuboid(Vec3::splat(0.5)).unwrap();
+    let turned = |x: f32, y: f32, z: f32| Quat::from_xyzw(x, y, z, 1.0).normalize();
+    let below = Pose::new(Vec3::new(34.500324, 18.47038, 2.2e-8), turned(-4.1e-9, 1.77e-7, -2.05e-5));
+    let above = Pose::new(Vec3::new(35.00015, 19.469604, -1.03e-7), turned(-1.55e-9, -1.18e-8, -3.33e-5));
+    let mut m = Manifold::new();
+    collide(&cube, &below, &cube, &above, 0.02, &mut PairCache::default(), &mut m);
+    assert_eq!(m.count, 4);
+    for corner in [(34.5, -0.5), (34.5, 0.5), (35.0, -0.5), (35.0, 0.5)] {
+        let nearest = m
+            .points()
+            .iter()
+            .map(|p| ((p.position.x - corner.0).powi(2) + (p.position.z - corner.1).powi(2)).sqrt())
+            .fold(f32::INFINITY, f32::min);
+        assert!(nearest < 1e-3, "corner {corner:?}: nearest point {nearest} m away; {:?}", m.points());
+    }
+}
