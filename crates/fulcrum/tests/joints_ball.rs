@@ -113,3 +113,65 @@ fn cone_and_twist_together() {
         assert!(swing > cone - 0.05 && twist > 0.29, "{name}: limits not reached: {swing} {twist}");
     }
 }
+
+/// The capsule's mass and moment of inertia about the Z axis through the pivot, kg·m²: its
+/// inertia about its centre (the engine's mass properties) plus m·d².
+fn inertia_about_pivot(world: &World, body: BodyId) -> (f32, f32) {
+    let b = world.body(body).unwrap();
+    let mass = b.mass();
+    let about_centre = b.inertia_world().z_axis.z;
+    (mass, about_centre + mass * DROP * DROP)
+}
+
+/// Friction torque τ on a ball joint: a capsule held still at 30° from hanging, then let go.
+/// With τ 20% above gravity's torque m g d sin 30° it stays within 0.002 rad for 2 s; with τ
+/// at half of it, its first 0.1 s of swing follows the angular acceleration
+/// (m g d sin θ − τ)/I within 3% (θ averaged over the swing; the integrator moves it by
+/// α h² n(n+1)/2 in n solver steps of h).
+#[test]
+fn friction_torque_holds_below_and_slows_above_gravity() {
+    let tilt = 30f32.to_radians();
+    for (name, solver) in modes() {
+        for (share, holds) in [(1.2f32, true), (0.5, false)] {
+            let mut world = World::new(WorldSettings { sleep: false, solver, ..Default::default() }).unwrap();
+            // Tilted about Z: the centre sits at d (sin θ, −cos θ, 0) from the pivot.
+            let rotation = Quat::from_rotation_z(tilt);
+            let centre = PIVOT + rotation * (-Vec3::Y * DROP);
+            let body = world.create_body(&BodyDef::dynamic(centre).with_rotation(rotation)).unwrap();
+            let shape = Shape::capsule(DROP - 0.05, 0.05).unwrap();
+            world.create_collider(body, &ColliderDef::new(shape).with_density(1000.0)).unwrap();
+            let (mass, inertia) = inertia_about_pivot(&world, body);
+            let gravity_torque = mass * 9.81 * DROP * tilt.sin();
+            let torque = share * gravity_torque;
+            world.create_joint(&JointDef::ball(None, body, PIVOT).with_friction_torque(torque)).unwrap();
+            let angle = |world: &World| {
+                let p = world.body(body).unwrap().position() - PIVOT;
+                p.x.atan2(-p.y)
+            };
+            if holds {
+                let mut worst = 0.0f32;
+                for _ in 0..120 {
+                    world.step(DT).unwrap();
+                    worst = worst.max((angle(&world) - tilt).abs());
+                }
+                eprintln!("ball friction {share}× gravity ({name}): moved at most {worst:.6} rad in 2 s");
+                assert!(worst < 0.002, "{name}: held joint moved {worst} rad");
+            } else {
+                let steps = 6;
+                for _ in 0..steps {
+                    world.step(DT).unwrap();
+                }
+                let turned = tilt - angle(&world);
+                // The time average of θ over a swing from rest at constant α: θ₀ − Δθ/3.
+                let middle = tilt - turned / 3.0;
+                let expected = (mass * 9.81 * DROP * middle.sin() - torque) / inertia;
+                // The positions move once per solver step (substep) of h = DT / n_s.
+                let n = steps as f32 * world.settings().solver_steps() as f32;
+                let h = DT / world.settings().solver_steps() as f32;
+                let measured = 2.0 * turned / (h * h * n * (n + 1.0));
+                eprintln!("ball friction {share}× gravity ({name}): α {measured:.4} rad/s² (expected {expected:.4})");
+                assert!((measured / expected - 1.0).abs() < 0.03, "{name}: α {measured}, expected {expected}");
+            }
+        }
+    }
+}

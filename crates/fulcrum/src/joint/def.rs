@@ -91,7 +91,7 @@ impl JointDef {
 
     /// Ball-and-socket at the world point `anchor`.
     pub fn ball(body_a: Option<BodyId>, body_b: BodyId, anchor: Vec3) -> Self {
-        Self::new(JointKind::Ball { cone_limit: None, twist_limits: None }, body_a, body_b, anchor)
+        Self::new(JointKind::Ball { cone_limit: None, twist_limits: None, friction_torque: None }, body_a, body_b, anchor)
     }
 
     /// Hinge about the world `axis` through `anchor`.
@@ -314,6 +314,16 @@ impl<B, J> JointDef<B, J> {
         match &mut self.kind {
             JointKind::Ball { cone_limit, .. } => *cone_limit = Some(angle),
             _ => self.refused_option = Some("cone_limit"),
+        }
+        self
+    }
+
+    /// Sets the friction torque of a ball joint (N·m): the largest torque it resists turning
+    /// with.
+    pub fn with_friction_torque(mut self, torque: f32) -> Self {
+        match &mut self.kind {
+            JointKind::Ball { friction_torque, .. } => *friction_torque = Some(torque),
+            _ => self.refused_option = Some("friction_torque"),
         }
         self
     }

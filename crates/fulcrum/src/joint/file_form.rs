@@ -209,7 +209,7 @@ fn axis_needed_for<J>(kind: &JointKind<J>) -> Option<String> {
         JointKind::Hinge { .. } | JointKind::Prismatic { .. } | JointKind::Line { .. } => {
             Some(format!("a `{}` joint", kind.name()))
         }
-        JointKind::Ball { cone_limit, twist_limits } if cone_limit.is_some() || twist_limits.is_some() => {
+        JointKind::Ball { cone_limit, twist_limits, .. } if cone_limit.is_some() || twist_limits.is_some() => {
             Some("cone and twist limits".to_string())
         }
         _ => None,

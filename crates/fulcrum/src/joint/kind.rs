@@ -176,6 +176,10 @@ pub enum JointKind<J = JointId> {
             skip_serializing_if = "Option::is_none"
         )]
         twist_limits: Option<Limits>,
+        /// Friction in the rotation: the largest torque, N·m (0 to [`MAX_MOTOR_FORCE`]), the
+        /// joint resists turning with (a ragdoll's shoulders and hips come to rest).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        friction_torque: Option<f32>,
     },
     /// Revolute: the anchors coincide and the bodies turn about the axis only.
     Hinge {
@@ -313,7 +317,9 @@ impl<J> JointKind<J> {
         mut f: impl FnMut(&str, J) -> std::result::Result<K, E>,
     ) -> std::result::Result<JointKind<K>, E> {
         Ok(match self {
-            JointKind::Ball { cone_limit, twist_limits } => JointKind::Ball { cone_limit, twist_limits },
+            JointKind::Ball { cone_limit, twist_limits, friction_torque } => {
+                JointKind::Ball { cone_limit, twist_limits, friction_torque }
+            }
             JointKind::Hinge { limits, motor, spring } => JointKind::Hinge { limits, motor, spring },
             JointKind::Prismatic { limits, motor, spring } => JointKind::Prismatic { limits, motor, spring },
             JointKind::Line { limits, motor, spring } => JointKind::Line { limits, motor, spring },
@@ -337,7 +343,9 @@ impl<J> JointKind<J> {
     /// (`limits.lower`, `spring.frequency_hz`, ...).
     pub(crate) fn validate(&self) -> Result<()> {
         match self {
-            JointKind::Ball { cone_limit, twist_limits } => validate_ball(*cone_limit, twist_limits),
+            JointKind::Ball { cone_limit, twist_limits, friction_torque } => {
+                validate_ball(*cone_limit, twist_limits, *friction_torque)
+            }
             JointKind::Hinge { limits, motor, spring } => {
                 if let Some(limits) = limits {
                     limits.validate_angles("limits")?;
@@ -385,9 +393,12 @@ impl<J> JointKind<J> {
     }
 }
 
-fn validate_ball(cone_limit: Option<f32>, twist_limits: &Option<Limits>) -> Result<()> {
+fn validate_ball(cone_limit: Option<f32>, twist_limits: &Option<Limits>, friction_torque: Option<f32>) -> Result<()> {
     if let Some(angle) = cone_limit {
         check_range("cone_limit", angle, 0.0, PI)?;
+    }
+    if let Some(torque) = friction_torque {
+        check_range("friction_torque", torque, 0.0, MAX_MOTOR_FORCE)?;
     }
     if let Some(limits) = twist_limits {
         limits.validate_angles("twist_limits")?;

@@ -791,7 +791,7 @@ fn every_joint_kind_converts_to_a_definition_and_back() {
     }
     let (deg30, deg10, deg45) = (30f32.to_radians(), 10f32.to_radians(), 45f32.to_radians());
     match defs[0].kind {
-        JointKind::Ball { cone_limit: Some(cone), twist_limits: Some(twist) } => {
+        JointKind::Ball { cone_limit: Some(cone), twist_limits: Some(twist), .. } => {
             assert!(
                 (cone - deg30).abs() < 1e-7 && (twist.lower + deg10).abs() < 1e-7 && (twist.upper - deg45).abs() < 1e-7
             );

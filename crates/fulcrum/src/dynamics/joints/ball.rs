@@ -5,6 +5,8 @@
 //! point   C = p_B − p_A = 0                 3 rows (equality: the tree solve may take them)
 //! cone    C = α − φ ≥ 0                     1 row about the swing axis (cone part)
 //! twist   lower ≤ τ ≤ upper                 1 row about the twist axis (a Dof with limits)
+//! friction ω_B − ω_A = 0, |λ_k| ≤ τ_f·h       3 rows about A's frame axes (velocity motors
+//!                                            with target 0: the joint's friction torque)
 //! ```
 //! φ and τ are the swing and twist angles of q_A⁻¹ q_B (see `parts::swing_twist`). The limits run
 //! first, each along its row within the point rows (`FreeRow`), and the point block last. In
@@ -13,7 +15,7 @@
 
 use super::{rows_reaction, visit_point, JointSolver};
 use crate::dynamics::parts::cone::ConePart;
-use crate::dynamics::parts::dof::Dof;
+use crate::dynamics::parts::dof::{Dof, DofMotor};
 use crate::dynamics::parts::equality::PassContext;
 use crate::dynamics::parts::frames::Frames;
 use crate::dynamics::parts::point::{point_rows, PointPart};
@@ -30,6 +32,8 @@ pub(crate) struct BallJoint {
     pub cone: Option<ConePart>,
     /// Twist limits only (no spring or motor).
     pub twist: Dof,
+    /// Friction about A's frame axes X, Y, Z (velocity motors at rest; inactive without).
+    pub friction: [Dof; 3],
 }
 
 impl BallJoint {
@@ -38,21 +42,39 @@ impl BallJoint {
         !self.has_limits()
     }
 
-    /// A ball joint with an optional cone half-angle and twist limits (radians).
-    pub fn new(cone_limit: Option<f32>, twist_limits: Option<Limits>) -> Self {
+    /// A ball joint with an optional cone half-angle and twist limits (radians) and friction
+    /// torque (N·m).
+    pub fn new(cone_limit: Option<f32>, twist_limits: Option<Limits>, friction_torque: Option<f32>) -> Self {
+        let motor = friction_torque.map(|max_force| DofMotor::Velocity { target: 0.0, max_force });
         Self {
             point: PointPart::default(),
             cone: cone_limit.map(ConePart::new),
             twist: Dof { limits: twist_limits.map(|l| (l.lower, l.upper)), ..Dof::default() },
+            friction: [Dof { motor, ..Dof::default() }; 3],
         }
     }
 
+    /// Rows besides the point: limits or friction.
     fn has_limits(&self) -> bool {
-        self.cone.is_some() || self.twist.is_active()
+        self.cone.is_some() || self.twist.is_active() || self.friction[0].is_active()
     }
 
-    /// Cone, then twist, each within the point rows.
+    /// Friction rows about A's frame axes, each within the point rows (the ball turns freely
+    /// about its centre, so that is the inertia the friction meets).
+    fn solve_friction(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
+        let (point, _) = point_rows(frames);
+        for (k, part) in self.friction.iter_mut().enumerate() {
+            let row = JacobianRow::angular(frames.rotation_a * Vec3::AXES[k]);
+            self.point.impulse += Vec3::from_array(part.solve_within(&row, &point, 0.0, a, b, ctx));
+        }
+    }
+
+    /// Friction, then cone, then twist (the limits last so they win), each within the point
+    /// rows.
     fn solve_limits(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
+        if self.friction[0].is_active() {
+            self.solve_friction(frames, a, b, ctx);
+        }
         let angles = SwingTwist::of(frames);
         let (point, _) = point_rows(frames);
         if let Some(cone) = &mut self.cone {
@@ -73,6 +95,10 @@ impl JointSolver for BallJoint {
             None => visit(0, &mut 0.0),
         }
         self.twist.impulses(visit);
+        // One slot per friction row (its motor's), so a ball fits the 12 slots: 3 + 1 + 4 + 3.
+        for part in &mut self.friction {
+            visit(u8::from(part.motor.is_some()), &mut part.motor_impulse);
+        }
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
@@ -82,6 +108,9 @@ impl JointSolver for BallJoint {
                 cone.warm_start(&angles, a, b);
             }
             self.twist.warm_start(&angles.twist_row(), a, b);
+            for (k, part) in self.friction.iter().enumerate() {
+                part.warm_start(&JacobianRow::angular(frames.rotation_a * Vec3::AXES[k]), a, b);
+            }
         }
         self.point.warm_start(frames, a, b);
     }

@@ -138,7 +138,9 @@ impl JointModel {
     pub fn new(kind: &JointKind, reference: &CreationGeometry) -> JointModel {
         let (anchor_a, anchor_b) = (reference.anchor_a, reference.anchor_b);
         match *kind {
-            JointKind::Ball { cone_limit, twist_limits } => JointModel::Ball(BallJoint::new(cone_limit, twist_limits)),
+            JointKind::Ball { cone_limit, twist_limits, friction_torque } => {
+                JointModel::Ball(BallJoint::new(cone_limit, twist_limits, friction_torque))
+            }
             JointKind::Hinge { limits, motor, spring } => JointModel::Hinge(HingeJoint::new(limits, motor, spring)),
             JointKind::Weld { spring } => JointModel::Weld(WeldJoint::new(spring)),
             JointKind::Distance { rest_length, min_length, max_length, spring } => {
