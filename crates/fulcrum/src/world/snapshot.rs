@@ -72,9 +72,7 @@ fn payload(bytes: &[u8]) -> Result<&[u8]> {
     }
     let version = u32::from_le_bytes(read_array(bytes, 8));
     if version != FORMAT_VERSION {
-        return Err(snapshot_error(format!(
-            "format version {version}, this build reads version {FORMAT_VERSION}"
-        )));
+        return Err(snapshot_error(format!("format version {version}, this build reads version {FORMAT_VERSION}")));
     }
     let length = u64::from_le_bytes(read_array(bytes, 12));
     let present = (bytes.len() - HEADER_LEN) as u64;
@@ -164,7 +162,10 @@ pub(crate) fn missing_constraint() -> Box<dyn UserConstraint> {
 pub(crate) mod file_form {
     use super::*;
 
-    pub(crate) fn serialize<T: Serialize, S: Serializer>(value: &T, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    pub(crate) fn serialize<T: Serialize, S: Serializer>(
+        value: &T,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
         let text = serde_json::to_string(value).map_err(serde::ser::Error::custom)?;
         serializer.serialize_str(&text)
     }
