@@ -2,6 +2,7 @@
 //!
 //! ```text
 //! fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl] [--html FILE.html]
+//!             [--snapshot-at N --snapshot-out FILE] | --resume FILE [--steps M] ...
 //!                                                                simulate, write a trajectory / replay page
 //! fulcrum check SCENE                                            validate and summarise
 //! fulcrum export SAMPLE [--out FILE]                             write a built-in sample
@@ -17,6 +18,7 @@ mod check;
 mod export;
 mod list;
 mod run;
+mod run_snapshot;
 mod samples;
 mod usage;
 mod view;

@@ -4,6 +4,11 @@
 //! `--trajectory` is another name for `--out`) and/or a self-contained HTML page that replays
 //! the run in a browser (the testbed page with three.js inlined, frames every K-th step, thinned
 //! evenly to at most 4 MiB of base64; see `fulcrum_view::replay`), and prints a summary.
+//!
+//! `--snapshot-at N --snapshot-out FILE` also writes the world after step N (see
+//! `run_snapshot.rs`); `fulcrum run --resume FILE --steps M` goes on from such a file for M more
+//! steps, numbering steps on from it, so its trajectory lines are those of a run that never
+//! stopped.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -21,7 +26,11 @@ use crate::usage::count;
 #[derive(Args)]
 pub struct RunArgs {
     /// A scene file, or the name of a built-in sample (see `fulcrum list`).
-    pub scene: String,
+    #[arg(required_unless_present = "resume", conflicts_with = "resume")]
+    pub scene: Option<String>,
+    /// Go on from a snapshot file written by `--snapshot-out` instead of a scene.
+    #[arg(long, value_name = "FILE")]
+    pub resume: Option<PathBuf>,
     /// Number of steps to simulate.
     #[arg(long, value_name = "N", default_value_t = 300, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     pub steps: u32,
@@ -34,18 +43,43 @@ pub struct RunArgs {
     /// Write a self-contained HTML page that replays the run offline in a browser.
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<PathBuf>,
+    /// Write a snapshot after this step (counted from the scene's start, also when resuming).
+    #[arg(long, value_name = "N", requires = "snapshot_out", value_parser = count(0..=u64::MAX))]
+    pub snapshot_at: Option<u64>,
+    /// Where `--snapshot-at` writes the snapshot.
+    #[arg(long, value_name = "FILE", requires = "snapshot_at")]
+    pub snapshot_out: Option<PathBuf>,
 }
 
 /// Builds the scene, steps it, writes the trajectory and prints the summary.
 pub fn run(args: &RunArgs) -> Result<(), String> {
-    let scene = crate::samples::resolve(&args.scene)?;
-    let (mut world, index) = scene.build().map_err(|e| e.to_string())?;
+    let (mut world, index, source) = start(args)?;
+    let first = world.step_count();
+    let snapshot = args.snapshot_at.zip(args.snapshot_out.as_deref());
+    if let Some((at, _)) = snapshot {
+        let last = first + u64::from(args.steps);
+        if !(first..=last).contains(&at) {
+            return Err(format!("--snapshot-at {at}: this run goes from step {first} to step {last}"));
+        }
+    }
+    let mut snapshot_line = None;
+    let mut write_snapshot_if_due = |world: &World| -> Result<(), String> {
+        match snapshot {
+            Some((at, path)) if world.step_count() == at => {
+                crate::run_snapshot::write(path, world, &index)?;
+                snapshot_line = Some(format!("  snapshot: {} (after step {at})\n", path.display()));
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    };
+    write_snapshot_if_due(&world)?;
     // Open the output before simulating, so that an unwritable path fails at once.
     let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
     let mut replay = args
         .html
         .as_deref()
-        .map(|path| Replay::create(path, &world, &index, &args.scene, args.every.into()))
+        .map(|path| Replay::create(path, &world, &index, &source.argument, args.every.into()))
         .transpose()?;
     if let Some(out) = &mut trajectory {
         out.write_line(TrajectoryHeader::new(&world, &index).to_json_line())?;
@@ -53,14 +87,15 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     }
     let dt = world.settings().timestep;
     let mut stepping = Duration::ZERO;
-    for step in 1..=args.steps {
+    for _ in 0..args.steps {
         let start = Instant::now();
-        world.step(dt).map_err(|e| format!("step {step}: {e}"))?;
+        world.step(dt).map_err(|e| format!("step {}: {e}", world.step_count() + 1))?;
         stepping += start.elapsed();
+        write_snapshot_if_due(&world)?;
         if let Some(replay) = &mut replay {
             replay.recorder.record(&world);
         }
-        if step % args.every == 0 {
+        if world.step_count() % u64::from(args.every) == 0 {
             if let Some(out) = &mut trajectory {
                 out.write_frame(&world, &index)?;
             }
@@ -68,11 +103,30 @@ pub fn run(args: &RunArgs) -> Result<(), String> {
     }
     let written = trajectory.map(Trajectory::finish).transpose()?;
     let replay = replay.map(Replay::finish).transpose()?;
-    let mut text = summary(scene.source_name(), &world, args.steps, stepping, written);
-    if let Some(line) = replay {
-        text.push_str(&line);
-    }
+    let mut text = summary(&source.name, &world, args.steps, stepping, written);
+    text.extend(snapshot_line);
+    text.extend(replay);
     crate::print_out(&text)
+}
+
+/// Where a run starts from: what the command line named, and the name its summary shows.
+struct Source {
+    argument: String,
+    name: String,
+}
+
+/// The world, its names and its source: the scene built, or the snapshot file read.
+fn start(args: &RunArgs) -> Result<(World, SceneIndex, Source), String> {
+    if let Some(path) = &args.resume {
+        let (world, index) = crate::run_snapshot::read(path)?;
+        let argument = path.display().to_string();
+        let name = format!("{argument} (resumed at step {})", world.step_count());
+        return Ok((world, index, Source { argument, name }));
+    }
+    let argument = args.scene.clone().expect("clap requires SCENE without --resume");
+    let scene = crate::samples::resolve(&argument)?;
+    let (world, index) = scene.build().map_err(|e| e.to_string())?;
+    Ok((world, index, Source { argument, name: scene.source_name().to_string() }))
 }
 
 /// A replay page being recorded (the file is created at the start so that an unwritable path

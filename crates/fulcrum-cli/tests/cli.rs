@@ -438,3 +438,66 @@ fn view_refuses_an_unknown_scene_with_one_line() {
     let output = fulcrum(&["view", "no_such_scene", "--port", "0"]);
     assert_fails(&output, 1, &["no_such_scene", "pyramid", "large_pyramid"]);
 }
+
+/// The trajectory lines of a run, as text.
+fn lines_of(path: &PathBuf) -> Vec<String> {
+    std::fs::read_to_string(path).unwrap().lines().map(str::to_string).collect()
+}
+
+#[test]
+fn a_run_resumed_from_its_snapshot_writes_the_lines_of_a_run_that_never_stopped() {
+    // A scene with joints, contacts and sleep, and one with a character and a rope.
+    for sample in ["ragdoll_pile", "character_playground", "crate_on_rope"] {
+        let (full, resumed, snapshot) = (
+            scratch(&format!("{sample}_full.jsonl")),
+            scratch(&format!("{sample}_resumed.jsonl")),
+            scratch(&format!("{sample}.snapshot")),
+        );
+        let path = |p: &PathBuf| p.to_str().unwrap().to_string();
+        let straight = fulcrum(&[
+            "run",
+            sample,
+            "--steps",
+            "300",
+            "--out",
+            &path(&full),
+            "--snapshot-at",
+            "150",
+            "--snapshot-out",
+            &path(&snapshot),
+        ]);
+        assert!(straight.status.success(), "{}", stderr(&straight));
+        assert!(stdout(&straight).contains("snapshot:"), "{}", stdout(&straight));
+        let more = fulcrum(&["run", "--resume", &path(&snapshot), "--steps", "150", "--out", &path(&resumed)]);
+        assert!(more.status.success(), "{}", stderr(&more));
+        let (full, resumed) = (lines_of(&full), lines_of(&resumed));
+        // Header and step 0 + 300 frames; header, step 150 and 150 frames.
+        assert_eq!((full.len(), resumed.len()), (302, 152), "{sample}");
+        assert_eq!(resumed[0], full[0], "{sample}: header");
+        assert!(resumed[1..] == full[151..], "{sample}: the resumed frames differ from steps 150..=300");
+    }
+}
+
+#[test]
+fn bad_snapshot_files_and_flags_exit_with_one_line() {
+    let snapshot = scratch("pyramid.snapshot");
+    let name = snapshot.to_str().unwrap();
+    let written = fulcrum(&["run", "pyramid", "--steps", "10", "--snapshot-at", "10", "--snapshot-out", name]);
+    assert!(written.status.success(), "{}", stderr(&written));
+    let bytes = std::fs::read(&snapshot).unwrap();
+    let truncated = scratch("truncated.snapshot");
+    std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
+    assert_fails(&fulcrum(&["run", "--resume", truncated.to_str().unwrap()]), 1, &["truncated"]);
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 0x10;
+    std::fs::write(&truncated, &flipped).unwrap();
+    assert_fails(&fulcrum(&["run", "--resume", truncated.to_str().unwrap()]), 1, &["checksum"]);
+    assert_fails(&fulcrum(&["run", "--resume", "Cargo.toml"]), 1, &["not a `fulcrum run` snapshot"]);
+    assert_fails(
+        &fulcrum(&["run", "pyramid", "--steps", "10", "--snapshot-at", "11", "--snapshot-out", name]),
+        1,
+        &["--snapshot-at 11", "step 0 to step 10"],
+    );
+    assert_usage_error(&["run", "pyramid", "--snapshot-at", "3"], &["--snapshot-out"]);
+    assert_usage_error(&["run", "pyramid", "--resume", name], &["--resume"]);
+}

@@ -1560,6 +1560,8 @@ $('play').addEventListener('click', () => togglePlay());
 $('step').addEventListener('click', () => stepOnce());
 $('reset').addEventListener('click', () => resetScene());
 $('shoot').addEventListener('click', () => shoot());
+$('save-state').addEventListener('click', () => send({ type: 'save_state' }));
+$('restore-state').addEventListener('click', () => send({ type: 'restore_state' }));
 $('speed').addEventListener('change', (event) => {
   const speed = Number(event.target.value);
   if (mode === 'live') send({ type: 'speed', value: speed });
@@ -1877,7 +1879,7 @@ function onTextMessage(text) {
       if (message.speed) setSpeed(message.speed);
       break;
     case 'scene':
-      if (message.reason === 'load' || message.reason === 'reset') endDrag(); // the server ended it
+      if (['load', 'reset', 'restore'].includes(message.reason)) endDrag(); // the server ended it
       buildScene(message);
       $('message').classList.add('hidden');
       break;
@@ -1887,6 +1889,10 @@ function onTextMessage(text) {
     case 'state':
       setPaused(!!message.paused);
       if (message.speed) setSpeed(message.speed);
+      break;
+    case 'saved_state':
+      $('restore-state').disabled = false;
+      $('restore-state').title = `go back to the state saved after step ${message.step} (${(message.bytes / 1024).toFixed(0)} KiB)`;
       break;
     case 'body_info':
       state.info = message;

@@ -25,6 +25,10 @@ pub enum Command {
     Step,
     /// Rebuild the current scene from its source.
     Reset,
+    /// Keep a snapshot of the world in the server (replacing the one kept before).
+    SaveState,
+    /// Go back to the kept snapshot.
+    RestoreState,
     /// Simulation speed, times real time.
     Speed(f32),
     /// Load a gallery scene by name (known to exist).
@@ -179,6 +183,8 @@ fn command(kind: &str, fields: Map<String, Value>, is_sample: impl Fn(&str) -> b
         "pause" => no_fields(kind, fields, Command::Pause)?,
         "step" => no_fields(kind, fields, Command::Step)?,
         "reset" => no_fields(kind, fields, Command::Reset)?,
+        "save_state" => no_fields(kind, fields, Command::SaveState)?,
+        "restore_state" => no_fields(kind, fields, Command::RestoreState)?,
         "drag_end" => no_fields(kind, fields, Command::DragEnd)?,
         "speed" => Command::Speed(speed(read::<SpeedFields>(kind, fields)?.value)?),
         "load_sample" => {

@@ -50,6 +50,8 @@ impl Simulation {
                 self.broadcast(&messages::state(self.paused, self.speed));
             }
             Command::Reset => self.load(self.source.clone(), SceneReason::Reset)?,
+            Command::SaveState => self.save_state(),
+            Command::RestoreState => self.restore_state()?,
             Command::LoadSample(name) => {
                 let source =
                     SceneSource::named(&name).ok_or(format!("load_sample.name: no sample is called {name:?}"))?;
@@ -209,6 +211,11 @@ impl Simulation {
     /// pin state back (it stays where it was put, at rest).
     pub(crate) fn end_drag(&mut self, client: ClientId) {
         let Some(drag) = self.client_mut(client).and_then(|c| c.drag.take()) else { return };
+        self.release(drag);
+    }
+
+    /// Takes a drag's joint out of the world, or gives its particle back its pinning.
+    pub(crate) fn release(&mut self, drag: Drag) {
         // Gone already when its body was removed.
         let _ = match drag {
             Drag::Body { joint, .. } => self.scene.world.destroy_joint(joint),

@@ -36,6 +36,7 @@ pub mod messages;
 mod outbox;
 pub mod replay;
 pub mod samples;
+mod saved;
 mod server;
 mod sim;
 pub mod source;

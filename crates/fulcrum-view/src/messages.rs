@@ -28,6 +28,8 @@ pub enum SceneReason {
     Reset,
     /// A shot ball was added (or the oldest one removed).
     Shoot,
+    /// The saved state was restored.
+    Restore,
 }
 
 impl SceneReason {
@@ -37,6 +39,7 @@ impl SceneReason {
             SceneReason::Load => "load",
             SceneReason::Reset => "reset",
             SceneReason::Shoot => "shoot",
+            SceneReason::Restore => "restore",
         }
     }
 }
@@ -192,6 +195,11 @@ pub fn body_info(world: &World, index: usize, id: BodyId, name: &str) -> String 
         "sleeping": body.is_sleeping(),
     })
     .to_string()
+}
+
+/// `saved_state`: a snapshot was kept after step `step`; `bytes` is its size.
+pub fn saved_state(step: u64, bytes: usize) -> String {
+    json!({"type": "saved_state", "step": step, "bytes": bytes}).to_string()
 }
 
 /// `error`: a refused command (`field: reason`).

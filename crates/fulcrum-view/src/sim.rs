@@ -108,6 +108,8 @@ pub(crate) struct Simulation {
     pub next_step: Instant,
     /// When the next frame may go out.
     next_frame: Instant,
+    /// The state kept by `save_state`, if any.
+    pub saved: Option<crate::saved::SavedState>,
 }
 
 impl Simulation {
@@ -126,6 +128,7 @@ impl Simulation {
             dirty: true,
             next_step: now,
             next_frame: now,
+            saved: None,
         })
     }
 

@@ -116,6 +116,18 @@ pub struct LoadedScene {
 }
 
 impl LoadedScene {
+    /// A copy of the lists with an empty world.
+    pub fn lists(&self) -> LoadedScene {
+        LoadedScene {
+            world: World::default(),
+            bodies: self.bodies.clone(),
+            body_names: self.body_names.clone(),
+            joints: self.joints.clone(),
+            characters: self.characters.clone(),
+            particle_sets: self.particle_sets.clone(),
+        }
+    }
+
     /// What the frames list of this scene.
     pub fn frame_order(&self) -> FrameOrder<'_> {
         FrameOrder { bodies: &self.bodies, characters: &self.characters, particle_sets: &self.particle_sets }

@@ -537,3 +537,44 @@ async fn http_serves_the_embedded_assets_only() {
         assert_eq!(get(address, path).await.0, 404, "{path}");
     }
 }
+
+#[tokio::test]
+async fn a_restored_state_steps_on_as_the_saved_world_did() {
+    let address = start("bouncing_balls").await;
+    let mut tab = Tab::open(address).await;
+    tab.text("hello").await;
+    let scene = tab.text("scene").await;
+    let substeps = tab.text("settings").await["substeps"].clone();
+    assert_ne!(substeps, 1);
+    tab.pause().await;
+    let refused = tab.error_for(text(json!({"type": "restore_state"}))).await;
+    assert!(refused.starts_with("restore_state: no state saved yet"), "{refused}");
+    let refused = tab.error_for(text(json!({"type": "save_state", "now": true}))).await;
+    assert!(refused.starts_with("save_state"), "{refused}");
+
+    tab.send(json!({"type": "save_state"})).await;
+    let saved = tab.text("saved_state").await;
+    let step = saved["step"].as_u64().unwrap() as u32;
+    assert!(saved["bytes"].as_u64().unwrap() > 0);
+    for _ in 0..30 {
+        tab.send(json!({"type": "step"})).await;
+    }
+    let later = tab.frame_where(|f| f.step == step + 30).await;
+    // Change the world: a shot ball and other settings; the restore brings back both.
+    tab.send(json!({"type": "shoot", "origin": [0, 2, 10], "direction": [0, 0, -1]})).await;
+    tab.text("scene").await;
+    tab.send(json!({"type": "settings", "substeps": 1})).await;
+    tab.text("settings").await;
+
+    tab.send(json!({"type": "restore_state"})).await;
+    let restored = tab.text("scene").await;
+    assert_eq!(restored["reason"], "restore");
+    assert_eq!(restored["bodies"], scene["bodies"], "the shot ball is gone again");
+    assert_eq!(tab.text("settings").await["substeps"], substeps);
+    assert_eq!(tab.current_step().await, step);
+    for _ in 0..30 {
+        tab.send(json!({"type": "step"})).await;
+    }
+    let again = tab.frame_where(|f| f.step == step + 30).await;
+    assert_eq!(again.bodies, later.bodies, "the restored world departs from the saved one");
+}

@@ -208,9 +208,10 @@ impl ColliderDef {
 }
 
 /// A collider as the world stores it.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Collider {
     pub(crate) body: BodyId,
+    #[serde(with = "crate::world::snapshot::shape_form")]
     pub(crate) shape: Shape,
     pub(crate) local_pose: Pose,
     pub(crate) density: f32,

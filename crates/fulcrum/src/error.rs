@@ -4,7 +4,7 @@ use std::fmt;
 
 /// What went wrong, and where: `field` names the offending value (an argument name such as
 /// `half_extents.y`, or a JSON path such as `bodies[3].colliders[0].shape.radius`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Error {
     /// The value that was refused: an argument or a JSON path.
     pub field: String,

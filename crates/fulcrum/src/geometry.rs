@@ -3,7 +3,7 @@
 use crate::math::{Pose, Vec3, Vec3A};
 
 /// An axis-aligned bounding box in world (or local) space.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Aabb {
     /// Smallest corner.
     pub min: Vec3,

@@ -7,7 +7,7 @@
 use std::marker::PhantomData;
 
 /// A raw generational id: slot index and generation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct RawId {
     /// Slot index in the arena.
     pub index: u32,
@@ -18,7 +18,7 @@ pub struct RawId {
 macro_rules! define_id {
     ($(#[$doc:meta])* $name:ident) => {
         $(#[$doc])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub struct $name(pub RawId);
 
         impl $name {
@@ -71,16 +71,20 @@ define_id!(
     RopeId
 );
 
+#[derive(serde::Serialize, serde::Deserialize)]
 struct Slot<T> {
     generation: u32,
     value: Option<T>,
 }
 
 /// Slot storage with generational ids of type `I`.
+#[derive(serde::Serialize, serde::Deserialize)]
+#[serde(bound(serialize = "T: serde::Serialize", deserialize = "T: serde::Deserialize<'de>"))]
 pub struct Arena<T, I> {
     slots: Vec<Slot<T>>,
     free: Vec<u32>,
     len: usize,
+    #[serde(skip)]
     _id: PhantomData<I>,
 }
 

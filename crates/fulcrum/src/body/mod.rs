@@ -203,7 +203,7 @@ pub(crate) fn check_mass(mass: f32) -> Result<()> {
 /// A rigid body as the world stores it. Read it through [`World::body`](crate::World::body);
 /// change it through the world's setters so that sleeping, contacts and the broad phase stay
 /// consistent.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Body {
     pub(crate) name: String,
     pub(crate) kind: BodyKind,

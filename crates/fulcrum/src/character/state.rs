@@ -6,7 +6,7 @@ use crate::id::{BodyId, CharacterId, ColliderId};
 use crate::math::{Pose, Vec3};
 
 /// Something a character touches: a collider of a body, or another character.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Obstacle {
     /// A collider and its body.
     Collider {
@@ -30,7 +30,7 @@ impl Obstacle {
 }
 
 /// A contact of a character with an obstacle during its last move.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CharacterContact {
     /// What it touched.
     pub obstacle: Obstacle,
@@ -41,7 +41,7 @@ pub struct CharacterContact {
 }
 
 /// The ground a character stands on.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Ground {
     /// What it stands on.
     pub obstacle: Obstacle,
@@ -54,9 +54,10 @@ pub struct Ground {
 
 /// A character in a world: its definition and its state. Read it with
 /// [`World::character`](crate::World::character).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Character {
     /// The definition it was created from (its `position` is the creation position).
+    #[serde(with = "crate::world::snapshot::file_form")]
     pub(crate) def: CharacterDef,
     /// Centre of the capsule, world, metres.
     pub(crate) position: Vec3,

@@ -6,14 +6,14 @@ use crate::collision::narrow_phase::PairCache;
 use crate::id::{BodyId, ColliderId};
 
 /// Normal impulse the solver applied at one manifold point last step (warm-starting data).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PointImpulse {
     /// Accumulated normal impulse over the step, N·s.
     pub normal: f32,
 }
 
 /// Friction the solver applied to a whole manifold last step (warm-starting data).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FrictionImpulse {
     /// Friction impulse at the friction centre, world space, N·s (perpendicular to the normal).
     pub linear: crate::math::Vec3,
@@ -24,7 +24,7 @@ pub struct FrictionImpulse {
 }
 
 /// One manifold of a pair with what the solver stored for it last step.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ManifoldState {
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
@@ -45,7 +45,7 @@ impl Default for ManifoldState {
 }
 
 /// One live pair of colliders.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Contact {
     pub collider_a: ColliderId,
     pub collider_b: ColliderId,

@@ -7,7 +7,7 @@ use crate::math::Vec3;
 pub const MAX_MANIFOLD_POINTS: usize = 4;
 
 /// One contact point of a manifold.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ContactPoint {
     /// World position, midway between the two surfaces.
     pub position: Vec3,
@@ -19,7 +19,7 @@ pub struct ContactPoint {
 }
 
 /// Contact points between two shapes with a shared normal.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Manifold {
     /// Unit normal in world space, pointing from shape A towards shape B.
     pub normal: Vec3,

@@ -31,7 +31,7 @@ pub const LINEAR_TOLERANCE: f32 = 5e-4;
 pub const ANGULAR_TOLERANCE: f32 = 5e-4;
 
 /// A pair's manifolds in collider A's frame and the relative pose they were computed at.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ManifoldCache {
     /// B's pose in A's collider frame at the last full query (`None`: nothing cached).
     relative: Option<Pose>,

@@ -11,7 +11,7 @@ pub(crate) const MAX_JOINT_IMPULSES: usize = 12;
 /// The world geometry of a joint when it was made (or, for a pulley and a gear, when its
 /// parameters last changed): what a distance joint's unset lengths, a pulley's total rope
 /// length and a gear's turns are measured against.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct CreationGeometry {
     /// World anchor on A.
     pub anchor_a: Vec3,
@@ -26,7 +26,7 @@ pub(crate) struct CreationGeometry {
 /// What a joint carries from one step to the next besides its parameters: the accumulated
 /// impulses of its rows (warm starting) and a gear's unwrapped turns. The solver builds the
 /// joint's rows from its kind every step and loads these into them.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct JointState {
     /// Accumulated impulses, in the kind's slot order.
     pub impulses: [f32; MAX_JOINT_IMPULSES],
@@ -40,9 +40,10 @@ pub(crate) struct JointState {
 
 /// A joint as the world stores it. Read it through [`World::joint`](crate::World::joint);
 /// change it through the world's setters so that sleeping bodies wake.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Joint {
     pub(crate) name: String,
+    #[serde(with = "crate::world::snapshot::file_form")]
     pub(crate) kind: JointKind,
     pub(crate) body_a: Option<BodyId>,
     pub(crate) body_b: BodyId,
@@ -133,7 +134,7 @@ impl Joint {
 
 /// A joint that broke in the last step: its reaction exceeded its break force or torque. It
 /// stays in the world, broken (it no longer acts), until destroyed.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct JointBreak {
     /// The joint.
     pub joint: JointId,

@@ -417,7 +417,7 @@ impl UserRows {
 }
 
 /// What a user constraint applied in the last step it was solved in.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UserConstraintReaction {
     /// Number of rows in the last evaluation.
     pub row_count: usize,
@@ -456,9 +456,12 @@ impl UserConstraintReaction {
 /// A user constraint as the world stores it. Read it through
 /// [`World::user_constraint`](crate::World::user_constraint); change it through
 /// [`World::user_constraint_mut`](crate::World::user_constraint_mut) so its bodies wake.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct UserConstraintEntry {
     pub(crate) body_a: Option<BodyId>,
     pub(crate) body_b: BodyId,
+    /// Code, not data: a snapshot leaves it out and its restore asks for it again.
+    #[serde(skip, default = "crate::world::snapshot::missing_constraint")]
     pub(crate) constraint: Box<dyn UserConstraint>,
     pub(crate) enabled: bool,
     /// Accumulated impulses per row, kept between steps for warm starting.
@@ -508,7 +511,7 @@ impl UserConstraintEntry {
 
 /// A user constraint that was skipped for (the rest of) a step because its rows were
 /// invalid or its code returned an error. Its bodies were not touched by the bad rows.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct UserConstraintFailure {
     /// The constraint.
     pub constraint: UserConstraintId,

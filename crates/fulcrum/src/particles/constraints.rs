@@ -23,7 +23,7 @@ use glam::DVec3;
 use crate::math::Vec3;
 
 /// A distance constraint between two particles (stretch or bending link).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Link {
     pub a: u32,
     pub b: u32,
@@ -34,7 +34,7 @@ pub(crate) struct Link {
 }
 
 /// One end of a tether: a free particle, or the body point a particle is attached to.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum End {
     Particle(u32),
     /// Index into the system's attachments.
@@ -44,7 +44,7 @@ pub(crate) enum End {
 /// A long-range attachment: the two ends may not be further apart than `max` (the distance
 /// along the material at rest), so a heavy load or a long chain cannot stretch what the
 /// local links hold only one pass at a time.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Tether {
     pub a: End,
     pub b: End,

@@ -40,7 +40,7 @@ use crate::math::{Pose, Vec3};
 use crate::shape::{Shape, Triangle};
 
 /// A plane a particle may not pass during this step (module docs).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ParticleContact {
     pub particle: u32,
     /// Unit normal out of the obstacle (world; in the body's frame for a moving body).

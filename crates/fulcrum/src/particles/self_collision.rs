@@ -27,7 +27,7 @@ use glam::{DVec3, IVec3};
 use super::constraints::Link;
 
 /// The mesh neighbours of each particle and the pairs that may touch this step.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SelfCollision {
     /// Neighbours of particle i: `neighbours[first[i]..first[i + 1]]`.
     first: Vec<u32>,

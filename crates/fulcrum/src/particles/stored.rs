@@ -8,15 +8,17 @@ use crate::math::Vec3;
 
 /// A cloth in the world: its definition and its particles (row by row, b = 0 first, a
 /// running fastest).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Cloth {
+    #[serde(with = "crate::world::snapshot::file_form")]
     pub(crate) def: ClothDef,
     pub(crate) particles: Particles,
 }
 
 /// A rope in the world: its definition and its particles (0 at `start`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Rope {
+    #[serde(with = "crate::world::snapshot::file_form")]
     pub(crate) def: RopeDef,
     pub(crate) particles: Particles,
 }

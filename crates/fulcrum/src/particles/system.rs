@@ -24,7 +24,7 @@ pub(crate) const STRETCH_PASSES: u32 = 2;
 pub(crate) const TETHER_SLACK: f64 = 0.002;
 
 /// A particle joined to a point of a body.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct BodyAttachment {
     pub particle: u32,
     pub body: BodyId,
@@ -35,7 +35,7 @@ pub(crate) struct BodyAttachment {
 }
 
 /// What the material is made of, per particle set.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Material {
     pub thickness: f32,
     pub friction: f32,
@@ -43,7 +43,7 @@ pub(crate) struct Material {
 }
 
 /// Particles, their constraints and the contacts of the current step.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Particles {
     /// Positions and velocities as shown (f32 copies of the solver's).
     pub(crate) position: Vec<Vec3>,

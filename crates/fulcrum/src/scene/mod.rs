@@ -251,7 +251,10 @@ fn locate(source: &str, mut error: Error) -> Error {
 /// The bodies, joints, characters, cloths and ropes of a built scene by name, in file order. A joint the
 /// file leaves unnamed is listed under a generated name (`joint<i>` for `joints[i]`, suffixed
 /// until unique) so that trajectories can name it; the world's joint keeps its empty name.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Its serde form is the name lists (the lookups are rebuilt from them): what `fulcrum run`
+/// keeps beside a world snapshot so that a resumed run names things as the scene did.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(from = "IndexEntries", into = "IndexEntries")]
 pub struct SceneIndex {
     entries: Vec<(String, BodyId)>,
     by_name: BTreeMap<String, usize>,
@@ -262,6 +265,41 @@ pub struct SceneIndex {
     character_entries: Vec<(String, CharacterId)>,
     cloth_entries: Vec<(String, ClothId)>,
     rope_entries: Vec<(String, RopeId)>,
+}
+
+/// The serde form of a [`SceneIndex`]: its entries in order.
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IndexEntries {
+    bodies: Vec<(String, BodyId)>,
+    joints: Vec<(String, JointId)>,
+    characters: Vec<(String, CharacterId)>,
+    cloths: Vec<(String, ClothId)>,
+    ropes: Vec<(String, RopeId)>,
+}
+
+impl From<SceneIndex> for IndexEntries {
+    fn from(index: SceneIndex) -> Self {
+        IndexEntries {
+            bodies: index.entries,
+            joints: index.joint_entries,
+            characters: index.character_entries,
+            cloths: index.cloth_entries,
+            ropes: index.rope_entries,
+        }
+    }
+}
+
+impl From<IndexEntries> for SceneIndex {
+    fn from(entries: IndexEntries) -> Self {
+        let mut index = SceneIndex::default();
+        entries.bodies.into_iter().for_each(|(name, id)| index.push(name, id));
+        entries.joints.into_iter().for_each(|(name, id)| index.push_joint(name, id));
+        entries.characters.into_iter().for_each(|(name, id)| index.push_character(name, id));
+        entries.cloths.into_iter().for_each(|(name, id)| index.push_cloth(name, id));
+        entries.ropes.into_iter().for_each(|(name, id)| index.push_rope(name, id));
+        index
+    }
 }
 
 impl SceneIndex {

@@ -29,7 +29,7 @@ const STACK: usize = 64;
 
 /// A node: its bounds and either two children (`count == 0`, children at `first` and
 /// `first + 1`) or `count` items at `items[first..first + count]`.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Node {
     bounds: Aabb,
     first: u32,
@@ -37,7 +37,7 @@ struct Node {
 }
 
 /// The hierarchy: nodes (root at 0) and the item indices in leaf order.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Bvh {
     nodes: Vec<Node>,
     items: Vec<u32>,

@@ -27,7 +27,7 @@ use crate::math::Vec3;
 /// The heightfield is solid below its surface: a ray whose origin lies under the surface
 /// (within the grid's x, z extent) hits at t = 0 like a ray starting inside any solid shape.
 /// Otherwise rays hit the surface from above only and pass through it from below.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HeightField {
     rows: usize,
     cols: usize,

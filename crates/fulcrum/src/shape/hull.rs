@@ -33,7 +33,7 @@ pub const HULL_RELATIVE_TOLERANCE: f32 = 1.0e-5;
 const HILL_CLIMB_MIN_VERTICES: usize = 32;
 
 /// An outward face plane: points `p` with `normal·p > offset` are outside.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FacePlane {
     /// Unit outward normal.
     pub normal: Vec3,
@@ -50,7 +50,7 @@ impl FacePlane {
 }
 
 /// One directed edge of the hull's boundary mesh.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HalfEdge {
     /// Vertex the half-edge starts at.
     pub origin: u16,
@@ -61,14 +61,14 @@ pub struct HalfEdge {
 }
 
 /// A face of the hull: a convex polygon.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HullFace {
     /// Any half-edge of the face's boundary loop.
     pub first_edge: u16,
 }
 
 /// A convex polyhedron built from a point cloud.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ConvexHull {
     /// Hull vertices, local frame, metres.
     pub vertices: Vec<Vec3>,

@@ -19,7 +19,7 @@ pub const T_JUNCTION_TOLERANCE: f32 = 1e-5;
 const DEGENERATE_AREA: f32 = 1e-6;
 
 /// Where a mesh was read from, so that saving a scene writes the reference, not the triangles.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct MeshFile {
     /// The file as the scene names it (relative to the scene file's directory, or absolute).
     pub file: String,
@@ -38,7 +38,7 @@ pub struct MeshFile {
 ///
 /// Built once: the face normals, which edges and vertices are active (see [`Triangle`]), and
 /// a bounding-volume hierarchy over the triangles (binned SAH) for box and ray queries.
-#[derive(Clone, PartialEq)]
+#[derive(Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TriMesh {
     vertices: Vec<Vec3>,
     indices: Vec<[u32; 3]>,

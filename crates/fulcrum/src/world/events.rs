@@ -6,7 +6,7 @@ use crate::id::{BodyId, ColliderId};
 use crate::math::Vec3;
 
 /// Two colliders that started or stopped touching.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ContactEvent {
     /// First collider of the pair.
     pub collider_a: ColliderId,
@@ -30,7 +30,7 @@ impl ContactEvent {
 }
 
 /// Why a body was taken out of the simulation.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct DisabledBody {
     /// The body.
     pub body: BodyId,
@@ -41,7 +41,7 @@ pub struct DisabledBody {
 }
 
 /// Events of the last step. Cleared at the start of every step.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Events {
     /// Pairs whose manifold gained its first point this step.
     pub contact_begin: Vec<ContactEvent>,

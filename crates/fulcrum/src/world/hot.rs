@@ -10,7 +10,7 @@ use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
 
 /// What the narrow phase needs of a collider, at its slot index.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ColliderHot {
     /// Generation of the live collider in the slot; 0 for an empty slot.
     pub generation: u32,
@@ -22,7 +22,7 @@ pub(crate) struct ColliderHot {
 }
 
 /// What the narrow phase needs of a body, at its slot index; rebuilt every step.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct BodyHot {
     /// The slot holds a body.
     pub alive: bool,

@@ -13,6 +13,7 @@ mod query;
 
 mod shape_query;
 mod sleep;
+pub(crate) mod snapshot;
 mod solve;
 mod step;
 mod user_constraints;
@@ -52,6 +53,12 @@ pub use step::StepTimings;
 /// let y = world.body(ball).unwrap().position().y;
 /// assert!((y - 0.5).abs() < 0.02);
 /// ```
+///
+/// The serde impls are the state [`World::snapshot`] encodes (settings, bodies, colliders,
+/// joints, contacts with their warm-start impulses, broad phase, sleep state, time); the
+/// skipped fields are per-step scratch. Take snapshots through `snapshot`/`restore`, which add
+/// a version and a checksum.
+#[derive(serde::Serialize, serde::Deserialize)]
 pub struct World {
     pub(crate) settings: WorldSettings,
     pub(crate) bodies: Arena<Body, BodyId>,
@@ -66,21 +73,28 @@ pub struct World {
     pub(crate) broad_phase: BroadPhase,
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
+    #[serde(with = "snapshot::sorted_map")]
     pub(crate) pair_map: HashMap<(ColliderId, ColliderId), u32>,
     /// Bodies that fell asleep together, by sleeping-island index.
     pub(crate) sleeping_islands: Vec<Vec<BodyId>>,
     pub(crate) free_islands: Vec<u32>,
     /// Static bodies moved through the API since the last step (their contacts wake others).
     pub(crate) moved_static: Vec<BodyId>,
+    /// The step's solver arrays, built anew every step.
+    #[serde(skip)]
     pub(crate) solver: SolverData,
     pub(crate) events: Events,
+    #[serde(skip)]
     pub(crate) new_pairs: Vec<(u32, u32)>,
+    #[serde(skip)]
     pub(crate) union_find: UnionFind,
     /// Awake non-static bodies of this step; solver index i + 1 is `awake_ids[i]`.
     pub(crate) awake_ids: Vec<BodyId>,
     pub(crate) island_min_sleep: Vec<f32>,
+    #[serde(skip)]
     pub(crate) wake_buffer: Vec<BodyId>,
     /// Scratch for the manifolds of a body against a mesh in the narrow phase.
+    #[serde(skip)]
     pub(crate) mesh_manifolds: Vec<crate::collision::manifold::Manifold>,
     /// Narrow-phase views of colliders and bodies by slot (see `hot.rs`).
     pub(crate) collider_hot: Vec<hot::ColliderHot>,
@@ -89,6 +103,7 @@ pub struct World {
     pub(crate) narrow_counts: (u32, u32),
     pub(crate) time: f64,
     pub(crate) step_count: u64,
+    #[serde(skip)]
     pub(crate) timings: StepTimings,
 }
 

@@ -42,7 +42,7 @@ const MAX_IMBALANCE: i32 = 3;
 pub(super) const STACK_CAPACITY: usize = 128;
 
 /// A child of an internal node: a leaf (bit 31 set) or an internal node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub(super) struct Child(pub(super) u32);
 
 impl Child {
@@ -72,7 +72,7 @@ impl Child {
 }
 
 /// A leaf: the caller's box and value.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 pub(super) struct Leaf {
     /// The caller's (fat) box, metres.
     pub(super) aabb: Aabb,
@@ -89,7 +89,7 @@ pub(super) struct Leaf {
 }
 
 /// An internal node: its two children with their boxes and heights (one cache line).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
 #[repr(C, align(64))]
 pub(super) struct Internal {
     /// Box of each child (a leaf's box, or the union of an internal child's boxes), metres.
@@ -122,7 +122,7 @@ impl Internal {
 }
 
 /// A dynamic AABB tree of boxes with `u32` user values. See the module docs.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct DynamicTree {
     pub(super) leaves: Vec<Leaf>,
     pub(super) internals: Vec<Internal>,
@@ -131,6 +131,7 @@ pub struct DynamicTree {
     free_internal: u32,
     leaf_count: usize,
     /// Reused item list for [`DynamicTree::rebuild`].
+    #[serde(skip)]
     rebuild_scratch: Vec<BuildItem>,
     /// Leaves given a new box by [`DynamicTree::enlarge_leaf`] and not yet re-inserted; may
     /// hold stale or repeated entries (the leaf's `enlarged` flag is the truth).

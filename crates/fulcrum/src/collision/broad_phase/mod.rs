@@ -44,7 +44,7 @@ use crate::math::Vec3;
 /// Bit 31 is set for static proxies; the low 31 bits are the leaf handle in its tree. A
 /// handle is valid until [`BroadPhase::destroy_proxy`]; handles of destroyed proxies are
 /// reused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct ProxyId(pub u32);
 
 /// Which tree a proxy lives in.
@@ -87,7 +87,7 @@ impl ProxyId {
 
 /// The broad phase: a static and a moving AABB tree plus the set of proxies moved since the
 /// last [`BroadPhase::update_pairs`]. See the module docs.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct BroadPhase {
     static_tree: DynamicTree,
     moving_tree: DynamicTree,
@@ -95,6 +95,7 @@ pub struct BroadPhase {
     /// (a proxy destroyed after being marked); the tree's `moved` flag is the truth.
     moved: Vec<ProxyId>,
     /// Buffers for sorting the pair list.
+    #[serde(skip)]
     pair_sort: pair_sort::PairSortScratch,
 }
 

@@ -44,7 +44,7 @@ use crate::shape::Shape;
 /// `feature_kind == PairCache::GJK_DIRECTION` with the normal octahedron-encoded in
 /// `index_a`, `index_b` (see [`PairCache::set_direction`]); a pair always goes to the same
 /// routine, so the two uses never meet.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PairCache {
     /// Which kind of feature the last query found (0 = none).
     pub feature_kind: u8,
