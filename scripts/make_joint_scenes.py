@@ -366,27 +366,32 @@ RAGDOLL_PARTS = {
     "shin_r": ([0.1, 0.3, 0.0], capsule(0.165, 0.055)),
 }
 
+# A hinge's friction: a motor holding zero speed with at most 0.5 N·m.
+HINGE_FRICTION = {"target_velocity": 0.0, "max_force": 0.5}
+
 # Joints of a standing ragdoll: (name, kind, parent, child, anchor, axis, options). A ball's
-# cone and twist are about the limb's direction; hinge angles grow as the joint flexes.
+# cone and twist are about the limb's direction; hinge angles grow as the joint flexes. Every
+# joint has a little friction (`friction_torque` on balls is an engine extension): without it
+# a limb hanging off the pile swings for ever and the pile never sleeps.
 RAGDOLL_JOINTS = [
     ("neck", "ball", "torso", "head", [0.0, 1.5, 0.0], [0.0, 1.0, 0.0],
-     {"cone_limit_deg": 40.0, "twist_limits_deg": {"lower": -45.0, "upper": 45.0}}),
+     {"cone_limit_deg": 40.0, "twist_limits_deg": {"lower": -45.0, "upper": 45.0}, "friction_torque": 0.5}),
     ("shoulder_l", "ball", "torso", "upper_arm_l", [-0.2, 1.4, 0.0], [-1.0, 0.0, 0.0],
-     {"cone_limit_deg": 85.0, "twist_limits_deg": {"lower": -60.0, "upper": 60.0}}),
+     {"cone_limit_deg": 85.0, "twist_limits_deg": {"lower": -60.0, "upper": 60.0}, "friction_torque": 1.0}),
     ("elbow_l", "hinge", "upper_arm_l", "forearm_l", [-0.5, 1.4, 0.0], [0.0, 1.0, 0.0],
-     {"limits": {"lower": 0.0, "upper": 2.5}}),
+     {"limits": {"lower": 0.0, "upper": 2.5}, "motor": HINGE_FRICTION}),
     ("shoulder_r", "ball", "torso", "upper_arm_r", [0.2, 1.4, 0.0], [1.0, 0.0, 0.0],
-     {"cone_limit_deg": 85.0, "twist_limits_deg": {"lower": -60.0, "upper": 60.0}}),
+     {"cone_limit_deg": 85.0, "twist_limits_deg": {"lower": -60.0, "upper": 60.0}, "friction_torque": 1.0}),
     ("elbow_r", "hinge", "upper_arm_r", "forearm_r", [0.5, 1.4, 0.0], [0.0, -1.0, 0.0],
-     {"limits": {"lower": 0.0, "upper": 2.5}}),
+     {"limits": {"lower": 0.0, "upper": 2.5}, "motor": HINGE_FRICTION}),
     ("hip_l", "ball", "torso", "thigh_l", [-0.1, 0.95, 0.0], [0.0, -1.0, 0.0],
-     {"cone_limit_deg": 70.0, "twist_limits_deg": {"lower": -30.0, "upper": 30.0}}),
+     {"cone_limit_deg": 70.0, "twist_limits_deg": {"lower": -30.0, "upper": 30.0}, "friction_torque": 1.5}),
     ("knee_l", "hinge", "thigh_l", "shin_l", [-0.1, 0.52, 0.0], [1.0, 0.0, 0.0],
-     {"limits": {"lower": 0.0, "upper": 2.4}}),
+     {"limits": {"lower": 0.0, "upper": 2.4}, "motor": HINGE_FRICTION}),
     ("hip_r", "ball", "torso", "thigh_r", [0.1, 0.95, 0.0], [0.0, -1.0, 0.0],
-     {"cone_limit_deg": 70.0, "twist_limits_deg": {"lower": -30.0, "upper": 30.0}}),
+     {"cone_limit_deg": 70.0, "twist_limits_deg": {"lower": -30.0, "upper": 30.0}, "friction_torque": 1.5}),
     ("knee_r", "hinge", "thigh_r", "shin_r", [0.1, 0.52, 0.0], [1.0, 0.0, 0.0],
-     {"limits": {"lower": 0.0, "upper": 2.4}}),
+     {"limits": {"lower": 0.0, "upper": 2.4}, "motor": HINGE_FRICTION}),
 ]
 
 
@@ -416,7 +421,10 @@ def ragdoll_pile():
         "and each turned 36 degrees from the one below. Each has 10 capsule and sphere parts (about "
         "66 kg): ball joints with cone and twist limits at the neck, shoulders and hips (about the "
         "limb's direction), hinges with limits at the elbows and knees (0 = straight, growing as they "
-        "bend). Parts joined to each other do not collide; other parts do. No joint should open.",
+        "bend). The joints have a little friction, as a body's do: 0.5 N·m at the neck and at the hinges "
+        "(a motor holding zero speed), 1 N·m at the shoulders, 1.5 N·m at the hips, far below the "
+        "torques gravity puts on the limbs. Parts joined to each other do not collide; other parts do. "
+        "No joint should open.",
         bodies, joints)
 
 
