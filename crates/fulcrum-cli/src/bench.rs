@@ -24,7 +24,7 @@ pub struct BenchArgs {
     /// Fresh runs per scene; median and minimum are taken over them.
     #[arg(long, value_name = "R", default_value_t = 3, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     repeats: u32,
-    /// Worker threads (reported as given; the engine steps on one thread for now).
+    /// Worker threads stepping each world (the results are the same bits for every count).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     threads: u32,
     /// One JSON object per scene per line (the SCENES.md format) instead of a table.

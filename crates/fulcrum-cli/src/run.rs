@@ -34,12 +34,17 @@ pub struct RunArgs {
     /// Write a self-contained HTML page that replays the run offline in a browser.
     #[arg(long, value_name = "FILE.html")]
     pub html: Option<PathBuf>,
+    /// Worker threads stepping the world (at least 1; the trajectory is the same for every
+    /// count).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    pub threads: u32,
 }
 
 /// Builds the scene, steps it, writes the trajectory and prints the summary.
 pub fn run(args: &RunArgs) -> Result<(), String> {
     let scene = crate::samples::resolve(&args.scene)?;
     let (mut world, index) = scene.build().map_err(|e| e.to_string())?;
+    world.set_threads(args.threads as usize).map_err(|e| e.to_string())?;
     // Open the output before simulating, so that an unwritable path fails at once.
     let mut trajectory = args.out.as_deref().map(Trajectory::create).transpose()?;
     let mut replay = args

@@ -108,12 +108,16 @@ pub(crate) struct Simulation {
     pub next_step: Instant,
     /// When the next frame may go out.
     next_frame: Instant,
+    /// Worker threads of every world this simulation builds.
+    pub threads: usize,
 }
 
 impl Simulation {
-    /// Builds the first scene (so that a bad scene fails before the server starts).
-    pub fn new(source: SceneSource) -> Result<Simulation, String> {
-        let scene = source.build()?;
+    /// Builds the first scene (so that a bad scene fails before the server starts), stepped
+    /// by `threads` worker threads (at least 1).
+    pub fn new(source: SceneSource, threads: usize) -> Result<Simulation, String> {
+        let mut scene = source.build()?;
+        scene.world.set_threads(threads).map_err(|e| e.to_string())?;
         let now = Instant::now();
         Ok(Simulation {
             source,
@@ -126,6 +130,7 @@ impl Simulation {
             dirty: true,
             next_step: now,
             next_frame: now,
+            threads,
         })
     }
 

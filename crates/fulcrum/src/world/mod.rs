@@ -154,6 +154,24 @@ impl World {
         Ok(())
     }
 
+    /// Sets how many threads step this world (at least 1; 0 is refused). With more than
+    /// one, the world keeps a pool of that many worker threads and splits the narrow phase,
+    /// the contact preparation, the solver passes per graph colour and the integration among
+    /// them; the results are the same bits for every count. Without the `parallel` feature
+    /// the count is kept but the world steps on the calling thread.
+    pub fn set_threads(&mut self, threads: usize) -> Result<()> {
+        if threads == 0 {
+            return Err(crate::error::Error::new("threads", "must be at least 1, got 0"));
+        }
+        self.solver.workers.set_threads(threads);
+        Ok(())
+    }
+
+    /// How many threads step this world (1 unless set by [`World::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.solver.workers.threads()
+    }
+
     /// Simulated time so far, seconds.
     pub fn time(&self) -> f64 {
         self.time

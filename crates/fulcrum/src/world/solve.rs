@@ -1,6 +1,8 @@
 //! Glue between the world's storage and the solver arrays: gather awake bodies and touching
 //! contacts into contiguous solver data, run the solver, and write poses and velocities back.
 
+use std::time::Instant;
+
 use super::api::NO_PROXY;
 use super::ccd::BulletStart;
 use super::events::DisabledBody;
@@ -14,9 +16,18 @@ use crate::dynamics::step_context::StepContext;
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
 
+/// Wall-clock split of one solve, ms (see `StepTimings`).
+pub(crate) struct SolveStepTimes {
+    pub prepare_ms: f64,
+    pub passes_ms: f64,
+    pub store_ms: f64,
+    pub ccd_ms: f64,
+}
+
 impl World {
-    /// Solves one step of `dt` seconds for every awake body.
-    pub(crate) fn solve_step(&mut self, dt: f32) {
+    /// Solves one step of `dt` seconds for every awake body; returns how long its parts took.
+    pub(crate) fn solve_step(&mut self, dt: f32) -> SolveStepTimes {
+        let start = Instant::now();
         self.wake_jointed_bodies();
         self.wake_user_constrained_bodies();
         self.gather_bodies();
@@ -24,10 +35,20 @@ impl World {
         self.gather_joints(&ctx);
         self.gather_user_constraints(ctx.h);
         self.gather_contacts();
-        solver::solve(&mut self.solver, &mut self.contacts, &ctx);
+        let gathered = Instant::now();
+        let solver = solver::solve(&mut self.solver, &mut self.contacts, &ctx);
+        let solved = Instant::now();
         self.store_joints(ctx.h);
         self.store_user_constraints();
-        self.finalize_bodies();
+        let bullets = self.finalize_bodies();
+        let stored = Instant::now();
+        self.solve_continuous(&bullets);
+        SolveStepTimes {
+            prepare_ms: (gathered - start).as_secs_f64() * 1e3 + solver.prepare_ms,
+            passes_ms: solver.passes_ms,
+            store_ms: solver.store_ms + (stored - solved).as_secs_f64() * 1e3,
+            ccd_ms: stored.elapsed().as_secs_f64() * 1e3,
+        }
     }
 
     /// Assigns dense solver indices (from 1; 0 is the shared static body) to awake,
@@ -120,9 +141,9 @@ impl World {
 
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
     /// displacement, velocities, collider poses and proxies. A body whose state is no longer
-    /// finite is taken out of the simulation and reported. Then bullets are swept from their
-    /// start to their end poses against the others' end poses (`ccd.rs`).
-    fn finalize_bodies(&mut self) {
+    /// finite is taken out of the simulation and reported. Returns the bullets' start poses,
+    /// to be swept to their end poses against the others' end poses (`ccd.rs`).
+    fn finalize_bodies(&mut self) -> Vec<BulletStart> {
         let mut bullets = Vec::new();
         for index in 0..self.awake_ids.len() {
             let id = self.awake_ids[index];
@@ -150,7 +171,7 @@ impl World {
             body.angular_velocity = solved.angular_velocity.into();
             self.refresh_collider_poses(id);
         }
-        self.solve_continuous(&bullets);
+        bullets
     }
 
     /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies
