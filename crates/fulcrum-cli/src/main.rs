@@ -17,6 +17,7 @@ mod bench;
 mod check;
 mod export;
 mod list;
+mod profile;
 mod run;
 mod samples;
 mod usage;
