@@ -150,6 +150,27 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     })
 }
 
+/// Sets `out` to `f(item)` of every item, in order; split as [`for_each`].
+pub(crate) fn map_mut<T: Send, R: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    out: &mut Vec<R>,
+    min_len: usize,
+    f: impl Fn(&mut T) -> R + Sync + Send,
+) {
+    out.clear();
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() && items.len() >= 2 * min_len {
+            use rayon::prelude::*;
+            out.par_extend(items.par_iter_mut().with_min_len(min_len).map(f));
+            return;
+        }
+        let _ = min_len;
+        out.extend(items.iter_mut().map(f));
+    })
+}
+
 /// Appends `f(source)` for every source to `out`, in order; with `parallel`, computed in
 /// tasks of at least `min_len` sources.
 pub(crate) fn extend_mapped<S: Sync, T: Send>(

@@ -80,8 +80,8 @@ pub struct World {
     pub(crate) awake_ids: Vec<BodyId>,
     pub(crate) island_min_sleep: Vec<f32>,
     pub(crate) wake_buffer: Vec<BodyId>,
-    /// Scratch for the manifolds of a body against a mesh in the narrow phase.
-    pub(crate) mesh_manifolds: Vec<crate::collision::manifold::Manifold>,
+    /// What the narrow phase decided for each pair (`contacts.rs`).
+    pub(crate) pair_verdicts: Vec<contacts::PairVerdict>,
     /// Narrow-phase views of colliders and bodies by slot (see `hot.rs`).
     pub(crate) collider_hot: Vec<hot::ColliderHot>,
     pub(crate) body_hot: Vec<hot::BodyHot>,
@@ -128,7 +128,7 @@ impl World {
             awake_ids: Vec::new(),
             island_min_sleep: Vec::new(),
             wake_buffer: Vec::new(),
-            mesh_manifolds: Vec::new(),
+            pair_verdicts: Vec::new(),
             narrow_counts: (0, 0),
             collider_hot: Vec::new(),
             body_hot: Vec::new(),
