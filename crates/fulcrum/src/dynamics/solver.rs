@@ -55,14 +55,16 @@ pub(crate) struct SolverData {
     pub pairs: Vec<PairInput>,
     /// Graph colouring of `pairs`.
     coloring: Coloring,
-    /// The lanes of each contact constraint: indices into `pairs` (and how many).
+    /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
+    /// into `joints`) and how many, before they are prepared.
     lane_groups: Vec<([u32; 4], u8)>,
     /// The contact constraints: four lanes per entry, colour after colour, then the pairs that
     /// fit no colour, one lane each (solved in order, one after another).
     contacts: Vec<WideContact>,
     /// Where each colour's constraints end in `contacts` (the overflow follows the last).
     contact_colour_ends: Vec<usize>,
-    /// Active joints between simulated bodies.
+    /// The active joints between simulated bodies as gathered, and their constraints.
+    pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
@@ -125,11 +127,6 @@ impl SolverData {
         self.step
     }
 
-    /// Adds one joint to this step's solver arrays (after the bodies are gathered).
-    pub fn add_joint(&mut self, input: &JointInput, ctx: &StepContext) {
-        self.joints.push(JointConstraint::prepare(input, ctx.solver.warm_start));
-    }
-
     /// Finds the joint trees for the exact solve (when enabled) and packs the plain ball
     /// joints outside them into lanes (not with rk4, which resets impulses between solves
     /// through the joints themselves).
@@ -159,16 +156,22 @@ impl SolverData {
             let c = &joints[candidates[i] as usize];
             [(c.body_a, Self::movable(bodies, c.body_a)), (c.body_b, Self::movable(bodies, c.body_b))]
         });
+        self.lane_groups.clear();
         for color in &self.joint_coloring.colors {
-            let members: Vec<u32> = color.iter().map(|&i| candidates[i as usize]).collect();
-            for chunk in members.chunks(4) {
-                self.wide_joints.push(WidePointJoints::pack(chunk, &self.joints, &self.bodies));
-                for &joint in chunk {
-                    self.joints[joint as usize].wide = true;
+            for chunk in color.chunks(4) {
+                let mut lanes = [0; 4];
+                for (lane, &i) in chunk.iter().enumerate() {
+                    lanes[lane] = candidates[i as usize];
+                    self.joints[candidates[i as usize] as usize].wide = true;
                 }
+                self.lane_groups.push((lanes, chunk.len() as u8));
             }
-            self.joint_colour_ends.push(self.wide_joints.len());
+            self.joint_colour_ends.push(self.lane_groups.len());
         }
+        let (joints, bodies) = (&self.joints, &self.bodies);
+        workers::extend_mapped(&self.workers, &mut self.wide_joints, &self.lane_groups, 16, |(lanes, count)| {
+            WidePointJoints::pack(&lanes[..*count as usize], joints, bodies)
+        });
     }
 
     /// Copies the impulses of the packed ball joints back into the joint constraints.

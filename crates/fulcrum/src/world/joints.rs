@@ -5,7 +5,8 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::dynamics::joints::JointInput;
+use crate::dynamics::joints::{JointConstraint, JointInput};
+use crate::dynamics::workers;
 use crate::dynamics::step_context::StepContext;
 use crate::error::{check_positive, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
@@ -22,6 +23,9 @@ fn unknown_joint(id: JointId) -> Error {
 fn frame_for_axis(axis: Vec3) -> Quat {
     Quat::from_rotation_arc(Vec3::X, axis.normalize())
 }
+
+/// Fewest joints per task when their constraints are prepared in parallel.
+const JOINTS_PER_TASK: usize = 64;
 
 impl World {
     /// Creates a joint. Anchors and axes given in world space are fixed in the bodies'
@@ -392,7 +396,7 @@ impl World {
     /// have their solver indices).
     pub(crate) fn gather_joints(&mut self, ctx: &StepContext) {
         let data = &mut self.solver;
-        data.joints.clear();
+        data.joint_inputs.clear();
         for slot in 0..self.joints.capacity_index() {
             let Some(id) = self.joints.id_at(slot) else { continue };
             let Some(joint) = self.joints.get(id) else { continue };
@@ -413,15 +417,19 @@ impl World {
             if ia == 0 && ib == 0 {
                 continue;
             }
-            let input = JointInput {
+            data.joint_inputs.push(JointInput {
                 slot: slot as u32,
-                joint,
                 bodies: (ia, ib),
                 poses: (pose_a, pose_b),
                 centers: (center_a, center_b),
-            };
-            data.add_joint(&input, ctx);
+            });
         }
+        data.joints.clear();
+        let (joints, warm) = (&self.joints, ctx.solver.warm_start);
+        workers::extend_mapped(&data.workers, &mut data.joints, &data.joint_inputs, JOINTS_PER_TASK, |input| {
+            let joint = joints.get_by_index(input.slot as usize).expect("gathered joints exist");
+            JointConstraint::prepare(input, joint, warm)
+        });
     }
 
     /// Writes the joints' impulses back, computes their reactions over the solver step `h`,
