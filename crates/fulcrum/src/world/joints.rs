@@ -436,10 +436,16 @@ impl World {
     /// and breaks the overloaded ones.
     pub(crate) fn store_joints(&mut self, h: f32) {
         let mut broken = Vec::new();
-        for c in &mut self.solver.joints {
+        let data = &mut self.solver;
+        let bodies = &data.bodies;
+        workers::extend_mapped(&data.workers, &mut data.joint_reactions, &data.joints, JOINTS_PER_TASK, |c| {
+            c.reaction(bodies, h)
+        });
+        for (c, reaction) in data.joints.iter_mut().zip(data.joint_reactions.drain(..)) {
             let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
             let Some(joint) = self.joints.get_mut(id) else { continue };
-            joint.reaction = c.finish(&self.solver.bodies, h, &mut joint.state);
+            c.save(&mut joint.state);
+            joint.reaction = reaction;
             let (force, torque) = joint.reaction;
             let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
             let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);

@@ -298,10 +298,14 @@ impl JointConstraint {
         }
     }
 
-    /// Saves what the joint carries to the next step and returns its reaction on B over the
-    /// solver step `h`: force (N) and torque about B's anchor (N·m).
-    pub fn finish(&mut self, bodies: &[SolverBody], h: f32, state: &mut JointState) -> (Vec3, Vec3) {
+    /// Saves what the joint carries to the next step.
+    pub fn save(&mut self, state: &mut JointState) {
         self.model.save(state);
+    }
+
+    /// The joint's reaction on B over the solver step `h`: force (N) and torque about B's
+    /// anchor (N·m).
+    pub fn reaction(&self, bodies: &[SolverBody], h: f32) -> (Vec3, Vec3) {
         let (linear, angular) = self.model.reaction_impulse(&self.current_frames(bodies));
         (linear / h, angular / h)
     }
