@@ -24,8 +24,11 @@ struct StageSums {
     total: f64,
 }
 
-/// The stages in step order, with how each is read from `StepTimings`.
-const STAGES: [(&str, fn(&StepTimings) -> f64); 10] = [
+/// Reads one stage's time from `StepTimings`.
+type StageTime = fn(&StepTimings) -> f64;
+
+/// The stages in step order, with how each is read.
+const STAGES: [(&str, StageTime); 10] = [
     ("broad", |t| t.broad_phase_ms),
     ("narrow", |t| t.narrow_phase_ms),
     ("prepare", |t| t.solve_prepare_ms),

@@ -46,11 +46,8 @@ fn mixed_pile(solver: SolverSettings) -> (World, Vec<BodyId>) {
     let terrain = Shape::heightfield(heights, Vec3::new(1.0, 1.0, 1.0)).unwrap();
     world.create_collider(ground, &ColliderDef::new(terrain)).unwrap();
     let mut ids = Vec::new();
-    let shapes = [
-        Shape::cuboid(Vec3::splat(0.3)).unwrap(),
-        Shape::sphere(0.3).unwrap(),
-        Shape::capsule(0.2, 0.25).unwrap(),
-    ];
+    let shapes =
+        [Shape::cuboid(Vec3::splat(0.3)).unwrap(), Shape::sphere(0.3).unwrap(), Shape::capsule(0.2, 0.25).unwrap()];
     for i in 0..12 {
         for k in 0..12 {
             for level in 0..6 {

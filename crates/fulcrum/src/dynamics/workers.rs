@@ -48,8 +48,9 @@ impl Workers {
     }
 
     /// Whether loops split their work among several threads.
-    pub(crate) fn parallel(&self) -> bool {
-        cfg!(feature = "parallel") && self.threads() > 1
+    #[cfg(feature = "parallel")]
+    fn parallel(&self) -> bool {
+        self.threads() > 1
     }
 
     /// Runs `op`, a loop whose work can be split among the workers, and adds its wall-clock

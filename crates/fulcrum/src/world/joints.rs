@@ -6,8 +6,8 @@
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::joints::{JointConstraint, JointInput};
-use crate::dynamics::workers;
 use crate::dynamics::step_context::StepContext;
+use crate::dynamics::workers;
 use crate::error::{check_positive, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::joint::{
