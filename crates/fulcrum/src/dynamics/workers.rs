@@ -115,17 +115,19 @@ impl Runner {
     }
 }
 
-/// Calls `f` on every item; with `parallel`, in tasks of at least `min_len` items (and on
-/// this thread alone when there are fewer than two tasks' worth).
+/// Calls `f` on every item: in tasks of at least `min_len` items when the world has several
+/// workers; on this thread alone, and not counted as parallel time, when there are fewer
+/// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
+    if items.len() < 2 * min_len {
+        return items.iter_mut().for_each(f);
+    }
     workers.timed(|| {
         #[cfg(feature = "parallel")]
-        if workers.parallel() && items.len() >= 2 * min_len {
+        if workers.parallel() {
             use rayon::prelude::*;
-            items.par_iter_mut().with_min_len(min_len).for_each(f);
-            return;
+            return items.par_iter_mut().with_min_len(min_len).for_each(f);
         }
-        let _ = min_len;
         items.iter_mut().for_each(f);
     })
 }
@@ -139,14 +141,15 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     min_len: usize,
     f: impl Fn(&mut T, &U) + Sync + Send,
 ) {
+    if items.len() < 2 * min_len {
+        return items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
+    }
     workers.timed(|| {
         #[cfg(feature = "parallel")]
-        if workers.parallel() && items.len() >= 2 * min_len {
+        if workers.parallel() {
             use rayon::prelude::*;
-            items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner));
-            return;
+            return items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner));
         }
-        let _ = min_len;
         items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
     })
 }
@@ -160,20 +163,20 @@ pub(crate) fn map_mut<T: Send, R: Send>(
     f: impl Fn(&mut T) -> R + Sync + Send,
 ) {
     out.clear();
+    if items.len() < 2 * min_len {
+        return out.extend(items.iter_mut().map(f));
+    }
     workers.timed(|| {
         #[cfg(feature = "parallel")]
-        if workers.parallel() && items.len() >= 2 * min_len {
+        if workers.parallel() {
             use rayon::prelude::*;
-            out.par_extend(items.par_iter_mut().with_min_len(min_len).map(f));
-            return;
+            return out.par_extend(items.par_iter_mut().with_min_len(min_len).map(f));
         }
-        let _ = min_len;
         out.extend(items.iter_mut().map(f));
     })
 }
 
-/// Appends `f(source)` for every source to `out`, in order; with `parallel`, computed in
-/// tasks of at least `min_len` sources.
+/// Appends `f(source)` for every source to `out`, in order; split as [`for_each`].
 pub(crate) fn extend_mapped<S: Sync, T: Send>(
     workers: &Workers,
     out: &mut Vec<T>,
@@ -181,14 +184,15 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
+    if sources.len() < 2 * min_len {
+        return out.extend(sources.iter().map(f));
+    }
     workers.timed(|| {
         #[cfg(feature = "parallel")]
-        if workers.parallel() && sources.len() >= 2 * min_len {
+        if workers.parallel() {
             use rayon::prelude::*;
-            out.par_extend(sources.par_iter().with_min_len(min_len).map(f));
-            return;
+            return out.par_extend(sources.par_iter().with_min_len(min_len).map(f));
         }
-        let _ = min_len;
         out.extend(sources.iter().map(f));
     })
 }
