@@ -127,7 +127,7 @@ fn wall(steps: usize) {
         if let Ok(watch) = std::env::var("WATCH") {
             let xy: Vec<f32> = watch.split(',').map(|v| v.parse().unwrap()).collect();
             if let Some(i) = starts.iter().position(|p| (p.x - xy[0]).abs() < 0.01 && (p.y - xy[1]).abs() < 0.01) {
-                if s >= 3 && s <= 8 {
+                if (3..=8).contains(&s) {
                     let body = world.body(bodies[i]).unwrap();
                     println!("step {s}: v {:?} w {:?}", body.linear_velocity(), body.angular_velocity());
                     println!("   pose {:?} {:?}", body.position(), body.rotation());

@@ -86,8 +86,9 @@ impl BenchEngine for FulcrumEngine {
         "fulcrum"
     }
 
-    fn build(scene: &SceneDesc, _threads: usize) -> Result<Self, String> {
-        let (world, bodies) = build_world(scene)?;
+    fn build(scene: &SceneDesc, threads: usize) -> Result<Self, String> {
+        let (mut world, bodies) = build_world(scene)?;
+        world.set_threads(threads).map_err(|e| e.to_string())?;
         Ok(Self { world, bodies, dt: scene.dt })
     }
 

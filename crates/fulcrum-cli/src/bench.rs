@@ -1,6 +1,7 @@
-//! `fulcrum bench [--scene NAME]... [--steps N] [--repeats R] [--threads N] [--json]`: builds
-//! the standard scenes of shared/bench/SCENES.md in code, times only the steps, and reports
-//! bodies, joints, steps, median and minimum ms/step, peak memory and the quality figure.
+//! `fulcrum bench [--scene NAME]... [--steps N] [--repeats R] [--threads N] [--json]
+//! [--profile]`: builds the standard scenes of shared/bench/SCENES.md in code, times only the
+//! steps, and reports bodies, joints, steps, median and minimum ms/step, peak memory and the
+//! quality figure; or, with `--profile`, the time of every stage (`profile.rs`).
 //! To set the figures beside rapier3d's in the same run, use the `fulcrum-compare` crate.
 
 use clap::Args;
@@ -24,12 +25,16 @@ pub struct BenchArgs {
     /// Fresh runs per scene; median and minimum are taken over them.
     #[arg(long, value_name = "R", default_value_t = 3, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     repeats: u32,
-    /// Worker threads (reported as given; the engine steps on one thread for now).
+    /// Worker threads stepping each world (the results are the same bits for every count).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     threads: u32,
     /// One JSON object per scene per line (the SCENES.md format) instead of a table.
     #[arg(long)]
     json: bool,
+    /// Mean ms/step of every stage of the step, the serial fraction and the predicted
+    /// speed-up with more threads, instead of the timing table (one run per scene).
+    #[arg(long, conflicts_with = "json")]
+    profile: bool,
 }
 
 impl BenchArgs {
@@ -50,6 +55,9 @@ impl BenchArgs {
 /// Runs the benchmark and prints the results.
 pub fn bench(args: &BenchArgs) -> Result<(), String> {
     let options = args.options()?;
+    if args.profile {
+        return profile(&options);
+    }
     let mut results = Vec::new();
     for scene in options.scene_descs()? {
         match run_scene::<FulcrumEngine>(&scene, options.steps, options.repeats, options.threads) {
@@ -66,4 +74,18 @@ pub fn bench(args: &BenchArgs) -> Result<(), String> {
         crate::print_out(&format_table(&results))?;
     }
     Ok(())
+}
+
+/// Prints the per-stage profile of every scene (`profile.rs`).
+fn profile(options: &BenchOptions) -> Result<(), String> {
+    let mut table = crate::profile::header();
+    for scene in options.scene_descs()? {
+        let steps = options.steps.unwrap_or(scene.steps);
+        match crate::profile::profile_scene(&scene, steps, options.threads) {
+            Ok(row) => table.push_str(&row),
+            Err(reason) => eprintln!("note: skipping {}: {reason}", scene.name),
+        }
+    }
+    table.push_str(crate::profile::LEGEND);
+    crate::print_out(&table)
 }

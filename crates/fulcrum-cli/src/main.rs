@@ -1,14 +1,15 @@
 //! `fulcrum`: the engine's command line tool. One module per subcommand:
 //!
 //! ```text
-//! fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl] [--html FILE.html]
+//! fulcrum run SCENE [--steps N] [--every K] [--out FILE.jsonl] [--html FILE.html] [--threads N]
 //!             [--snapshot-at N --snapshot-out FILE] | --resume FILE [--steps M] ...
 //!                                                                simulate, write a trajectory / replay page
 //! fulcrum check SCENE                                            validate and summarise
 //! fulcrum export SAMPLE [--out FILE]                             write a built-in sample
 //! fulcrum list                                                   list the built-in samples
-//! fulcrum bench [--scene NAME] [--steps N] [--repeats R] [--json] time the standard scenes
-//! fulcrum view [SCENE] [--port P] [--host H]                      live testbed in the browser
+//! fulcrum bench [--scene NAME] [--steps N] [--repeats R] [--threads N] [--json] [--profile]
+//!                                                                time the standard scenes
+//! fulcrum view [SCENE] [--port P] [--host H] [--threads N]        live testbed in the browser
 //! ```
 //! SCENE is a scene file (shared/docs/scene-format.md) or the name of a built-in sample.
 //! Every failure exits non-zero with one line on stderr: 2 for bad command lines, 1 otherwise.
@@ -17,6 +18,7 @@ mod bench;
 mod check;
 mod export;
 mod list;
+mod profile;
 mod run;
 mod run_snapshot;
 mod samples;

@@ -49,11 +49,16 @@ pub struct RunArgs {
     /// Where `--snapshot-at` writes the snapshot.
     #[arg(long, value_name = "FILE", requires = "snapshot_at")]
     pub snapshot_out: Option<PathBuf>,
+    /// Worker threads stepping the world (at least 1; the trajectory is the same for every
+    /// count).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    pub threads: u32,
 }
 
 /// Builds the scene, steps it, writes the trajectory and prints the summary.
 pub fn run(args: &RunArgs) -> Result<(), String> {
     let (mut world, index, source) = start(args)?;
+    world.set_threads(args.threads as usize).map_err(|e| e.to_string())?;
     let first = world.step_count();
     let snapshot = args.snapshot_at.zip(args.snapshot_out.as_deref());
     if let Some((at, _)) = snapshot {

@@ -21,13 +21,16 @@ pub struct ViewArgs {
     /// Address to listen on. Anything but loopback lets other machines drive the simulation.
     #[arg(long, value_name = "H", default_value = "127.0.0.1")]
     pub host: String,
+    /// Worker threads stepping the world (at least 1).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    pub threads: u32,
 }
 
 /// Starts the server, prints its address and serves until Ctrl-C.
 pub fn view(args: &ViewArgs) -> Result<(), String> {
     let source = SceneSource::resolve(args.scene.as_deref().unwrap_or(DEFAULT_SCENE))?;
     let name = source.name();
-    fulcrum_view::serve_until_interrupted(&args.host, args.port, source, |server| {
+    fulcrum_view::serve_until_interrupted(&args.host, args.port, source, args.threads as usize, |server| {
         let address = server.local_addr();
         if !server.is_loopback() {
             eprintln!(

@@ -88,6 +88,7 @@ impl Simulation {
     /// tabs changed (gravity, solver, sleep); a load takes the new scene's own.
     fn load(&mut self, source: SceneSource, reason: SceneReason) -> Result<(), String> {
         let mut scene = source.build()?;
+        scene.world.set_threads(self.threads).map_err(|e| e.to_string())?;
         if reason == SceneReason::Reset {
             let settings = WorldSettings { timestep: scene.world.settings().timestep, ..*self.scene.world.settings() };
             scene.world.set_settings(settings).map_err(|e| e.to_string())?;

@@ -69,7 +69,17 @@ impl ViewServer {
     /// Builds the scene, binds `host:port` (port 0: any free port) and starts the simulation.
     /// A scene that does not build or an address that cannot be bound is an error.
     pub async fn bind(host: &str, port: u16, scene: SceneSource) -> Result<ViewServer, String> {
-        let simulation = Simulation::new(scene)?;
+        Self::bind_with_threads(host, port, scene, 1).await
+    }
+
+    /// [`ViewServer::bind`] with the worlds stepped by `threads` worker threads (at least 1).
+    pub async fn bind_with_threads(
+        host: &str,
+        port: u16,
+        scene: SceneSource,
+        threads: usize,
+    ) -> Result<ViewServer, String> {
+        let simulation = Simulation::new(scene, threads)?;
         let listener = tokio::net::TcpListener::bind((host, port))
             .await
             .map_err(|e| format!("cannot listen on {host}:{port}: {e}"))?;
@@ -106,12 +116,13 @@ impl ViewServer {
     }
 }
 
-/// Runs a server on its own runtime until Ctrl-C: binds, calls `ready` (to print the
-/// address), serves. For the command line tool.
+/// Runs a server on its own runtime until Ctrl-C: binds (worlds stepped by `threads` worker
+/// threads), calls `ready` (to print the address), serves. For the command line tool.
 pub fn serve_until_interrupted(
     host: &str,
     port: u16,
     scene: SceneSource,
+    threads: usize,
     ready: impl FnOnce(&ViewServer),
 ) -> Result<(), String> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -120,7 +131,7 @@ pub fn serve_until_interrupted(
         .build()
         .map_err(|e| format!("cannot start the server runtime: {e}"))?;
     runtime.block_on(async {
-        let server = ViewServer::bind(host, port, scene).await?;
+        let server = ViewServer::bind_with_threads(host, port, scene, threads).await?;
         ready(&server);
         server
             .serve(async {

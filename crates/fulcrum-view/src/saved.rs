@@ -42,7 +42,9 @@ impl Simulation {
     /// scene and settings again; the kept state stays for the next restore.
     pub(crate) fn restore_state(&mut self) -> Result<(), String> {
         let saved = self.saved.as_ref().ok_or("restore_state: no state saved yet (send save_state first)")?;
-        let world = World::restore(&saved.snapshot).map_err(|e| format!("restore_state: {e}"))?;
+        let mut world = World::restore(&saved.snapshot).map_err(|e| format!("restore_state: {e}"))?;
+        // A snapshot carries no thread pool: the restored world steps with the testbed's count.
+        world.set_threads(self.threads).map_err(|e| format!("restore_state: {e}"))?;
         self.scene = LoadedScene { world, ..saved.lists.lists() };
         self.source = saved.source.clone();
         self.shot_balls = saved.shot_balls.clone();

@@ -110,12 +110,16 @@ pub(crate) struct Simulation {
     next_frame: Instant,
     /// The state kept by `save_state`, if any.
     pub saved: Option<crate::saved::SavedState>,
+    /// Worker threads of every world this simulation builds.
+    pub threads: usize,
 }
 
 impl Simulation {
-    /// Builds the first scene (so that a bad scene fails before the server starts).
-    pub fn new(source: SceneSource) -> Result<Simulation, String> {
-        let scene = source.build()?;
+    /// Builds the first scene (so that a bad scene fails before the server starts), stepped
+    /// by `threads` worker threads (at least 1).
+    pub fn new(source: SceneSource, threads: usize) -> Result<Simulation, String> {
+        let mut scene = source.build()?;
+        scene.world.set_threads(threads).map_err(|e| e.to_string())?;
         let now = Instant::now();
         Ok(Simulation {
             source,
@@ -129,6 +133,7 @@ impl Simulation {
             next_step: now,
             next_frame: now,
             saved: None,
+            threads,
         })
     }
 

@@ -100,14 +100,7 @@ pub(crate) struct PositionParams {
 ///
 /// K, the masses and the inertias are the lanes' (from the start of the step), like the
 /// velocity passes'.
-pub(crate) fn solve_positions(contacts: &[WideContact], bodies: &mut [SolverBody], params: &PositionParams) {
-    for c in contacts {
-        correct_positions(c, bodies, params);
-    }
-}
-
-/// [`solve_positions`] for one group of lanes.
-fn correct_positions(c: &WideContact, bodies: &mut [SolverBody], params: &PositionParams) {
+pub(crate) fn correct_positions(c: &WideContact, bodies: &mut [SolverBody], params: &PositionParams) {
     let (mut dpa, mut dqa) = gather_motion(bodies, &c.body_a);
     let (mut dpb, mut dqb) = gather_motion(bodies, &c.body_b);
     let (movable_a, movable_b) = (c.inv_mass_a.simd_gt(F4::ZERO), c.inv_mass_b.simd_gt(F4::ZERO));

@@ -124,13 +124,15 @@ impl WideBodies {
         }
     }
 
-    /// Writes velocities back; lanes on the shared static body are skipped.
+    /// Writes velocities back to the movable bodies; lanes on the shared static body or a
+    /// kinematic body are skipped (no impulse changes them, and the lanes of one colour may
+    /// share them: skipping keeps the writes of one colour disjoint, `workers.rs`).
     #[inline(always)]
     pub(crate) fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
         let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
         for (lane, &i) in index.iter().enumerate() {
-            if i != 0 {
-                let body = &mut bodies[i as usize];
+            let body = &mut bodies[i as usize];
+            if body.movable() {
                 body.linear_velocity = v[lane];
                 body.angular_velocity = w[lane];
             }
@@ -150,13 +152,13 @@ pub(crate) fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4)
     (V3::from_aligned(b.map(|b| b.delta_position)), Q4::from_aligned(b.map(|b| b.delta_rotation)))
 }
 
-/// Writes displacements back; lanes on the shared static body are skipped.
+/// Writes displacements back to the movable bodies (as [`WideBodies::scatter`]).
 #[inline(always)]
 pub(crate) fn scatter_motion(bodies: &mut [SolverBody], index: &[u32; 4], dp: &V3, dq: &Q4) {
     let (dp, dq) = (dp.to_aligned(), dq.to_aligned());
     for (lane, &i) in index.iter().enumerate() {
-        if i != 0 {
-            let body = &mut bodies[i as usize];
+        let body = &mut bodies[i as usize];
+        if body.movable() {
             body.delta_position = dp[lane];
             body.delta_rotation = dq[lane];
         }

@@ -17,16 +17,21 @@
 //! invariants survive it too.
 
 use super::solver_body::{SolverBody, SolverBodyParams};
+use super::workers::{self, Workers};
 use crate::math::{skew, Mat3, Vec3, Vec3A};
+
+/// Fewest bodies per task of the parallel loops (a body's update takes a few nanoseconds).
+const BODIES_PER_TASK: usize = 256;
 
 /// Below this angular speed (rad/s) the gyroscopic term is negligible and skipped.
 const GYROSCOPIC_MIN_SPEED: f32 = 1e-3;
 
 /// Advances velocities of every simulated body by `h` seconds (index 0 is the static body).
-pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], params: &[SolverBodyParams], h: f32) {
-    for (body, p) in bodies.iter_mut().zip(params).skip(1) {
+/// Bodies are split among the worker threads.
+pub(crate) fn integrate_velocities(workers: &Workers, bodies: &mut [SolverBody], params: &[SolverBodyParams], h: f32) {
+    workers::for_each_zipped(workers, &mut bodies[1..], &params[1..], BODIES_PER_TASK, |body, p| {
         if !p.dynamic {
-            continue;
+            return;
         }
         let v = Vec3::from(body.linear_velocity) + h * p.linear_acceleration;
         let mut w = Vec3::from(body.angular_velocity) + h * p.angular_acceleration;
@@ -35,7 +40,7 @@ pub(crate) fn integrate_velocities(bodies: &mut [SolverBody], params: &[SolverBo
         }
         body.linear_velocity = Vec3A::from(v / (1.0 + h * p.linear_damping));
         body.angular_velocity = Vec3A::from(w / (1.0 + h * p.angular_damping));
-    }
+    });
 }
 
 /// World inertia at the current orientation: R(Δq) I₀ R(Δq)ᵀ.
@@ -92,11 +97,10 @@ pub(crate) fn turn_inertia(bodies: &mut [SolverBody], params: &[SolverBodyParams
     }
 }
 
-/// Advances positions and rotations of every simulated body by `h` seconds.
-pub(crate) fn integrate_positions(bodies: &mut [SolverBody], h: f32) {
-    for body in bodies.iter_mut().skip(1) {
-        body.advance(h);
-    }
+/// Advances positions and rotations of every simulated body by `h` seconds (split among the
+/// worker threads).
+pub(crate) fn integrate_positions(workers: &Workers, bodies: &mut [SolverBody], h: f32) {
+    workers::for_each(workers, &mut bodies[1..], BODIES_PER_TASK, |body| body.advance(h));
 }
 
 #[cfg(test)]

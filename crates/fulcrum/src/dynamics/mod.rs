@@ -17,3 +17,4 @@ pub mod softness;
 pub(crate) mod solver;
 pub(crate) mod solver_body;
 pub(crate) mod step_context;
+pub(crate) mod workers;

@@ -215,7 +215,7 @@ fn derivative(data: &mut SolverData, ctx: &StepContext, scratch: &mut Rk4Scratch
 /// solves the constraints at the moved positions; the velocity change over `probe` is then in
 /// the bodies' velocities.
 fn probe_accelerations(data: &mut SolverData, ctx: &StepContext, base: &[BodyState], probe: f32) {
-    integrate_velocities(&mut data.bodies, &data.params, probe);
+    integrate_velocities(&data.workers, &mut data.bodies, &data.params, probe);
     for (body, u) in data.bodies.iter_mut().zip(base).skip(1) {
         body.delta_position = u.position + probe * u.velocity;
         body.delta_rotation = integrate_rotation(u.rotation, u.angular_velocity.into(), probe);

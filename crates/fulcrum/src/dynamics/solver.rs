@@ -21,6 +21,8 @@
 //! joints outside a tree), then the user constraints, then the exact tree solve of the
 //! tree-shaped joint graphs, then the contacts.
 
+use std::time::Instant;
+
 use super::coloring::Coloring;
 use super::contact_prepare_wide::{PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
@@ -34,9 +36,9 @@ use super::joints::{JointConstraint, JointInput};
 use super::parts::equality::PassContext;
 use super::push_out::{PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
-use super::softness::Softness;
 use super::solver_body::{SolverBody, SolverBodyParams};
 use super::step_context::StepContext;
+use super::workers::{self, Workers};
 use crate::collision::contact::Contact;
 use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
@@ -53,16 +55,26 @@ pub(crate) struct SolverData {
     pub pairs: Vec<PairInput>,
     /// Graph colouring of `pairs`.
     coloring: Coloring,
+    /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
+    /// into `joints`) and how many, before they are prepared.
+    lane_groups: Vec<([u32; 4], u8)>,
     /// The contact constraints: four lanes per entry, colour after colour, then the pairs that
     /// fit no colour, one lane each (solved in order, one after another).
     contacts: Vec<WideContact>,
-    /// Active joints between simulated bodies.
+    /// Where each colour's constraints end in `contacts` (the overflow follows the last).
+    contact_colour_ends: Vec<usize>,
+    /// The active joints between simulated bodies as gathered, and their constraints.
+    pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
+    /// The joints' reactions at the end of the step (force, torque), before they are stored.
+    pub joint_reactions: Vec<(crate::math::Vec3, crate::math::Vec3)>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
     /// Plain ball joints outside the tree solve, four per lane group, and their colouring.
     pub wide_joints: Vec<WidePointJoints>,
     pub joint_coloring: Coloring,
+    /// Where each colour's lane groups end in `wide_joints`.
+    joint_colour_ends: Vec<usize>,
     /// Active user constraints (their boxed constraints are moved in for the step).
     pub user_constraints: Vec<ActiveUserConstraint>,
     /// Counts steps (never 0) so that joint parts know when to refresh what they compute
@@ -74,11 +86,13 @@ pub(crate) struct SolverData {
     deep_overlap: bool,
     /// The push-out pass's arrays.
     push: PushOut,
+    /// The world's worker threads (`workers.rs`).
+    pub workers: Workers,
 }
 
 impl SolverData {
     fn movable(bodies: &[SolverBody], i: u32) -> bool {
-        i != 0 && bodies[i as usize].inv_mass > 0.0
+        bodies[i as usize].movable()
     }
 
     /// Colours the pairs and prepares each colour four at a time in lanes; pairs that fit no
@@ -89,33 +103,30 @@ impl SolverData {
             let p = &pairs[i];
             [(p.body_a, Self::movable(bodies, p.body_a)), (p.body_b, Self::movable(bodies, p.body_b))]
         });
-        self.contacts.clear();
-        let mut lanes = [PairInput::EMPTY; 4];
+        self.lane_groups.clear();
+        self.contact_colour_ends.clear();
         for color in &mut self.coloring.colors {
             // Lanes with equal point counts together: loops stop at a group's largest count.
             color.sort_by_key(|&i| std::cmp::Reverse(pairs[i as usize].point_count));
             for chunk in color.chunks(4) {
-                for (lane, &i) in chunk.iter().enumerate() {
-                    lanes[lane] = pairs[i as usize];
-                }
-                self.contacts.push(WideContact::prepare(&lanes[..chunk.len()], world_contacts, bodies, settings));
+                let mut lanes = [0; 4];
+                lanes[..chunk.len()].copy_from_slice(chunk);
+                self.lane_groups.push((lanes, chunk.len() as u8));
             }
+            self.contact_colour_ends.push(self.lane_groups.len());
         }
-        for &i in &self.coloring.overflow {
-            let pair = [pairs[i as usize]];
-            self.contacts.push(WideContact::prepare(&pair, world_contacts, bodies, settings));
-        }
+        self.lane_groups.extend(self.coloring.overflow.iter().map(|&i| ([i, 0, 0, 0], 1)));
+        self.contacts.clear();
+        workers::extend_mapped(&self.workers, &mut self.contacts, &self.lane_groups, 8, |(lanes, count)| {
+            let inputs = lanes.map(|i| pairs[i as usize]);
+            WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings)
+        });
     }
 
     /// Counts the step and returns its number (never 0).
     pub fn next_step(&mut self) -> u32 {
         self.step = self.step.wrapping_add(1).max(1);
         self.step
-    }
-
-    /// Adds one joint to this step's solver arrays (after the bodies are gathered).
-    pub fn add_joint(&mut self, input: &JointInput, ctx: &StepContext) {
-        self.joints.push(JointConstraint::prepare(input, ctx.solver.warm_start));
     }
 
     /// Finds the joint trees for the exact solve (when enabled) and packs the plain ball
@@ -128,6 +139,7 @@ impl SolverData {
             self.forest.clear();
         }
         self.wide_joints.clear();
+        self.joint_colour_ends.clear();
         if ctx.solver.integrator == Integrator::SymplecticEuler {
             self.pack_wide_joints();
         }
@@ -146,15 +158,22 @@ impl SolverData {
             let c = &joints[candidates[i] as usize];
             [(c.body_a, Self::movable(bodies, c.body_a)), (c.body_b, Self::movable(bodies, c.body_b))]
         });
+        self.lane_groups.clear();
         for color in &self.joint_coloring.colors {
-            let members: Vec<u32> = color.iter().map(|&i| candidates[i as usize]).collect();
-            for chunk in members.chunks(4) {
-                self.wide_joints.push(WidePointJoints::pack(chunk, &self.joints, &self.bodies));
-                for &joint in chunk {
-                    self.joints[joint as usize].wide = true;
+            for chunk in color.chunks(4) {
+                let mut lanes = [0; 4];
+                for (lane, &i) in chunk.iter().enumerate() {
+                    lanes[lane] = candidates[i as usize];
+                    self.joints[candidates[i as usize] as usize].wide = true;
                 }
+                self.lane_groups.push((lanes, chunk.len() as u8));
             }
+            self.joint_colour_ends.push(self.lane_groups.len());
         }
+        let (joints, bodies) = (&self.joints, &self.bodies);
+        workers::extend_mapped(&self.workers, &mut self.wide_joints, &self.lane_groups, 16, |(lanes, count)| {
+            WidePointJoints::pack(&lanes[..*count as usize], joints, bodies)
+        });
     }
 
     /// Copies the impulses of the packed ball joints back into the joint constraints.
@@ -168,15 +187,14 @@ impl SolverData {
         for joint in self.joints.iter().filter(|j| !j.wide) {
             joint.warm_start(&mut self.bodies);
         }
-        for w in &self.wide_joints {
-            w.warm_start(&mut self.bodies);
-        }
+        let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);
+        by_colour(workers, &mut self.wide_joints, joint_ends, &mut self.bodies, |w, bodies| w.warm_start(bodies));
         for user in &mut self.user_constraints {
             user.warm_start(&mut self.bodies);
         }
-        for c in &self.contacts {
-            wide_contacts::warm_start(c, &mut self.bodies);
-        }
+        by_colour(workers, &mut self.contacts, contact_ends, &mut self.bodies, |c, bodies| {
+            wide_contacts::warm_start(c, bodies)
+        });
     }
 
     /// Pushes deep overlaps apart by displacement (when some manifold started deep).
@@ -197,37 +215,66 @@ impl SolverData {
             joint.solve(&mut self.bodies, joint_pass);
         }
         let scales = joint_pass.rigid();
-        for w in &mut self.wide_joints {
-            w.solve(&mut self.bodies, scales);
-        }
+        let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);
+        by_colour(workers, &mut self.wide_joints, joint_ends, &mut self.bodies, |w, bodies| w.solve(bodies, scales));
         for user in &mut self.user_constraints {
             user.solve(&mut self.bodies, joint_pass);
         }
         self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
-        for c in &mut self.contacts {
-            wide_contacts::solve(c, &mut self.bodies, params);
-        }
+        by_colour(workers, &mut self.contacts, contact_ends, &mut self.bodies, |c, bodies| {
+            wide_contacts::solve(c, bodies, params)
+        });
+    }
+
+    /// Integrates velocities of every simulated body over `h` seconds.
+    fn integrate_velocities(&mut self, h: f32) {
+        integrate_velocities(&self.workers, &mut self.bodies, &self.params, h);
+    }
+
+    /// Integrates positions of every simulated body over `h` seconds and turns the inverse
+    /// inertias with them.
+    fn integrate_positions(&mut self, h: f32) {
+        integrate_positions(&self.workers, &mut self.bodies, h);
     }
 }
 
-impl PairInput {
-    /// A placeholder (never solved).
-    const EMPTY: PairInput = PairInput {
-        contact_index: 0,
-        manifold_index: 0,
-        body_a: 0,
-        body_b: 0,
-        center_a: crate::math::Vec3::ZERO,
-        center_b: crate::math::Vec3::ZERO,
-        softness: Softness::RIGID,
-        point_count: 0,
-    };
+/// Runs `f` on `items` colour by colour (colour k ends at `ends[k]`), the items of one colour
+/// in parallel tasks when there are several workers, then the items after the last colour (those that fit
+/// none) one after another. Within a colour the order does not matter: its items share no
+/// movable body.
+fn by_colour<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    ends: &[usize],
+    bodies: &mut [SolverBody],
+    f: impl Fn(&mut T, &mut [SolverBody]) + Sync + Send,
+) {
+    let mut start = 0;
+    for &end in ends {
+        workers::for_each_in_colour(workers, &mut items[start..end], bodies, &f);
+        start = end;
+    }
+    for item in &mut items[start..] {
+        f(item, bodies);
+    }
+}
+
+/// Wall-clock split of one solve, ms.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SolveTimes {
+    /// Joint trees and lanes, colouring, contact preparation, push-out preparation.
+    pub prepare_ms: f64,
+    /// Impacts and the solver passes (substeps or iterations).
+    pub passes_ms: f64,
+    /// Contact impulses stored back into the pairs.
+    pub store_ms: f64,
 }
 
 /// Prepares the gathered joints and contact pairs and runs the solver for one step, then
 /// stores the contact impulses back into the contact pairs (per-step units) for warm
 /// starting and readout. The joints' impulses stay in `data.joints` for the world to save.
-pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: &StepContext) {
+pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: &StepContext) -> SolveTimes {
+    let start = Instant::now();
     data.prepare_joints(ctx);
     for pair in &mut data.pairs {
         let (a, b) = (&data.bodies[pair.body_a as usize], &data.bodies[pair.body_b as usize]);
@@ -238,6 +285,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
     if data.deep_overlap {
         data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
     }
+    let prepared = Instant::now();
     resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
@@ -254,10 +302,16 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
             1.0
         }
     };
+    let solved = Instant::now();
     for c in &data.contacts {
         c.store(world_contacts, step_scale);
     }
     data.unpack_wide_joints();
+    SolveTimes {
+        prepare_ms: (prepared - start).as_secs_f64() * 1e3,
+        passes_ms: (solved - prepared).as_secs_f64() * 1e3,
+        store_ms: solved.elapsed().as_secs_f64() * 1e3,
+    }
 }
 
 fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
@@ -265,12 +319,12 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
     let (biased, relaxed) = &ctx.contact_passes;
     let (joint_biased, joint_relaxed) = &ctx.joint_passes;
     for _ in 0..ctx.solver_steps {
-        integrate_velocities(&mut data.bodies, &data.params, h);
+        data.integrate_velocities(h);
         if settings.warm_start {
             data.warm_start();
         }
         data.solve(biased, joint_biased);
-        integrate_positions(&mut data.bodies, h);
+        data.integrate_positions(h);
         data.push_out(&ctx.push, h);
         turn_inertia(&mut data.bodies, &data.params);
         data.forest.correct_positions(&data.joints, &mut data.bodies);
@@ -283,7 +337,7 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
 fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
     let (settings, dt) = (&ctx.solver, ctx.h);
     let (params, joint_pass) = (ctx.contact_passes.0, &ctx.joint_passes.0);
-    integrate_velocities(&mut data.bodies, &data.params, dt);
+    data.integrate_velocities(dt);
     if settings.warm_start {
         data.warm_start();
     }
@@ -291,7 +345,7 @@ fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
         let reverse = iteration % 2 == 1;
         data.solve(&SolveParams { reverse, ..params }, joint_pass);
     }
-    integrate_positions(&mut data.bodies, dt);
+    data.integrate_positions(dt);
     data.push_out(&ctx.push, dt);
     turn_inertia(&mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
@@ -314,7 +368,9 @@ pub(super) fn correct_positions_ngs(data: &mut SolverData, settings: &SolverSett
         for user in &mut data.user_constraints {
             user.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
         }
-        contacts::solve_positions(&data.contacts, &mut data.bodies, &position_params);
+        by_colour(&data.workers, &mut data.contacts, &data.contact_colour_ends, &mut data.bodies, |c, bodies| {
+            contacts::correct_positions(c, bodies, &position_params)
+        });
     }
     // Last, so that the contacts' position pass does not leave the tree joints open.
     data.forest.correct_positions(&data.joints, &mut data.bodies);

@@ -35,6 +35,13 @@ impl SolverBody {
         inv_inertia: Mat3::ZERO,
     };
 
+    /// Whether constraints move the body: dynamic ones (inverse mass > 0), never the shared
+    /// static body nor kinematic bodies. The graph colouring counts only these.
+    #[inline(always)]
+    pub fn movable(&self) -> bool {
+        self.inv_mass > 0.0
+    }
+
     /// Velocity of the material point at offset `r` from the centre of mass.
     #[inline(always)]
     pub fn velocity_at(&self, r: Vec3) -> Vec3 {

@@ -91,7 +91,12 @@ impl JointDef {
 
     /// Ball-and-socket at the world point `anchor`.
     pub fn ball(body_a: Option<BodyId>, body_b: BodyId, anchor: Vec3) -> Self {
-        Self::new(JointKind::Ball { cone_limit: None, twist_limits: None, friction_torque: None }, body_a, body_b, anchor)
+        Self::new(
+            JointKind::Ball { cone_limit: None, twist_limits: None, friction_torque: None },
+            body_a,
+            body_b,
+            anchor,
+        )
     }
 
     /// Hinge about the world `axis` through `anchor`.

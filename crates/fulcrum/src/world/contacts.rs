@@ -7,14 +7,31 @@ use crate::body::BodyKind;
 use crate::collision::contact::{Contact, ManifoldState};
 use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{self, PairCache};
+use crate::dynamics::workers;
 use crate::id::{BodyId, ColliderId};
 use crate::world::events::ContactEvent;
 
-/// What `update_contact` decided for one pair.
-enum PairUpdate {
-    Keep,
-    Destroy,
+/// What the narrow phase decided for one pair. Decided for every pair at once (split among
+/// the worker threads), then applied pair by pair in the order of the list, so events and
+/// wake-ups come out in the same order for every thread count.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum PairVerdict {
+    /// The pair goes away; its bodies are woken when `wake`.
+    Destroy { wake: bool },
+    /// Neither body is active: the pair is kept as it was (both woken when `wake`).
+    Idle { wake: bool },
+    /// The manifolds were updated: computed afresh, or reused from the cache.
+    Updated { computed: bool },
 }
+
+thread_local! {
+    /// Per-thread scratch for the manifolds of a body against a mesh.
+    static MESH_MANIFOLDS: std::cell::RefCell<Vec<Manifold>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Fewest pairs per narrow-phase task (a pair takes from tens of nanoseconds, reused, to
+/// microseconds against a mesh).
+const PAIRS_PER_TASK: usize = 64;
 
 impl World {
     /// Broad phase: turns the new overlapping proxy pairs into contact pairs.
@@ -70,14 +87,38 @@ impl World {
         let mut to_wake = std::mem::take(&mut self.wake_buffer);
         to_wake.clear();
         let moved_static = std::mem::take(&mut self.moved_static);
-        let mut manifolds = std::mem::take(&mut self.mesh_manifolds);
+        let mut contacts = std::mem::take(&mut self.contacts);
+        let mut verdicts = std::mem::take(&mut self.pair_verdicts);
+        let world = &*self;
+        workers::map_mut(&self.solver.workers, &mut contacts, &mut verdicts, PAIRS_PER_TASK, |contact| {
+            world.collide_pair(contact, dt, &moved_static)
+        });
+        self.contacts = contacts;
         self.narrow_counts = (0, 0);
         let mut i = 0;
         while i < self.contacts.len() {
-            match self.update_contact(i, dt, &moved_static, &mut to_wake, &mut manifolds) {
-                PairUpdate::Keep => i += 1,
-                PairUpdate::Destroy => self.destroy_contact(i),
+            let contact = &self.contacts[i];
+            let bodies = [contact.body_a, contact.body_b];
+            match verdicts[i] {
+                PairVerdict::Destroy { wake } => {
+                    if wake {
+                        to_wake.extend(bodies);
+                    }
+                    self.destroy_contact(i);
+                    verdicts.swap_remove(i);
+                    continue;
+                }
+                PairVerdict::Idle { wake: true } => to_wake.extend(bodies),
+                PairVerdict::Idle { wake: false } => {}
+                PairVerdict::Updated { computed } => {
+                    match computed {
+                        true => self.narrow_counts.0 += 1,
+                        false => self.narrow_counts.1 += 1,
+                    }
+                    self.report_touching(i, &mut to_wake);
+                }
             }
+            i += 1;
         }
         for &id in to_wake.iter().chain(&moved_static) {
             if self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static) {
@@ -85,72 +126,60 @@ impl World {
             }
         }
         self.wake_buffer = to_wake;
-        self.mesh_manifolds = manifolds;
+        self.pair_verdicts = verdicts;
         self.moved_static = moved_static;
         self.moved_static.clear();
     }
 
-    fn update_contact(
-        &mut self,
-        i: usize,
-        dt: f32,
-        moved_static: &[BodyId],
-        to_wake: &mut Vec<BodyId>,
-        manifolds: &mut Vec<Manifold>,
-    ) -> PairUpdate {
-        let contact = &self.contacts[i];
+    /// Decides what becomes of one pair and, when a body is active, updates its manifolds.
+    /// Reads the world, writes only the pair.
+    fn collide_pair(&self, contact: &mut Contact, dt: f32, moved_static: &[BodyId]) -> PairVerdict {
         let (Some(hot_a), Some(hot_b)) = (self.collider_hot(contact.collider_a), self.collider_hot(contact.collider_b))
         else {
-            to_wake.extend([contact.body_a, contact.body_b]);
-            return PairUpdate::Destroy;
+            return PairVerdict::Destroy { wake: true };
         };
         let (body_a, body_b) = (self.body_hot(contact.body_a), self.body_hot(contact.body_b));
         if !body_a.alive || !body_b.alive {
-            to_wake.extend([contact.body_a, contact.body_b]);
-            return PairUpdate::Destroy;
+            return PairVerdict::Destroy { wake: true };
         }
         if !body_a.enabled || !body_b.enabled {
-            return PairUpdate::Destroy;
+            return PairVerdict::Destroy { wake: false };
         }
         if !body_a.active && !body_b.active {
-            if moved_static.contains(&contact.body_a) || moved_static.contains(&contact.body_b) {
-                to_wake.extend([contact.body_a, contact.body_b]);
-            }
-            return PairUpdate::Keep;
+            let wake = moved_static.contains(&contact.body_a) || moved_static.contains(&contact.body_b);
+            return PairVerdict::Idle { wake };
         }
         // A pair that had points last step is close enough that its fat boxes overlap (or it
         // will be found apart by the narrow phase and checked next step): only pairs without
         // points pay for the broad-phase lookup.
         if contact.point_count() == 0 && !self.fat_boxes_overlap(contact.collider_a, contact.collider_b) {
-            return PairUpdate::Destroy;
+            return PairVerdict::Destroy { wake: false };
         }
         let margin = self.settings.solver.speculative_distance + dt * body_a.closing_speed_bound(&body_b);
         let (pose_a, pose_b) = (hot_a.pose, hot_b.pose);
         let cacheable = hot_a.flat_faced && hot_b.flat_faced;
         let relative = pose_a.inv_mul_pose(&pose_b);
-        let contact = &mut self.contacts[i];
         let (Some(col_a), Some(col_b)) =
             (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
         else {
-            return PairUpdate::Destroy;
+            return PairVerdict::Destroy { wake: false };
         };
-        if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
-            if cacheable && contact.manifold_cache.reuse_all(&pose_a, &relative, manifolds) {
-                self.narrow_counts.1 += 1;
-            } else {
-                self.narrow_counts.0 += 1;
-                narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
-                if cacheable {
-                    contact.manifold_cache.store_all(&pose_a, relative, manifolds);
+        let computed = if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
+            MESH_MANIFOLDS.with_borrow_mut(|manifolds| {
+                let reused = cacheable && contact.manifold_cache.reuse_all(&pose_a, &relative, manifolds);
+                if !reused {
+                    narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
+                    if cacheable {
+                        contact.manifold_cache.store_all(&pose_a, relative, manifolds);
+                    }
                 }
-            }
-            contact.set_manifolds(manifolds);
+                contact.set_manifolds(manifolds);
+                !reused
+            })
         } else {
             let mut manifold = Manifold::new();
-            if cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold) {
-                self.narrow_counts.1 += 1;
-            } else {
-                self.narrow_counts.0 += 1;
+            let reused = cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold);
+            if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
                 if cacheable {
@@ -158,8 +187,15 @@ impl World {
                 }
             }
             contact.set_manifolds(std::slice::from_ref(&manifold));
-        }
-        let sleeping = [(!body_a.sleeping, contact.body_a), (!body_b.sleeping, contact.body_b)];
+            !reused
+        };
+        PairVerdict::Updated { computed }
+    }
+
+    /// After pair `i`'s manifolds were updated: begin or end events when its touching
+    /// changed, and its sleeping bodies listed for waking when it touches.
+    fn report_touching(&mut self, i: usize, to_wake: &mut Vec<BodyId>) {
+        let contact = &mut self.contacts[i];
         let touching = if contact.sensor { contact.min_separation() < 0.0 } else { contact.point_count() > 0 };
         if touching != contact.touching {
             let event = ContactEvent::of(contact);
@@ -173,9 +209,12 @@ impl World {
             contact.touching = touching;
         }
         if touching && !contact.sensor {
-            to_wake.extend(sleeping.iter().filter(|(awake, _)| !awake).map(|(_, id)| *id));
+            for id in [contact.body_a, contact.body_b] {
+                if self.body_hot(id).sleeping {
+                    to_wake.push(id);
+                }
+            }
         }
-        PairUpdate::Keep
     }
 
     /// Removes pair `i` (swap-remove), reporting the end of touching.

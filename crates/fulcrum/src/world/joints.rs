@@ -5,8 +5,9 @@
 
 use super::World;
 use crate::body::BodyKind;
-use crate::dynamics::joints::JointInput;
+use crate::dynamics::joints::{JointConstraint, JointInput};
 use crate::dynamics::step_context::StepContext;
+use crate::dynamics::workers;
 use crate::error::{check_positive, check_vec3, Error, Result};
 use crate::id::{BodyId, JointId};
 use crate::joint::{
@@ -22,6 +23,9 @@ fn unknown_joint(id: JointId) -> Error {
 fn frame_for_axis(axis: Vec3) -> Quat {
     Quat::from_rotation_arc(Vec3::X, axis.normalize())
 }
+
+/// Fewest joints per task when their constraints are prepared in parallel.
+const JOINTS_PER_TASK: usize = 64;
 
 impl World {
     /// Creates a joint. Anchors and axes given in world space are fixed in the bodies'
@@ -392,7 +396,7 @@ impl World {
     /// have their solver indices).
     pub(crate) fn gather_joints(&mut self, ctx: &StepContext) {
         let data = &mut self.solver;
-        data.joints.clear();
+        data.joint_inputs.clear();
         for slot in 0..self.joints.capacity_index() {
             let Some(id) = self.joints.id_at(slot) else { continue };
             let Some(joint) = self.joints.get(id) else { continue };
@@ -413,25 +417,35 @@ impl World {
             if ia == 0 && ib == 0 {
                 continue;
             }
-            let input = JointInput {
+            data.joint_inputs.push(JointInput {
                 slot: slot as u32,
-                joint,
                 bodies: (ia, ib),
                 poses: (pose_a, pose_b),
                 centers: (center_a, center_b),
-            };
-            data.add_joint(&input, ctx);
+            });
         }
+        data.joints.clear();
+        let (joints, warm) = (&self.joints, ctx.solver.warm_start);
+        workers::extend_mapped(&data.workers, &mut data.joints, &data.joint_inputs, JOINTS_PER_TASK, |input| {
+            let joint = joints.get_by_index(input.slot as usize).expect("gathered joints exist");
+            JointConstraint::prepare(input, joint, warm)
+        });
     }
 
     /// Writes the joints' impulses back, computes their reactions over the solver step `h`,
     /// and breaks the overloaded ones.
     pub(crate) fn store_joints(&mut self, h: f32) {
         let mut broken = Vec::new();
-        for c in &mut self.solver.joints {
+        let data = &mut self.solver;
+        let bodies = &data.bodies;
+        workers::extend_mapped(&data.workers, &mut data.joint_reactions, &data.joints, JOINTS_PER_TASK, |c| {
+            c.reaction(bodies, h)
+        });
+        for (c, reaction) in data.joints.iter_mut().zip(data.joint_reactions.drain(..)) {
             let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
             let Some(joint) = self.joints.get_mut(id) else { continue };
-            joint.reaction = c.finish(&self.solver.bodies, h, &mut joint.state);
+            c.save(&mut joint.state);
+            joint.reaction = reaction;
             let (force, torque) = joint.reaction;
             let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
             let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);

@@ -93,9 +93,9 @@ pub struct World {
     pub(crate) island_min_sleep: Vec<f32>,
     #[serde(skip)]
     pub(crate) wake_buffer: Vec<BodyId>,
-    /// Scratch for the manifolds of a body against a mesh in the narrow phase.
+    /// What the narrow phase decided for each pair (`contacts.rs`).
     #[serde(skip)]
-    pub(crate) mesh_manifolds: Vec<crate::collision::manifold::Manifold>,
+    pub(crate) pair_verdicts: Vec<contacts::PairVerdict>,
     /// Narrow-phase views of colliders and bodies by slot (see `hot.rs`).
     pub(crate) collider_hot: Vec<hot::ColliderHot>,
     pub(crate) body_hot: Vec<hot::BodyHot>,
@@ -143,7 +143,7 @@ impl World {
             awake_ids: Vec::new(),
             island_min_sleep: Vec::new(),
             wake_buffer: Vec::new(),
-            mesh_manifolds: Vec::new(),
+            pair_verdicts: Vec::new(),
             narrow_counts: (0, 0),
             collider_hot: Vec::new(),
             body_hot: Vec::new(),
@@ -167,6 +167,24 @@ impl World {
             self.wake_all();
         }
         Ok(())
+    }
+
+    /// Sets how many threads step this world (at least 1; 0 is refused). With more than
+    /// one, the world keeps a pool of that many worker threads and splits the narrow phase,
+    /// the contact preparation, the solver passes per graph colour and the integration among
+    /// them; the results are the same bits for every count. Without the `parallel` feature
+    /// the count is kept but the world steps on the calling thread.
+    pub fn set_threads(&mut self, threads: usize) -> Result<()> {
+        if threads == 0 {
+            return Err(crate::error::Error::new("threads", "must be at least 1, got 0"));
+        }
+        self.solver.workers.set_threads(threads);
+        Ok(())
+    }
+
+    /// How many threads step this world (1 unless set by [`World::set_threads`]).
+    pub fn threads(&self) -> usize {
+        self.solver.workers.threads()
     }
 
     /// Simulated time so far, seconds.

@@ -1,22 +1,34 @@
 //! Glue between the world's storage and the solver arrays: gather awake bodies and touching
 //! contacts into contiguous solver data, run the solver, and write poses and velocities back.
 
+use std::time::Instant;
+
 use super::api::NO_PROXY;
 use super::ccd::BulletStart;
 use super::events::DisabledBody;
 use super::World;
-use crate::body::BodyKind;
+use crate::body::{Body, BodyKind};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::softness::Softness;
 use crate::dynamics::solver;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
+use crate::dynamics::workers;
 use crate::id::BodyId;
 use crate::math::{rotate_inertia, Mat3};
 
+/// Wall-clock split of one solve, ms (see `StepTimings`).
+pub(crate) struct SolveStepTimes {
+    pub prepare_ms: f64,
+    pub passes_ms: f64,
+    pub store_ms: f64,
+    pub ccd_ms: f64,
+}
+
 impl World {
-    /// Solves one step of `dt` seconds for every awake body.
-    pub(crate) fn solve_step(&mut self, dt: f32) {
+    /// Solves one step of `dt` seconds for every awake body; returns how long its parts took.
+    pub(crate) fn solve_step(&mut self, dt: f32) -> SolveStepTimes {
+        let start = Instant::now();
         self.wake_jointed_bodies();
         self.wake_user_constrained_bodies();
         self.gather_bodies();
@@ -24,59 +36,49 @@ impl World {
         self.gather_joints(&ctx);
         self.gather_user_constraints(ctx.h);
         self.gather_contacts();
-        solver::solve(&mut self.solver, &mut self.contacts, &ctx);
+        let gathered = Instant::now();
+        let solver = solver::solve(&mut self.solver, &mut self.contacts, &ctx);
+        let solved = Instant::now();
         self.store_joints(ctx.h);
         self.store_user_constraints();
-        self.finalize_bodies();
+        let bullets = self.finalize_bodies();
+        let stored = Instant::now();
+        self.solve_continuous(&bullets);
+        SolveStepTimes {
+            prepare_ms: (gathered - start).as_secs_f64() * 1e3 + solver.prepare_ms,
+            passes_ms: solver.passes_ms,
+            store_ms: solver.store_ms + (stored - solved).as_secs_f64() * 1e3,
+            ccd_ms: stored.elapsed().as_secs_f64() * 1e3,
+        }
     }
 
     /// Assigns dense solver indices (from 1; 0 is the shared static body) to awake,
-    /// non-static bodies in slot order, and fills their solver state.
+    /// non-static bodies in slot order, then fills their solver state (split among the
+    /// workers).
     fn gather_bodies(&mut self) {
-        let gravity = self.settings.gravity;
-        let data = &mut self.solver;
-        data.bodies.clear();
-        data.params.clear();
-        data.bodies.push(SolverBody::STATIC);
-        data.params.push(SolverBodyParams::STATIC);
         self.awake_ids.clear();
+        let mut next = 1;
         for (id, body) in self.bodies.iter_mut() {
             body.solver_index = 0;
             if !body.awake || !body.enabled || body.kind == BodyKind::Static {
                 continue;
             }
-            body.solver_index = data.bodies.len() as u32;
+            body.solver_index = next;
+            next += 1;
             self.awake_ids.push(id);
-            let rotation = Mat3::from_quat(body.pose.rotation);
-            let dynamic = body.kind == BodyKind::Dynamic;
-            let (inv_mass, inv_inertia, inertia) = if dynamic {
-                (
-                    body.inv_mass,
-                    rotate_inertia(rotation, body.inv_inertia_local),
-                    rotate_inertia(rotation, body.inertia_local),
-                )
-            } else {
-                (0.0, Mat3::ZERO, Mat3::ZERO)
-            };
-            data.bodies.push(SolverBody {
-                delta_rotation: crate::math::Quat::IDENTITY,
-                linear_velocity: body.linear_velocity.into(),
-                angular_velocity: body.angular_velocity.into(),
-                delta_position: crate::math::Vec3A::ZERO,
-                inv_mass,
-                inv_inertia,
-            });
-            data.params.push(SolverBodyParams {
-                linear_acceleration: gravity * body.gravity_scale + inv_mass * body.force,
-                angular_acceleration: inv_inertia * body.torque,
-                linear_damping: body.linear_damping,
-                angular_damping: body.angular_damping,
-                inertia,
-                inv_inertia,
-                dynamic,
-                gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
-            });
         }
+        let (data, bodies, gravity) = (&mut self.solver, &self.bodies, self.settings.gravity);
+        let awake = |id: &BodyId| bodies.get(*id).expect("awake bodies exist");
+        data.bodies.clear();
+        data.params.clear();
+        data.bodies.push(SolverBody::STATIC);
+        data.params.push(SolverBodyParams::STATIC);
+        workers::extend_mapped(&data.workers, &mut data.bodies, &self.awake_ids, BODIES_PER_TASK, |id| {
+            solver_body(awake(id))
+        });
+        workers::extend_mapped(&data.workers, &mut data.params, &self.awake_ids, BODIES_PER_TASK, |id| {
+            solver_params(awake(id), gravity)
+        });
     }
 
     /// Lists every manifold of the touching, non-sensor pairs with a simulated body for the
@@ -120,9 +122,9 @@ impl World {
 
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
     /// displacement, velocities, collider poses and proxies. A body whose state is no longer
-    /// finite is taken out of the simulation and reported. Then bullets are swept from their
-    /// start to their end poses against the others' end poses (`ccd.rs`).
-    fn finalize_bodies(&mut self) {
+    /// finite is taken out of the simulation and reported. Returns the bullets' start poses,
+    /// to be swept to their end poses against the others' end poses (`ccd.rs`).
+    fn finalize_bodies(&mut self) -> Vec<BulletStart> {
         let mut bullets = Vec::new();
         for index in 0..self.awake_ids.len() {
             let id = self.awake_ids[index];
@@ -150,7 +152,7 @@ impl World {
             body.angular_velocity = solved.angular_velocity.into();
             self.refresh_collider_poses(id);
         }
-        self.solve_continuous(&bullets);
+        bullets
     }
 
     /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies
@@ -171,6 +173,49 @@ impl World {
             }
         }
         self.events.disabled_bodies.push(DisabledBody { body: id, name, reason: reason.to_string() });
+    }
+}
+
+/// Fewest bodies per task when their solver state is gathered in parallel.
+const BODIES_PER_TASK: usize = 256;
+
+/// A body's solver state at the start of the step (zero inverse mass and inertia unless
+/// dynamic).
+fn solver_body(body: &Body) -> SolverBody {
+    let (inv_mass, inv_inertia) = if body.kind == BodyKind::Dynamic {
+        (body.inv_mass, rotate_inertia(Mat3::from_quat(body.pose.rotation), body.inv_inertia_local))
+    } else {
+        (0.0, Mat3::ZERO)
+    };
+    SolverBody {
+        delta_rotation: crate::math::Quat::IDENTITY,
+        linear_velocity: body.linear_velocity.into(),
+        angular_velocity: body.angular_velocity.into(),
+        delta_position: crate::math::Vec3A::ZERO,
+        inv_mass,
+        inv_inertia,
+    }
+}
+
+/// A body's integration parameters for the step: accelerations from gravity and the applied
+/// force and torque, damping, world inertia.
+fn solver_params(body: &Body, gravity: crate::math::Vec3) -> SolverBodyParams {
+    let rotation = Mat3::from_quat(body.pose.rotation);
+    let dynamic = body.kind == BodyKind::Dynamic;
+    let (inv_mass, inv_inertia, inertia) = if dynamic {
+        (body.inv_mass, rotate_inertia(rotation, body.inv_inertia_local), rotate_inertia(rotation, body.inertia_local))
+    } else {
+        (0.0, Mat3::ZERO, Mat3::ZERO)
+    };
+    SolverBodyParams {
+        linear_acceleration: gravity * body.gravity_scale + inv_mass * body.force,
+        angular_acceleration: inv_inertia * body.torque,
+        linear_damping: body.linear_damping,
+        angular_damping: body.angular_damping,
+        inertia,
+        inv_inertia,
+        dynamic,
+        gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
     }
 }
 

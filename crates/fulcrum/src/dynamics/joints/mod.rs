@@ -238,12 +238,12 @@ impl JointSolver for JointModel {
     }
 }
 
-/// One active joint as the world hands it to the solver for a step.
-pub(crate) struct JointInput<'a> {
+/// One active joint as the world hands it to the solver for a step (the joint itself, its
+/// kind, frames, reference geometry and carried state, is in the world's arena at `slot`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointInput {
     /// Slot of the joint in the world's arena.
     pub slot: u32,
-    /// The joint: its kind, frames, reference geometry and carried state.
-    pub joint: &'a Joint,
     /// Solver indices of A and B (0: the static world or a static body).
     pub bodies: (u32, u32),
     /// World poses of A and B (identity for the static world).
@@ -275,8 +275,7 @@ impl JointConstraint {
     /// The joint's rows for this step: its frames at the start of the step, and its parts
     /// built from its kind with the state it carried from the last step (its impulses only
     /// when warm starting).
-    pub fn prepare(input: &JointInput, warm: bool) -> JointConstraint {
-        let joint = input.joint;
+    pub fn prepare(input: &JointInput, joint: &Joint, warm: bool) -> JointConstraint {
         let ((pose_a, pose_b), (center_a, center_b)) = (input.poses, input.centers);
         let anchor_a = pose_a.transform_point(joint.frame_a.position);
         let anchor_b = pose_b.transform_point(joint.frame_b.position);
@@ -301,10 +300,14 @@ impl JointConstraint {
         }
     }
 
-    /// Saves what the joint carries to the next step and returns its reaction on B over the
-    /// solver step `h`: force (N) and torque about B's anchor (N·m).
-    pub fn finish(&mut self, bodies: &[SolverBody], h: f32, state: &mut JointState) -> (Vec3, Vec3) {
+    /// Saves what the joint carries to the next step.
+    pub fn save(&mut self, state: &mut JointState) {
         self.model.save(state);
+    }
+
+    /// The joint's reaction on B over the solver step `h`: force (N) and torque about B's
+    /// anchor (N·m).
+    pub fn reaction(&self, bodies: &[SolverBody], h: f32) -> (Vec3, Vec3) {
         let (linear, angular) = self.model.reaction_impulse(&self.current_frames(bodies));
         (linear / h, angular / h)
     }

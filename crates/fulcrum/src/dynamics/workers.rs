@@ -1,0 +1,256 @@
+//! The world's worker threads and the two ways the step hands work to them.
+//!
+//! A world owns a rayon pool of `threads` workers (built at the first step that needs it,
+//! rebuilt when the count changes; one thread runs the plain loops with no pool). The whole
+//! step runs inside the pool, so the parallel loops below split their work among its workers
+//! without crossing threads to start.
+//!
+//! Results never depend on how the work is split: every item is computed by the same
+//! function from the same inputs whichever task runs it, items of one loop never read what
+//! another item of the loop writes, and nothing is summed across tasks. So every thread count
+//! gives the same bits as one thread.
+//!
+//! Without the `parallel` feature there is no pool and every loop runs in order on the
+//! calling thread.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::solver_body::SolverBody;
+
+/// How many worker threads step a world, and their pool.
+#[derive(Default)]
+pub(crate) struct Workers {
+    /// Requested count; 0 stands for the default, 1.
+    threads: usize,
+    #[cfg(feature = "parallel")]
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+    /// Nanoseconds spent in the loops below since the last `take_parallel_ms` (the work that
+    /// can be split, whether it was or not).
+    parallel_ns: AtomicU64,
+}
+
+impl Workers {
+    /// The worker count (at least 1).
+    pub(crate) fn threads(&self) -> usize {
+        self.threads.max(1)
+    }
+
+    /// Sets the worker count (at least 1); the pool is rebuilt at the next step.
+    pub(crate) fn set_threads(&mut self, threads: usize) {
+        if threads != self.threads() {
+            self.threads = threads;
+            #[cfg(feature = "parallel")]
+            {
+                self.pool = None;
+            }
+        }
+    }
+
+    /// Whether loops split their work among several threads.
+    #[cfg(feature = "parallel")]
+    fn parallel(&self) -> bool {
+        self.threads() > 1
+    }
+
+    /// Runs `op`, a loop whose work can be split among the workers, and adds its wall-clock
+    /// time to the parallel time.
+    pub(crate) fn timed<R>(&self, op: impl FnOnce() -> R) -> R {
+        let start = Instant::now();
+        let result = op();
+        self.parallel_ns.fetch_add(start.elapsed().as_nanos() as u64, Ordering::Relaxed);
+        result
+    }
+
+    /// Milliseconds spent in loops that can be split since the last call; resets the count.
+    pub(crate) fn take_parallel_ms(&self) -> f64 {
+        self.parallel_ns.swap(0, Ordering::Relaxed) as f64 * 1e-6
+    }
+
+    /// What runs a step on these workers: the pool (built now if missing), or nothing with
+    /// one worker.
+    pub(crate) fn runner(&mut self) -> Runner {
+        #[cfg(feature = "parallel")]
+        {
+            if !self.parallel() {
+                return Runner { pool: None };
+            }
+            let threads = self.threads();
+            let pool = self.pool.get_or_insert_with(|| {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .thread_name(|i| format!("fulcrum-worker-{i}"))
+                    .build()
+                    .expect("the operating system refused to start the world's worker threads");
+                std::sync::Arc::new(pool)
+            });
+            Runner { pool: Some(pool.clone()) }
+        }
+        #[cfg(not(feature = "parallel"))]
+        Runner {}
+    }
+}
+
+/// Runs a step inside the world's pool (see [`Workers::runner`]).
+pub(crate) struct Runner {
+    #[cfg(feature = "parallel")]
+    pool: Option<std::sync::Arc<rayon::ThreadPool>>,
+}
+
+impl Runner {
+    /// Runs `op` on a worker of the pool, so the parallel loops inside start without crossing
+    /// threads; on this thread without a pool.
+    #[cfg(feature = "parallel")]
+    pub(crate) fn run<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
+        match &self.pool {
+            Some(pool) => pool.install(op),
+            None => op(),
+        }
+    }
+
+    /// Runs `op` on this thread.
+    #[cfg(not(feature = "parallel"))]
+    pub(crate) fn run<R>(&self, op: impl FnOnce() -> R) -> R {
+        op()
+    }
+}
+
+/// Calls `f` on every item: in tasks of at least `min_len` items when the world has several
+/// workers; on this thread alone, and not counted as parallel time, when there are fewer
+/// than two tasks' worth.
+pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
+    if items.len() < 2 * min_len {
+        return items.iter_mut().for_each(f);
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return items.par_iter_mut().with_min_len(min_len).for_each(f);
+        }
+        items.iter_mut().for_each(f);
+    })
+}
+
+/// Calls `f` on every pair of an item and its partner in `with` (same length), split as
+/// [`for_each`].
+pub(crate) fn for_each_zipped<T: Send, U: Sync>(
+    workers: &Workers,
+    items: &mut [T],
+    with: &[U],
+    min_len: usize,
+    f: impl Fn(&mut T, &U) + Sync + Send,
+) {
+    if items.len() < 2 * min_len {
+        return items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner));
+        }
+        items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
+    })
+}
+
+/// Sets `out` to `f(item)` of every item, in order; split as [`for_each`].
+pub(crate) fn map_mut<T: Send, R: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    out: &mut Vec<R>,
+    min_len: usize,
+    f: impl Fn(&mut T) -> R + Sync + Send,
+) {
+    out.clear();
+    if items.len() < 2 * min_len {
+        return out.extend(items.iter_mut().map(f));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return out.par_extend(items.par_iter_mut().with_min_len(min_len).map(f));
+        }
+        out.extend(items.iter_mut().map(f));
+    })
+}
+
+/// Appends `f(source)` for every source to `out`, in order; split as [`for_each`].
+pub(crate) fn extend_mapped<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    f: impl Fn(&S) -> T + Sync + Send,
+) {
+    if sources.len() < 2 * min_len {
+        return out.extend(sources.iter().map(f));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return out.par_extend(sources.par_iter().with_min_len(min_len).map(f));
+        }
+        out.extend(sources.iter().map(f));
+    })
+}
+
+/// Fewest lane groups of one colour per task: a group's pass costs a fraction of a
+/// microsecond, so smaller tasks would cost more to hand out than they save.
+pub(crate) const MIN_GROUPS_PER_TASK: usize = 32;
+
+/// Calls `f(item, bodies)` on every item of one colour (constraints that share no movable
+/// body), in parallel tasks when the world has several workers and the colour is big enough
+/// (a small colour runs on this thread and counts as serial time).
+///
+/// Each `f` may read any body but write only the movable bodies of its own item (those with
+/// inverse mass > 0; the shared static body 0 and kinematic bodies are never written, see
+/// `WideBodies::scatter`).
+pub(crate) fn for_each_in_colour<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    bodies: &mut [SolverBody],
+    f: impl Fn(&mut T, &mut [SolverBody]) + Sync + Send,
+) {
+    if items.len() < 2 * MIN_GROUPS_PER_TASK {
+        items.iter_mut().for_each(|item| f(item, bodies));
+        return;
+    }
+    #[cfg(feature = "parallel")]
+    if workers.parallel() {
+        let shared = SharedBodies { start: bodies.as_mut_ptr(), len: bodies.len() };
+        // SAFETY: the items are of one colour, so no movable body belongs to two of them;
+        // each task writes only the movable bodies of its own items and reads, besides them,
+        // only bodies no task writes (static and kinematic ones). So no body written by one
+        // task is read or written by another while `bodies` is lent out here.
+        for_each(workers, items, MIN_GROUPS_PER_TASK, |item| f(item, unsafe { shared.slice() }));
+        return;
+    }
+    workers.timed(|| items.iter_mut().for_each(|item| f(item, bodies)));
+}
+
+/// The solver bodies lent to the tasks of one colour (see [`for_each_in_colour`]).
+#[cfg(feature = "parallel")]
+#[derive(Clone, Copy)]
+struct SharedBodies {
+    start: *mut SolverBody,
+    len: usize,
+}
+
+// SAFETY: only used by `for_each_in_colour`, whose tasks touch disjoint movable bodies.
+#[cfg(feature = "parallel")]
+unsafe impl Send for SharedBodies {}
+#[cfg(feature = "parallel")]
+unsafe impl Sync for SharedBodies {}
+
+#[cfg(feature = "parallel")]
+impl SharedBodies {
+    /// # Safety
+    /// The caller writes only bodies no other task reads or writes meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn slice(&self) -> &mut [SolverBody] {
+        std::slice::from_raw_parts_mut(self.start, self.len)
+    }
+}
