@@ -32,8 +32,10 @@ pub(crate) struct BallJoint {
     pub cone: Option<ConePart>,
     /// Twist limits only (no spring or motor).
     pub twist: Dof,
-    /// Friction about A's frame axes X, Y, Z (velocity motors at rest; inactive without).
-    pub friction: [Dof; 3],
+    /// Friction torque, N·m (0: none).
+    pub friction_torque: f32,
+    /// Accumulated friction impulses about A's frame axes X, Y, Z.
+    pub friction_impulse: [f32; 3],
 }
 
 impl BallJoint {
@@ -45,34 +47,43 @@ impl BallJoint {
     /// A ball joint with an optional cone half-angle and twist limits (radians) and friction
     /// torque (N·m).
     pub fn new(cone_limit: Option<f32>, twist_limits: Option<Limits>, friction_torque: Option<f32>) -> Self {
-        let motor = friction_torque.map(|max_force| DofMotor::Velocity { target: 0.0, max_force });
         Self {
             point: PointPart::default(),
             cone: cone_limit.map(ConePart::new),
             twist: Dof { limits: twist_limits.map(|l| (l.lower, l.upper)), ..Dof::default() },
-            friction: [Dof { motor, ..Dof::default() }; 3],
+            friction_torque: friction_torque.unwrap_or(0.0),
+            friction_impulse: [0.0; 3],
         }
     }
 
     /// Rows besides the point: limits or friction.
     fn has_limits(&self) -> bool {
-        self.cone.is_some() || self.twist.is_active() || self.friction[0].is_active()
+        self.cone.is_some() || self.twist.is_active() || self.friction_torque > 0.0
+    }
+
+    /// Friction row `k` as a velocity motor at rest holding its accumulated impulse (the
+    /// joint keeps only the impulses, so a ball joint stays small in the joint arrays).
+    fn friction_row(&self, k: usize) -> Dof {
+        let motor = DofMotor::Velocity { target: 0.0, max_force: self.friction_torque };
+        Dof { motor: Some(motor), motor_impulse: self.friction_impulse[k], ..Dof::default() }
     }
 
     /// Friction rows about A's frame axes, each within the point rows (the ball turns freely
     /// about its centre, so that is the inertia the friction meets).
     fn solve_friction(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
         let (point, _) = point_rows(frames);
-        for (k, part) in self.friction.iter_mut().enumerate() {
+        for k in 0..3 {
+            let mut part = self.friction_row(k);
             let row = JacobianRow::angular(frames.rotation_a * Vec3::AXES[k]);
             self.point.impulse += Vec3::from_array(part.solve_within(&row, &point, 0.0, a, b, ctx));
+            self.friction_impulse[k] = part.motor_impulse;
         }
     }
 
     /// Friction, then cone, then twist (the limits last so they win), each within the point
     /// rows.
     fn solve_limits(&mut self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody, ctx: &PassContext) {
-        if self.friction[0].is_active() {
+        if self.friction_torque > 0.0 {
             self.solve_friction(frames, a, b, ctx);
         }
         let angles = SwingTwist::of(frames);
@@ -95,9 +106,10 @@ impl JointSolver for BallJoint {
             None => visit(0, &mut 0.0),
         }
         self.twist.impulses(visit);
-        // One slot per friction row (its motor's), so a ball fits the 12 slots: 3 + 1 + 4 + 3.
-        for part in &mut self.friction {
-            visit(u8::from(part.motor.is_some()), &mut part.motor_impulse);
+        // One slot per friction row, so a ball fits the 12 slots: 3 + 1 + 4 + 3.
+        let friction = u8::from(self.friction_torque > 0.0);
+        for impulse in &mut self.friction_impulse {
+            visit(friction, impulse);
         }
     }
 
@@ -108,8 +120,9 @@ impl JointSolver for BallJoint {
                 cone.warm_start(&angles, a, b);
             }
             self.twist.warm_start(&angles.twist_row(), a, b);
-            for (k, part) in self.friction.iter().enumerate() {
-                part.warm_start(&JacobianRow::angular(frames.rotation_a * Vec3::AXES[k]), a, b);
+            for k in 0..3 {
+                let row = JacobianRow::angular(frames.rotation_a * Vec3::AXES[k]);
+                row.apply(a, b, self.friction_impulse[k]);
             }
         }
         self.point.warm_start(frames, a, b);
