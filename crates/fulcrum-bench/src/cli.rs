@@ -1,6 +1,6 @@
 //! Command-line options shared by `fulcrum bench` and `fulcrum-compare`.
 
-use crate::scenes::{build_scene, SceneDesc, SCENE_NAMES};
+use crate::scenes::{build_scene, sized_scene, SceneDesc, SCENE_NAMES};
 
 /// Usage text of the shared options.
 pub const USAGE: &str = "options:
@@ -9,6 +9,7 @@ pub const USAGE: &str = "options:
   --steps N      steps per run instead of the scene's standard count
   --repeats R    fresh runs per scene and engine (default 3); median and min are over these
   --threads N    worker threads requested from the engine (default 1)
+  --size B       scale large_pyramid and many_pyramids to about B bodies (default: both)
   --json         one JSON object per scene and engine per line instead of a table
   --help         this text";
 
@@ -23,6 +24,8 @@ pub struct BenchOptions {
     pub repeats: usize,
     /// Worker threads requested (at least 1); reported as given.
     pub threads: usize,
+    /// Scale the scenes to about this many bodies (large_pyramid and many_pyramids only).
+    pub size: Option<usize>,
     /// Print JSON lines instead of a table.
     pub json: bool,
     /// `--help` was given.
@@ -31,7 +34,7 @@ pub struct BenchOptions {
 
 impl Default for BenchOptions {
     fn default() -> Self {
-        Self { scenes: Vec::new(), steps: None, repeats: 3, threads: 1, json: false, help: false }
+        Self { scenes: Vec::new(), steps: None, repeats: 3, threads: 1, size: None, json: false, help: false }
     }
 }
 
@@ -57,6 +60,7 @@ impl BenchOptions {
                 "--steps" => options.steps = Some(positive(&flag, args.next())?),
                 "--repeats" => options.repeats = positive(&flag, args.next())?,
                 "--threads" => options.threads = positive(&flag, args.next())?,
+                "--size" => options.size = Some(positive(&flag, args.next())?),
                 "--json" => options.json = true,
                 "--help" | "-h" => options.help = true,
                 other => return Err(format!("unknown option `{other}`\n{USAGE}")),
@@ -66,11 +70,17 @@ impl BenchOptions {
     }
 
     /// The scene descriptions to run, in order.
+    /// With `--size`, the scaled scenes (all that can be scaled when none was named).
     pub fn scene_descs(&self) -> Result<Vec<SceneDesc>, String> {
-        if self.scenes.is_empty() {
-            return SCENE_NAMES.iter().map(|name| build_scene(name)).collect();
+        let build = |name: &str| match self.size {
+            Some(bodies) => sized_scene(name, bodies),
+            None => build_scene(name),
+        };
+        match (self.scenes.is_empty(), self.size) {
+            (true, Some(_)) => ["large_pyramid", "many_pyramids"].iter().map(|name| build(name)).collect(),
+            (true, None) => SCENE_NAMES.iter().map(|name| build(name)).collect(),
+            (false, _) => self.scenes.iter().map(|name| build(name)).collect(),
         }
-        self.scenes.iter().map(|name| build_scene(name)).collect()
     }
 }
 

@@ -217,6 +217,31 @@ pub fn build_scene(name: &str) -> Result<SceneDesc, String> {
     }
 }
 
+/// The scene called `name` scaled to about `bodies` cubes (`fulcrum bench --size`): the
+/// large_pyramid with the row count whose triangle holds the nearest number of cubes,
+/// rows (rows + 1)/2; many_pyramids with the nearest square grid of 55-cube pyramids (at
+/// least 2 × 2). Other scenes have no size.
+pub fn sized_scene(name: &str, bodies: usize) -> Result<SceneDesc, String> {
+    match name {
+        "large_pyramid" => Ok(large_pyramid_with_rows(nearest_size(bodies, 1, |rows| rows * (rows + 1) / 2))),
+        "many_pyramids" => Ok(many_pyramids_with_grid(nearest_size(bodies, 2, |grid| 55 * grid * grid))),
+        _ => Err(format!("--size applies to large_pyramid and many_pyramids, not `{name}`")),
+    }
+}
+
+/// The k ≥ `first` whose `count(k)` (growing with k) is nearest to `bodies`.
+fn nearest_size(bodies: usize, first: usize, count: impl Fn(usize) -> usize) -> usize {
+    let mut k = first;
+    while count(k) < bodies {
+        k += 1;
+    }
+    if k > first && bodies - count(k - 1) < count(k) - bodies {
+        k - 1
+    } else {
+        k
+    }
+}
+
 /// Builds all seven standard scenes in the order of [`SCENE_NAMES`].
 pub fn all_scenes() -> Vec<SceneDesc> {
     vec![large_pyramid(), many_pyramids(), joint_grid(), balls(), pyramid3d(), terrain(), terrain_mesh()]
@@ -287,15 +312,19 @@ fn track_last(scene: &mut SceneDesc) {
 /// Row i in 0..100 sits at y = (2i+1)/2 and holds cubes j in i..100 at
 /// x = (i+1)/2 + (j-i) - 50, so row 0 spans x = -49.5..49.5 and the top cube is at (0, 99.5, 0).
 pub fn large_pyramid() -> SceneDesc {
-    const ROWS: usize = 100;
+    large_pyramid_with_rows(100)
+}
+
+/// The large_pyramid's wall with `rows` rows (rows (rows + 1)/2 cubes), centred the same way.
+pub fn large_pyramid_with_rows(rows: usize) -> SceneDesc {
     let quality = QualityDesc::TopCubes { tracked: Vec::new(), report_drift: true };
     let mut scene = empty_scene("large_pyramid", 200, quality);
     scene.bodies.push(ground_box([400.0, 1.0, 400.0]));
     scene.ground = Some(0);
-    for row in 0..ROWS {
+    for row in 0..rows {
         let y = (2 * row + 1) as f32 * 0.5;
-        for column in row..ROWS {
-            let x = (row + 1) as f32 * 0.5 + 2.0 * (column - row) as f32 * 0.5 - 0.5 * ROWS as f32;
+        for column in row..rows {
+            let x = (row + 1) as f32 * 0.5 + 2.0 * (column - row) as f32 * 0.5 - 0.5 * rows as f32;
             scene.bodies.push(unit_cube([x, y, 0.0], 100.0));
         }
     }
@@ -310,17 +339,23 @@ pub fn large_pyramid() -> SceneDesc {
 /// in it row i sits at y = (2i+1)/2 with cubes j in i..10 at x = (i+1)/2 + (j-i) + cx - 1/2.
 /// Every pyramid's top cube (i = j = 9) is tracked.
 pub fn many_pyramids() -> SceneDesc {
-    const GRID: usize = 14;
+    many_pyramids_with_grid(14)
+}
+
+/// The many_pyramids layout with `grid` × `grid` pyramids (at least 2 × 2), ground and spacing
+/// scaled the same way.
+pub fn many_pyramids_with_grid(grid: usize) -> SceneDesc {
     const BASE: usize = 10;
-    let half_ground = 0.5 * GRID as f32 * (BASE + 1) as f32;
-    let dz = 2.0 * (half_ground - 1.0) / (GRID - 1) as f32;
+    let grid = grid.max(2);
+    let half_ground = 0.5 * grid as f32 * (BASE + 1) as f32;
+    let dz = 2.0 * (half_ground - 1.0) / (grid - 1) as f32;
     let quality = QualityDesc::TopCubes { tracked: Vec::new(), report_drift: false };
     let mut scene = empty_scene("many_pyramids", 100, quality);
     scene.bodies.push(ground_box([half_ground, 1.0, half_ground]));
     scene.ground = Some(0);
-    for grid_row in 0..GRID {
+    for grid_row in 0..grid {
         let z = -half_ground + 1.0 + grid_row as f32 * dz;
-        for grid_column in 0..GRID {
+        for grid_column in 0..grid {
             let cx = -half_ground + (grid_column * (BASE + 1)) as f32 + 1.0;
             for row in 0..BASE {
                 let y = (2 * row + 1) as f32 * 0.5;
@@ -474,6 +509,19 @@ mod tests {
             QualityDesc::TopCubes { tracked, .. } => tracked,
             other => panic!("unexpected quality {other:?}"),
         }
+    }
+
+    #[test]
+    fn sized_scenes_hold_the_nearest_body_count() {
+        assert_eq!(sized_scene("large_pyramid", 5050).unwrap().body_count(), 5050);
+        assert_eq!(sized_scene("large_pyramid", 50_000).unwrap().body_count(), 316 * 317 / 2);
+        assert_eq!(sized_scene("many_pyramids", 10_780).unwrap().body_count(), 10_780);
+        assert_eq!(sized_scene("many_pyramids", 1_000).unwrap().body_count(), 55 * 4 * 4);
+        assert_eq!(sized_scene("many_pyramids", 1).unwrap().body_count(), 55 * 2 * 2);
+        assert!(sized_scene("balls", 1000).is_err());
+        // The standard scenes are the sized ones at their own size.
+        assert_eq!(format!("{:?}", large_pyramid()), format!("{:?}", sized_scene("large_pyramid", 5050).unwrap()));
+        assert_eq!(format!("{:?}", many_pyramids()), format!("{:?}", sized_scene("many_pyramids", 10_780).unwrap()));
     }
 
     #[test]

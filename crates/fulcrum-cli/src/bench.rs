@@ -1,5 +1,5 @@
-//! `fulcrum bench [--scene NAME]... [--steps N] [--repeats R] [--threads N] [--json]
-//! [--profile]`: builds the standard scenes of shared/bench/SCENES.md in code, times only the
+//! `fulcrum bench [--scene NAME]... [--steps N] [--repeats R] [--threads N] [--size B]
+//! [--json] [--profile]`: builds the standard scenes of shared/bench/SCENES.md in code, times only the
 //! steps, and reports bodies, joints, steps, median and minimum ms/step, peak memory and the
 //! quality figure; or, with `--profile`, the time of every stage (`profile.rs`).
 //! To set the figures beside rapier3d's in the same run, use the `fulcrum-compare` crate.
@@ -28,6 +28,10 @@ pub struct BenchArgs {
     /// Worker threads stepping each world (the results are the same bits for every count).
     #[arg(long, value_name = "N", default_value_t = 1, value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
     threads: u32,
+    /// Scale large_pyramid and many_pyramids to about this many bodies (both when no scene
+    /// is named), to see how the cost per body grows.
+    #[arg(long, value_name = "B", value_parser = count(1..=u32::MAX), allow_negative_numbers = true)]
+    size: Option<u32>,
     /// One JSON object per scene per line (the SCENES.md format) instead of a table.
     #[arg(long)]
     json: bool,
@@ -48,6 +52,9 @@ impl BenchArgs {
         }
         args.extend(["--repeats".to_string(), self.repeats.to_string()]);
         args.extend(["--threads".to_string(), self.threads.to_string()]);
+        if let Some(size) = self.size {
+            args.extend(["--size".to_string(), size.to_string()]);
+        }
         BenchOptions::parse(args)
     }
 }
