@@ -29,8 +29,10 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
         if std::env::var("TRACE").is_ok() {
             let (t, l) = (world.body(top).unwrap(), world.body(light).unwrap());
             println!(
-                "    sag {:.2} mm, heavy v {:.3?} w {:.3?}, light v {:.3?}",
+                "    sag {:.2} mm, ground overlap {:.2} mm, light-heavy overlap {:.2} mm, heavy v {:.3?} w {:.3?}, light v {:.3?}",
                 s * 1e3,
+                (0.5 - l.position().y) * 1e3,
+                (1.0 - (t.position().y - l.position().y)) * 1e3,
                 t.linear_velocity(),
                 t.angular_velocity(),
                 l.linear_velocity()
@@ -67,6 +69,11 @@ fn wall(steps: usize) {
         scene.bodies.truncate(1);
         for i in 0..count.parse::<usize>().unwrap() {
             scene.bodies.push(BodyDescLike::at(&cube, [0.0, 0.5 + i as f32, 0.0]));
+        }
+    }
+    if let Ok(mu) = std::env::var("FRICTION") {
+        for b in &mut scene.bodies {
+            b.friction = mu.parse().unwrap();
         }
     }
     if let Ok(g) = std::env::var("GRAV") {
@@ -185,6 +192,21 @@ fn wall(steps: usize) {
             }
             if std::env::var("ROWS").is_ok() {
                 wall_rows(&world, &bodies, &starts);
+            }
+            if std::env::var("NORMALS").is_ok() {
+                for c in world.contacts().take(8) {
+                    let up = |id| world.body(id).map(|b| (b.rotation() * Vec3::Y).z).unwrap_or(0.0);
+                    let y = |id| world.body(id).map(|b| b.position().y).unwrap_or(0.0);
+                    println!(
+                        "      contact y {:.1}/{:.1}: normal z {:+.6}, up_a z {:+.6}, up_b z {:+.6}, friction {:?}",
+                        y(c.body_a),
+                        y(c.body_b),
+                        c.normal.z,
+                        up(c.body_a),
+                        up(c.body_b),
+                        c.friction_impulse
+                    );
+                }
             }
             continue;
         }

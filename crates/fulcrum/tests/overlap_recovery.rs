@@ -6,21 +6,31 @@ mod common;
 use common::*;
 use fulcrum::prelude::*;
 
-/// 1,000 unit boxes spawned at one point above a ground box: no body faster than 10 m/s at
-/// any step, no centre below the ground's top, and the heap asleep within 30 s.
+/// 1,000 unit boxes spawned at one point above a ground box: no body launched faster than
+/// 10 m/s at any step, no centre below the ground's top, and the heap asleep within 30 s.
+///
+/// The launch speed is a body's speed less what falling from its highest point so far could
+/// give it, √(max(0, |v|² − 2g·(y_max − y))). The heap stands about 7.5 m tall and boxes that
+/// slide off its top reach 8.4–10.9 m/s by falling alone (1 to 20 mm changes of the spawn
+/// height), so the plain speed cannot tell a launch from a fall; both are printed.
 #[test]
 fn thousand_boxes_at_one_point_separate_gently_and_rest() {
     let mut world = World::new(WorldSettings::default()).unwrap();
     add_ground(&mut world, 0.6);
+    let g = -world.settings().gravity.y;
     let boxes: Vec<BodyId> = (0..1000)
         .map(|_| add_box(&mut world, Vec3::new(0.0, 2.0, 0.0), Quat::IDENTITY, Vec3::splat(0.5), 0.6))
         .collect();
-    let (mut fastest, mut lowest, mut rest_step) = (0.0f32, f32::MAX, None);
+    let mut highest: Vec<f32> = boxes.iter().map(|&id| pos(&world, id).y).collect();
+    let (mut fastest, mut launch, mut lowest, mut rest_step) = (0.0f32, 0.0f32, f32::MAX, None);
     for step in 1..=30 * 60 {
         world.step(DT).unwrap();
-        for &id in &boxes {
-            fastest = fastest.max(vel(&world, id).length());
-            lowest = lowest.min(pos(&world, id).y);
+        for (&id, top) in boxes.iter().zip(&mut highest) {
+            let (v, y) = (vel(&world, id).length(), pos(&world, id).y);
+            *top = top.max(y);
+            fastest = fastest.max(v);
+            launch = launch.max((v * v - 2.0 * g * (*top - y)).max(0.0).sqrt());
+            lowest = lowest.min(y);
         }
         if boxes.iter().all(|&id| world.body(id).unwrap().is_sleeping()) {
             rest_step = Some(step);
@@ -28,9 +38,10 @@ fn thousand_boxes_at_one_point_separate_gently_and_rest() {
         }
     }
     eprintln!(
-        "1,000 boxes at one point: fastest {fastest:.2} m/s, lowest centre {lowest:.3} m, asleep at step {rest_step:?}"
+        "1,000 boxes at one point: fastest launch {launch:.2} m/s (fastest {fastest:.2} m/s), lowest centre \
+         {lowest:.3} m, asleep at step {rest_step:?}"
     );
-    assert!(fastest < 10.0, "fastest body {fastest} m/s");
+    assert!(launch < 10.0, "a body was launched at {launch} m/s");
     assert!(lowest > 0.0, "a centre went {lowest} m below the ground's top");
     assert!(rest_step.is_some(), "the heap is not asleep after 30 s");
 }

@@ -4,6 +4,7 @@
 use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
 use crate::collision::narrow_phase::PairCache;
 use crate::id::{BodyId, ColliderId};
+use crate::math::Vec3;
 
 /// Normal impulse the solver applied at one manifold point last step (warm-starting data).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -23,6 +24,61 @@ pub struct FrictionImpulse {
     pub rolling: crate::math::Vec3,
 }
 
+/// Largest distance (m) a point of a fresh manifold may lie from where the kept frame puts it,
+/// on either body, before the frame is taken again.
+pub const FRAME_DRIFT: f32 = 0.005;
+/// Smallest cosine between a fresh manifold's normal and the kept frame's (about 0.01 rad).
+pub const FRAME_TURN_COSINE: f32 = 0.99995;
+
+/// The frame a manifold's constraint rows were last linearised in, world axes: the normal and
+/// each point's lever arm from A's centre of mass (B's arm is the same point, `arm + offset`).
+///
+/// The solver keeps it while the pair barely moves relative to it, instead of taking normal
+/// and arms afresh from every step's manifold. Taken afresh, the arms turn and slide with the
+/// bodies while the warm-started impulses carry a whole stack's load, so every small lean or
+/// shift of a block moves the load's line of action and tips the block further: a negative
+/// stiffness ∝ load that soft contacts cannot resist in tall stacks (a 20-cube column leaned
+/// over in ~20 s, the large_pyramid wall fell). A kept frame makes the rows time-invariant;
+/// separations still come from each step's manifold, so overlap is measured as before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ContactFrame {
+    pub normal: crate::math::Vec3,
+    pub arms: [crate::math::Vec3; MAX_MANIFOLD_POINTS],
+    /// A's centre of mass minus B's when the frame was taken, m.
+    pub offset: crate::math::Vec3,
+    /// A frame was taken and the manifold's points are still the same features.
+    pub valid: bool,
+}
+
+impl ContactFrame {
+    /// The kept frame when it still describes `manifold` with the bodies' centres of mass at
+    /// `center_a`, `center_b`: the same points (checked by `carry`), normals within
+    /// [`FRAME_TURN_COSINE`] and every point within [`FRAME_DRIFT`] across the normal of
+    /// where the frame puts it on each body.
+    pub fn kept(&self, manifold: &Manifold, center_a: Vec3, center_b: Vec3) -> Option<&ContactFrame> {
+        if !self.valid || manifold.normal.dot(self.normal) < FRAME_TURN_COSINE {
+            return None;
+        }
+        let limit = FRAME_DRIFT * FRAME_DRIFT;
+        let across = |d: Vec3| (d - d.dot(self.normal) * self.normal).length_squared() <= limit;
+        let fits =
+            manifold.points().iter().zip(&self.arms).all(|(p, &arm)| {
+                across(p.position - center_a - arm) && across(p.position - center_b - arm - self.offset)
+            });
+        fits.then_some(self)
+    }
+
+    /// Where point `i` (at `position`) ends A's and B's arms in this frame: the kept arms
+    /// across the normal, the current point along it (the normal part of an arm does not
+    /// enter the normal row, and keeping it current keeps the friction rows' arms exact).
+    pub fn arm_ends(&self, i: usize, position: Vec3, center_a: Vec3, center_b: Vec3) -> (Vec3, Vec3) {
+        let n = self.normal;
+        let on_a = center_a + self.arms[i];
+        let on_b = center_b + self.arms[i] + self.offset;
+        (on_a + n.dot(position - on_a) * n, on_b + n.dot(position - on_b) * n)
+    }
+}
+
 /// One manifold of a pair with what the solver stored for it last step.
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ManifoldState {
@@ -31,6 +87,8 @@ pub(crate) struct ManifoldState {
     pub friction_impulse: FrictionImpulse,
     /// Which points pushed when the block solver last solved this manifold (bit i = point i).
     pub block_mask: u8,
+    /// The frame the solver linearised the manifold in last step.
+    pub frame: ContactFrame,
 }
 
 impl Default for ManifoldState {
@@ -40,6 +98,7 @@ impl Default for ManifoldState {
             impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
             friction_impulse: FrictionImpulse::default(),
             block_mask: 0x0F,
+            frame: ContactFrame::default(),
         }
     }
 }
@@ -102,6 +161,12 @@ impl ManifoldState {
                 used[j] = true;
                 matched[i] = j;
             }
+        }
+        // The frame holds the arms of the previous points, in order: it stays only for the
+        // same features in the same order.
+        let same_features = manifold.points().iter().zip(old).all(|(new, old)| new.id == old.id);
+        if manifold.count != old.len() || !same_features {
+            self.frame.valid = false;
         }
         let mut impulses = [PointImpulse::default(); MAX_MANIFOLD_POINTS];
         // A matched point keeps its place in the active set; a new point joins it.
@@ -168,7 +233,23 @@ impl Contact {
     /// the impulses of the first; several (a body against a mesh) each carry those of the
     /// previous manifold whose normal is closest to theirs (cosine at least 0.9), so warm
     /// starting follows each group of triangles.
-    pub fn set_manifolds(&mut self, manifolds: &[Manifold]) {
+    ///
+    /// `flat_faced`: both shapes are flat-faced, so the solver may keep the manifolds' frames
+    /// ([`ContactFrame`]). On a curved surface the contact point moves over both bodies (a
+    /// rolling ball's stays under its centre), and a kept arm would act at the wrong place.
+    pub fn set_manifolds(&mut self, manifolds: &[Manifold], flat_faced: bool) {
+        self.carry_manifolds(manifolds);
+        if !flat_faced {
+            self.first.frame.valid = false;
+            for state in &mut self.more {
+                state.frame.valid = false;
+            }
+        }
+    }
+
+    /// Makes `manifolds` current, each carrying the stored impulses of the old manifold it
+    /// continues.
+    fn carry_manifolds(&mut self, manifolds: &[Manifold]) {
         if manifolds.len() <= 1 && self.more.is_empty() {
             self.first.carry(manifolds.first().unwrap_or(&Manifold::new()));
             return;

@@ -10,9 +10,15 @@ use super::push_out::{deep_depth, PushLimits};
 use super::simd::{Sym3, F4, V3};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
-use crate::collision::contact::{Contact, FrictionImpulse, PointImpulse};
+use crate::collision::contact::{Contact, FrictionImpulse, ManifoldState, PointImpulse};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{orthonormal_basis, Vec3};
+
+/// Fewest points of a manifold whose frame is kept (`ContactFrame`): face contacts, the ones
+/// that carry stacks. An edge or a vertex touching rolls or pivots over the other body, and a
+/// heap's edge and vertex contacts that flip between the two fell into a jitter with kept
+/// frames (1,000 boxes from one point never slept).
+const FRAME_MIN_POINTS: usize = 3;
 
 /// One constraint to prepare: its contact pair and solver bodies.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +52,10 @@ pub(crate) struct PrepareSettings {
 
 /// Scalar gathers of one lane: everything that differs per manifold.
 struct LaneData {
+    /// Each point where A's arm ends, and where B's does (the same point unless the lane
+    /// solves in a kept frame, `ContactFrame`).
     position: [V3; MAX_MANIFOLD_POINTS],
+    position_b: [V3; MAX_MANIFOLD_POINTS],
     separation: [F4; MAX_MANIFOLD_POINTS],
     center_a: V3,
     center_b: V3,
@@ -65,6 +74,7 @@ impl WideContact {
         let mut w = WideContact::empty();
         let mut data = LaneData {
             position: [V3::default(); MAX_MANIFOLD_POINTS],
+            position_b: [V3::default(); MAX_MANIFOLD_POINTS],
             separation: [F4::ZERO; MAX_MANIFOLD_POINTS],
             center_a: V3::default(),
             center_b: V3::default(),
@@ -106,8 +116,13 @@ impl WideContact {
         put(&mut self.inv_mass_b, lane, b.inv_mass);
         put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
         put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
-        let (t1, t2) = orthonormal_basis(manifold.normal);
-        put3(&mut self.normal, lane, manifold.normal);
+        let deep = deep_depth(pair.softness.bias_rate, &settings.push);
+        // A deep manifold is being pushed apart by displacement: it is linearised afresh.
+        let shallow = manifold.points().iter().all(|p| -p.separation <= deep);
+        let frame = state.frame.kept(manifold, pair.center_a, pair.center_b).filter(|_| shallow);
+        let normal = frame.map_or(manifold.normal, |f| f.normal);
+        let (t1, t2) = orthonormal_basis(normal);
+        put3(&mut self.normal, lane, normal);
         put3(&mut self.tangent1, lane, t1);
         put3(&mut self.tangent2, lane, t2);
         put(&mut self.friction, lane, contact.friction);
@@ -115,7 +130,6 @@ impl WideContact {
         put(&mut self.bias_rate, lane, pair.softness.bias_rate);
         put(&mut self.mass_scale, lane, pair.softness.mass_scale);
         put(&mut self.impulse_scale, lane, pair.softness.impulse_scale);
-        let deep = deep_depth(pair.softness.bias_rate, &settings.push);
         put(&mut self.deep_depth, lane, deep);
         put(&mut self.twist_impulse, lane, settings.warm_scale * state.friction_impulse.twist);
         if contact.rolling_resistance > 0.0 {
@@ -131,7 +145,12 @@ impl WideContact {
         self.mask[lane] = mask;
         for (i, point) in manifold.points().iter().enumerate() {
             self.starts_deep |= -point.separation > deep;
-            put3(&mut data.position[i], lane, point.position);
+            let (at_a, at_b) = match frame {
+                Some(f) => f.arm_ends(i, point.position, pair.center_a, pair.center_b),
+                None => (point.position, point.position),
+            };
+            put3(&mut data.position[i], lane, at_a);
+            put3(&mut data.position_b[i], lane, at_b);
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];
             put(&mut wp.normal_impulse, lane, settings.warm_scale * state.impulses[i].normal);
@@ -149,7 +168,7 @@ impl WideContact {
         for i in 0..self.max_points {
             let p = &mut self.points[i];
             let ra = data.position[i].sub(&data.center_a);
-            let rb = data.position[i].sub(&data.center_b);
+            let rb = data.position_b[i].sub(&data.center_b);
             p.anchor_a = ra;
             p.anchor_b = rb;
             p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * p.active;
@@ -290,11 +309,27 @@ impl WideContact {
                 rolling: self.rolling_torque(lane) * step_scale,
             };
             state.block_mask = self.mask[lane];
+            self.store_frame(lane, state);
         }
     }
 }
 
 impl WideContact {
+    /// Keeps the frame lane `lane` was solved in (normal, arms) for the next step.
+    fn store_frame(&self, lane: usize, state: &mut ManifoldState) {
+        let count = state.manifold.count;
+        state.frame.valid = count >= FRAME_MIN_POINTS;
+        if !state.frame.valid {
+            return;
+        }
+        state.frame.normal = self.normal.lane(lane);
+        for (arm, point) in state.frame.arms.iter_mut().zip(&self.points[..count]) {
+            *arm = point.anchor_a.lane(lane);
+        }
+        // r_B − r_A is the same for every point: c_A − c_B.
+        state.frame.offset = self.points[0].anchor_b.lane(lane) - self.points[0].anchor_a.lane(lane);
+    }
+
     /// The lane's accumulated rolling-resistance impulse as a world vector (zero without).
     fn rolling_torque(&self, lane: usize) -> Vec3 {
         if !self.rolling {

@@ -173,7 +173,7 @@ impl World {
                         contact.manifold_cache.store_all(&pose_a, relative, manifolds);
                     }
                 }
-                contact.set_manifolds(manifolds);
+                contact.set_manifolds(manifolds, cacheable);
                 !reused
             })
         } else {
@@ -186,7 +186,7 @@ impl World {
                     contact.manifold_cache.store(&pose_a, relative, &manifold);
                 }
             }
-            contact.set_manifolds(std::slice::from_ref(&manifold));
+            contact.set_manifolds(std::slice::from_ref(&manifold), cacheable);
             !reused
         };
         PairVerdict::Updated { computed }
