@@ -80,15 +80,16 @@ impl ContactFrame {
 }
 
 /// One manifold of a pair with what the solver stored for it last step.
-#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ManifoldState {
     pub manifold: Manifold,
     pub impulses: [PointImpulse; MAX_MANIFOLD_POINTS],
     pub friction_impulse: FrictionImpulse,
     /// Which points pushed when the block solver last solved this manifold (bit i = point i).
     pub block_mask: u8,
-    /// The frame the solver linearised the manifold in last step.
-    pub frame: ContactFrame,
+    /// The frame the solver linearised the manifold in last step (boxed: only face contacts
+    /// of flat-faced pairs ever get one, and most pairs of curved shapes never do).
+    pub frame: Option<Box<ContactFrame>>,
 }
 
 impl Default for ManifoldState {
@@ -98,7 +99,7 @@ impl Default for ManifoldState {
             impulses: [PointImpulse::default(); MAX_MANIFOLD_POINTS],
             friction_impulse: FrictionImpulse::default(),
             block_mask: 0x0F,
-            frame: ContactFrame::default(),
+            frame: None,
         }
     }
 }
@@ -132,6 +133,13 @@ pub(crate) struct Contact {
 pub const WARM_START_MATCH_DISTANCE: f32 = 0.02;
 
 impl ManifoldState {
+    /// The solver takes the next frame afresh (the allocation is kept for it).
+    pub fn drop_frame(&mut self) {
+        if let Some(frame) = &mut self.frame {
+            frame.valid = false;
+        }
+    }
+
     /// Makes `manifold` current, carrying each previous point's impulses to the new point with
     /// the same feature id, or failing that to the nearest new point within
     /// [`WARM_START_MATCH_DISTANCE`]. Each previous point is used at most once.
@@ -166,7 +174,7 @@ impl ManifoldState {
         // same features in the same order.
         let same_features = manifold.points().iter().zip(old).all(|(new, old)| new.id == old.id);
         if manifold.count != old.len() || !same_features {
-            self.frame.valid = false;
+            self.drop_frame();
         }
         let mut impulses = [PointImpulse::default(); MAX_MANIFOLD_POINTS];
         // A matched point keeps its place in the active set; a new point joins it.
@@ -240,9 +248,9 @@ impl Contact {
     pub fn set_manifolds(&mut self, manifolds: &[Manifold], flat_faced: bool) {
         self.carry_manifolds(manifolds);
         if !flat_faced {
-            self.first.frame.valid = false;
+            self.first.drop_frame();
             for state in &mut self.more {
-                state.frame.valid = false;
+                state.drop_frame();
             }
         }
     }
@@ -254,7 +262,8 @@ impl Contact {
             self.first.carry(manifolds.first().unwrap_or(&Manifold::new()));
             return;
         }
-        let old: Vec<ManifoldState> = self.states().copied().collect();
+        let mut old: Vec<ManifoldState> =
+            std::iter::once(std::mem::take(&mut self.first)).chain(self.more.drain(..)).collect();
         let mut used = vec![false; old.len()];
         let mut states = manifolds.iter().map(|manifold| {
             let best = (0..old.len())
@@ -265,7 +274,7 @@ impl Contact {
             let mut state = match best {
                 Some((j, _)) => {
                     used[j] = true;
-                    old[j]
+                    std::mem::take(&mut old[j])
                 }
                 None => ManifoldState::default(),
             };

@@ -119,7 +119,8 @@ impl WideContact {
         let deep = deep_depth(pair.softness.bias_rate, &settings.push);
         // A deep manifold is being pushed apart by displacement: it is linearised afresh.
         let shallow = manifold.points().iter().all(|p| -p.separation <= deep);
-        let frame = state.frame.kept(manifold, pair.center_a, pair.center_b).filter(|_| shallow);
+        let frame = state.frame.as_deref().and_then(|f| f.kept(manifold, pair.center_a, pair.center_b));
+        let frame = frame.filter(|_| shallow);
         let normal = frame.map_or(manifold.normal, |f| f.normal);
         let (t1, t2) = orthonormal_basis(normal);
         put3(&mut self.normal, lane, normal);
@@ -318,16 +319,18 @@ impl WideContact {
     /// Keeps the frame lane `lane` was solved in (normal, arms) for the next step.
     fn store_frame(&self, lane: usize, state: &mut ManifoldState) {
         let count = state.manifold.count;
-        state.frame.valid = count >= FRAME_MIN_POINTS;
-        if !state.frame.valid {
+        if count < FRAME_MIN_POINTS {
+            state.drop_frame();
             return;
         }
-        state.frame.normal = self.normal.lane(lane);
-        for (arm, point) in state.frame.arms.iter_mut().zip(&self.points[..count]) {
+        let frame = state.frame.get_or_insert_with(Box::default);
+        frame.valid = true;
+        frame.normal = self.normal.lane(lane);
+        for (arm, point) in frame.arms.iter_mut().zip(&self.points[..count]) {
             *arm = point.anchor_a.lane(lane);
         }
         // r_B − r_A is the same for every point: c_A − c_B.
-        state.frame.offset = self.points[0].anchor_b.lane(lane) - self.points[0].anchor_a.lane(lane);
+        frame.offset = self.points[0].anchor_b.lane(lane) - self.points[0].anchor_a.lane(lane);
     }
 
     /// The lane's accumulated rolling-resistance impulse as a world vector (zero without).
