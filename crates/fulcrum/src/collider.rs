@@ -83,8 +83,9 @@ pub struct ColliderDef {
     #[serde(default)]
     pub restitution: f32,
     /// Rolling resistance coefficient c: a body rolling on this collider feels a torque of at
-    /// most c·N·ρ against its rolling, N the normal force and ρ its rolling radius (pairs use the
-    /// maximum; default 0 = rolls for ever on level ground; 0 to [`MAX_ROLLING_RESISTANCE`]).
+    /// most c·N·ρ against its rolling, and as much against spinning about the contact normal,
+    /// N the normal force and ρ its rolling radius (pairs use the maximum; default 0 = rolls
+    /// for ever on level ground; 0 to [`MAX_ROLLING_RESISTANCE`]).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub rolling_resistance: f32,
     /// A sensor reports overlaps but makes no contact forces.

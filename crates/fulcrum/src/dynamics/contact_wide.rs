@@ -611,11 +611,18 @@ fn solve_normal_sequential<const M: usize>(
     total
 }
 
-/// Twist friction, bounded by μ Σ λ_i·lever_i.
+/// Twist friction about the normal: the spread points' friction μ Σ λ_i·lever_i, plus the
+/// contact patch's c·ρ·Σλ_i where the pair has rolling resistance (the patch that resists
+/// rolling resists spinning too; a lone point has no spread, so without it a ball spins on
+/// its contact point for ever).
 #[inline(always)]
 fn solve_twist<const M: usize>(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies) {
-    let lever = c.points[..M].iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse * p.lever_arm);
-    let limit = c.friction * lever;
+    let (mut spread, mut total) = (F4::ZERO, F4::ZERO);
+    for p in &c.points[..M] {
+        spread += p.normal_impulse * p.lever_arm;
+        total += p.normal_impulse;
+    }
+    let limit = c.friction * spread + c.rolling_lever * total;
     let spin = c.normal.dot(&b.w.sub(&a.w));
     let old = c.twist_impulse;
     c.twist_impulse = (old - c.twist_mass * spin).max(-limit).min(limit);
