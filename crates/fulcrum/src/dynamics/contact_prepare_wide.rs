@@ -10,6 +10,7 @@ use super::push_out::{deep_depth, PushLimits};
 use super::simd::{Sym3, F4, V3};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
+use super::workers::{self, Workers};
 use crate::collision::contact::{Contact, FrictionImpulse, ManifoldState, PointImpulse};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{orthonormal_basis, Vec3};
@@ -293,25 +294,72 @@ impl WideContact {
         self.rolling_impulse = [data.stored_rolling.dot(t1) * warm, data.stored_rolling.dot(t2) * warm];
     }
 
-    /// Writes the impulses back into the contact pairs, in per-step units (`step_scale` =
-    /// substeps per step), with each pair's block active set.
-    pub(crate) fn store(&self, contacts: &mut [Contact], step_scale: f32) {
-        for lane in 0..4 {
-            let Some(contact) = contacts.get_mut(self.contact_index[lane] as usize) else { continue };
-            let state = contact.state_mut(self.manifold_index[lane] as usize);
-            for i in 0..state.manifold.count {
-                let p = &self.points[i];
-                state.impulses[i] = PointImpulse { normal: p.normal_impulse.as_array()[lane] * step_scale };
-            }
-            let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
-            state.friction_impulse = FrictionImpulse {
-                linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
-                twist: self.twist_impulse.as_array()[lane] * step_scale,
-                rolling: self.rolling_torque(lane) * step_scale,
-            };
-            state.block_mask = self.mask[lane];
-            self.store_frame(lane, state);
+    /// Writes lane `lane`'s impulses back into its manifold's state, in per-step units
+    /// (`step_scale` = substeps per step), with the block active set and the solved frame.
+    fn store_lane(&self, lane: usize, state: &mut ManifoldState, step_scale: f32) {
+        for i in 0..state.manifold.count {
+            let p = &self.points[i];
+            state.impulses[i] = PointImpulse { normal: p.normal_impulse.as_array()[lane] * step_scale };
         }
+        let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
+        state.friction_impulse = FrictionImpulse {
+            linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
+            twist: self.twist_impulse.as_array()[lane] * step_scale,
+            rolling: self.rolling_torque(lane) * step_scale,
+        };
+        state.block_mask = self.mask[lane];
+        self.store_frame(lane, state);
+    }
+}
+
+/// Writes every lane's impulses back into the contact pairs (see `store_lane`). A pair's
+/// first manifold is solved in exactly one lane of one constraint, so those are written by
+/// the workers in parallel, each through a pointer to that one field; the further manifolds
+/// of mesh pairs (a few) follow on this thread.
+pub(crate) fn store_impulses(workers: &Workers, wide: &[WideContact], contacts: &mut [Contact], step_scale: f32) {
+    let shared = SharedContacts { start: contacts.as_mut_ptr(), len: contacts.len() };
+    workers::for_each_shared(workers, wide, STORE_PER_TASK, |c| {
+        for lane in 0..4 {
+            let index = c.contact_index[lane] as usize;
+            if c.manifold_index[lane] == 0 {
+                // SAFETY: no other lane of any constraint stores manifold 0 of this pair.
+                if let Some(state) = unsafe { shared.first_state(index) } {
+                    c.store_lane(lane, state, step_scale);
+                }
+            }
+        }
+    });
+    for c in wide {
+        for lane in (0..4).filter(|&lane| c.manifold_index[lane] > 0) {
+            let Some(contact) = contacts.get_mut(c.contact_index[lane] as usize) else { continue };
+            c.store_lane(lane, contact.state_mut(c.manifold_index[lane] as usize), step_scale);
+        }
+    }
+}
+
+/// Fewest constraints per task when impulses are stored in parallel.
+const STORE_PER_TASK: usize = 64;
+
+/// The contact pairs lent to the tasks of `store_impulses`.
+#[derive(Clone, Copy)]
+struct SharedContacts {
+    start: *mut Contact,
+    len: usize,
+}
+
+// SAFETY: only used by `store_impulses`, whose tasks write disjoint first manifolds.
+unsafe impl Send for SharedContacts {}
+unsafe impl Sync for SharedContacts {}
+
+impl SharedContacts {
+    /// The first manifold's state of pair `index` (None when out of range), through a
+    /// pointer to that field alone.
+    ///
+    /// # Safety
+    /// No other reference to that pair's first manifold exists while the result lives.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn first_state(&self, index: usize) -> Option<&mut ManifoldState> {
+        (index < self.len).then(|| &mut *std::ptr::addr_of_mut!((*self.start.add(index)).first))
     }
 }
 

@@ -24,7 +24,7 @@
 use std::time::Instant;
 
 use super::coloring::Coloring;
-use super::contact_prepare_wide::{PairInput, PrepareSettings};
+use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
 use super::impacts::resolve_impacts;
@@ -303,9 +303,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         }
     };
     let solved = Instant::now();
-    for c in &data.contacts {
-        c.store(world_contacts, step_scale);
-    }
+    store_impulses(&data.workers, &data.contacts, world_contacts, step_scale);
     data.unpack_wide_joints();
     SolveTimes {
         prepare_ms: (prepared - start).as_secs_f64() * 1e3,

@@ -132,6 +132,21 @@ pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usi
     })
 }
 
+/// Calls `f` on every item of a shared slice, split as [`for_each`].
+pub(crate) fn for_each_shared<T: Sync>(workers: &Workers, items: &[T], min_len: usize, f: impl Fn(&T) + Sync + Send) {
+    if items.len() < 2 * min_len {
+        return items.iter().for_each(f);
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return items.par_iter().with_min_len(min_len).for_each(f);
+        }
+        items.iter().for_each(f);
+    })
+}
+
 /// Calls `f` on every pair of an item and its partner in `with` (same length), split as
 /// [`for_each`].
 pub(crate) fn for_each_zipped<T: Send, U: Sync>(
