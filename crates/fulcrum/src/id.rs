@@ -71,10 +71,25 @@ define_id!(
     RopeId
 );
 
+/// One place of an [`Arena`]: its current generation and its object, if alive.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct Slot<T> {
+pub(crate) struct Slot<T> {
     generation: u32,
     value: Option<T>,
+}
+
+impl<T> Slot<T> {
+    /// The object, if alive.
+    #[inline]
+    pub(crate) fn value(&self) -> Option<&T> {
+        self.value.as_ref()
+    }
+
+    /// The object mutably, if alive.
+    #[inline]
+    pub(crate) fn value_mut(&mut self) -> Option<&mut T> {
+        self.value.as_mut()
+    }
 }
 
 /// Slot storage with generational ids of type `I`.
@@ -188,6 +203,16 @@ impl<T, I: From<RawId> + Into<RawId> + Copy> Arena<T, I> {
         let slot = self.slots.get(index)?;
         slot.value.as_ref()?;
         Some(I::from(RawId { index: index as u32, generation: slot.generation }))
+    }
+
+    /// Every slot in order, for loops split among threads (slot index = position).
+    pub(crate) fn slots(&self) -> &[Slot<T>] {
+        &self.slots
+    }
+
+    /// Every slot in order, mutably (the objects only: slots are neither added nor freed).
+    pub(crate) fn slots_mut(&mut self) -> &mut [Slot<T>] {
+        &mut self.slots
     }
 
     /// Live objects in slot order (deterministic).

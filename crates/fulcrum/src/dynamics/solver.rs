@@ -66,8 +66,9 @@ pub(crate) struct SolverData {
     /// The active joints between simulated bodies as gathered, and their constraints.
     pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
-    /// The joints' reactions at the end of the step (force, torque), before they are stored.
-    pub joint_reactions: Vec<(crate::math::Vec3, crate::math::Vec3)>,
+    /// Sleeping bodies jointed to awake ones, found at the start of the step (kept to reuse
+    /// its allocation).
+    pub bodies_to_wake: Vec<crate::id::BodyId>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
     /// Plain ball joints outside the tree solve, four per lane group, and their colouring.

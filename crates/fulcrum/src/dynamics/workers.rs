@@ -212,6 +212,28 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     })
 }
 
+/// Appends `f(index, source)` for every source where it is `Some`, in order; split as
+/// [`for_each`].
+pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    f: impl Fn(usize, &S) -> Option<T> + Sync + Send,
+) {
+    if sources.len() < 2 * min_len {
+        return out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s)));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s)));
+        }
+        out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s)));
+    })
+}
+
 /// Fewest lane groups of one colour per task: a group's pass costs a fraction of a
 /// microsecond, so smaller tasks would cost more to hand out than they save.
 pub(crate) const MIN_GROUPS_PER_TASK: usize = 32;

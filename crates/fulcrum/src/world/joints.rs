@@ -9,7 +9,7 @@ use crate::dynamics::joints::{JointConstraint, JointInput};
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
 use crate::error::{check_positive, check_vec3, Error, Result};
-use crate::id::{BodyId, JointId};
+use crate::id::{BodyId, JointId, Slot};
 use crate::joint::{
     Anchors, CreationGeometry, Joint, JointAxes, JointBreak, JointDef, JointKind, JointState, Limits, Motor, Spring,
 };
@@ -375,21 +375,36 @@ impl World {
 
     /// A sleeping body jointed to an awake one wakes up (before the solver gathers bodies).
     pub(crate) fn wake_jointed_bodies(&mut self) {
-        let mut to_wake = Vec::new();
-        for (_, joint) in self.joints.iter().filter(|(_, j)| j.enabled && !j.broken) {
-            let sleeping = |id: BodyId| self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && !b.awake);
-            let moving = |id: BodyId| self.bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && b.awake);
-            if let Some(a) = joint.body_a {
-                if sleeping(a) && moving(joint.body_b) {
-                    to_wake.push(a);
-                } else if sleeping(joint.body_b) && moving(a) {
-                    to_wake.push(joint.body_b);
-                }
-            }
+        // Every sleeping body belongs to a live sleeping island: with none, nothing to wake.
+        if self.sleeping_islands.len() == self.free_islands.len() {
+            return;
         }
-        for id in to_wake {
+        let mut to_wake = std::mem::take(&mut self.solver.bodies_to_wake);
+        to_wake.clear();
+        let bodies = &self.bodies;
+        let sleeping = |id: BodyId| bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && !b.awake);
+        let moving = |id: BodyId| bodies.get(id).is_some_and(|b| b.kind != BodyKind::Static && b.awake);
+        workers::extend_filter_mapped(
+            &self.solver.workers,
+            &mut to_wake,
+            self.joints.slots(),
+            JOINTS_PER_TASK,
+            |_, slot| {
+                let joint = slot.value().filter(|j| j.enabled && !j.broken)?;
+                let a = joint.body_a?;
+                if sleeping(a) && moving(joint.body_b) {
+                    Some(a)
+                } else if sleeping(joint.body_b) && moving(a) {
+                    Some(joint.body_b)
+                } else {
+                    None
+                }
+            },
+        );
+        for &id in &to_wake {
             self.wake_body_island(id);
         }
+        self.solver.bodies_to_wake = to_wake;
     }
 
     /// Hands every active joint between simulated bodies to the solver (after the bodies
@@ -397,33 +412,24 @@ impl World {
     pub(crate) fn gather_joints(&mut self, ctx: &StepContext) {
         let data = &mut self.solver;
         data.joint_inputs.clear();
-        for slot in 0..self.joints.capacity_index() {
-            let Some(id) = self.joints.id_at(slot) else { continue };
-            let Some(joint) = self.joints.get(id) else { continue };
-            if !joint.enabled || joint.broken {
-                continue;
-            }
-            let side = |id: Option<BodyId>| -> Option<(u32, Pose, Vec3)> {
-                let Some(id) = id else { return Some((0, Pose::IDENTITY, Vec3::ZERO)) };
-                let body = self.bodies.get(id)?;
-                let simulated = body.kind == BodyKind::Static || (body.awake && body.enabled);
-                simulated.then_some((body.solver_index, body.pose, body.center))
-            };
-            let (Some((ia, pose_a, center_a)), Some((ib, pose_b, center_b))) =
-                (side(joint.body_a), side(Some(joint.body_b)))
-            else {
-                continue;
-            };
-            if ia == 0 && ib == 0 {
-                continue;
-            }
-            data.joint_inputs.push(JointInput {
+        let bodies = &self.bodies;
+        let side = |id: Option<BodyId>| -> Option<(u32, Pose, Vec3)> {
+            let Some(id) = id else { return Some((0, Pose::IDENTITY, Vec3::ZERO)) };
+            let body = bodies.get(id)?;
+            let simulated = body.kind == BodyKind::Static || (body.awake && body.enabled);
+            simulated.then_some((body.solver_index, body.pose, body.center))
+        };
+        let slots = self.joints.slots();
+        workers::extend_filter_mapped(&data.workers, &mut data.joint_inputs, slots, JOINTS_PER_TASK, |slot, entry| {
+            let joint = entry.value().filter(|j| j.enabled && !j.broken)?;
+            let ((ia, pose_a, center_a), (ib, pose_b, center_b)) = (side(joint.body_a)?, side(Some(joint.body_b))?);
+            (ia != 0 || ib != 0).then_some(JointInput {
                 slot: slot as u32,
                 bodies: (ia, ib),
                 poses: (pose_a, pose_b),
                 centers: (center_a, center_b),
-            });
-        }
+            })
+        });
         data.joints.clear();
         let (joints, warm) = (&self.joints, ctx.solver.warm_start);
         workers::extend_mapped(&data.workers, &mut data.joints, &data.joint_inputs, JOINTS_PER_TASK, |input| {
@@ -435,25 +441,34 @@ impl World {
     /// Writes the joints' impulses back, computes their reactions over the solver step `h`,
     /// and breaks the overloaded ones.
     pub(crate) fn store_joints(&mut self, h: f32) {
-        let mut broken = Vec::new();
         let data = &mut self.solver;
         let bodies = &data.bodies;
-        workers::extend_mapped(&data.workers, &mut data.joint_reactions, &data.joints, JOINTS_PER_TASK, |c| {
-            c.reaction(bodies, h)
-        });
-        for (c, reaction) in data.joints.iter_mut().zip(data.joint_reactions.drain(..)) {
-            let Some(id) = self.joints.id_at(c.slot as usize) else { continue };
-            let Some(joint) = self.joints.get_mut(id) else { continue };
-            c.save(&mut joint.state);
-            joint.reaction = reaction;
-            let (force, torque) = joint.reaction;
-            let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
-            let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);
-            if over_force || over_torque {
-                joint.broken = true;
-                broken.push(id);
+        let any_broke = std::sync::atomic::AtomicBool::new(false);
+        let mut tasks = paired_runs(&mut data.joints, self.joints.slots_mut());
+        workers::for_each(&data.workers, &mut tasks, 1, |(constraints, slots, first_slot)| {
+            for c in constraints.iter_mut() {
+                let place = (c.slot as usize).checked_sub(*first_slot);
+                let Some(joint) = place.and_then(|i| slots.get_mut(i)).and_then(Slot::value_mut) else { continue };
+                c.save(&mut joint.state);
+                joint.reaction = c.reaction(bodies, h);
+                let (force, torque) = joint.reaction;
+                let over_force = joint.break_force.is_some_and(|limit| force.length() > limit);
+                let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);
+                if over_force || over_torque {
+                    joint.broken = true;
+                    any_broke.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
             }
+        });
+        drop(tasks);
+        if !any_broke.into_inner() {
+            return;
         }
+        // The solved joints were unbroken when gathered: the broken ones broke now.
+        let broken: Vec<JointId> = (self.solver.joints.iter())
+            .filter_map(|c| self.joints.id_at(c.slot as usize))
+            .filter(|&id| self.joints.get(id).is_some_and(|j| j.broken))
+            .collect();
         for id in broken {
             let Some(joint) = self.joints.get(id) else { continue };
             let (force, torque) = joint.reaction;
@@ -463,4 +478,23 @@ impl World {
             self.restore_pairs_between(a, b);
         }
     }
+}
+
+/// The solved joints (in slot order) cut into runs of `JOINTS_PER_TASK`, each with the
+/// stretch of joint slots its members live in and the first slot's index, so that tasks
+/// can write their joints' stored state without sharing a slot.
+fn paired_runs<'a>(
+    constraints: &'a mut [JointConstraint],
+    mut slots: &'a mut [Slot<Joint>],
+) -> Vec<(&'a mut [JointConstraint], &'a mut [Slot<Joint>], usize)> {
+    let mut runs = Vec::with_capacity(constraints.len().div_ceil(JOINTS_PER_TASK));
+    let mut first_slot = 0;
+    for run in constraints.chunks_mut(JOINTS_PER_TASK) {
+        let end = run.last().map_or(first_slot, |c| c.slot as usize + 1).min(first_slot + slots.len());
+        let (mine, rest) = std::mem::take(&mut slots).split_at_mut(end - first_slot);
+        runs.push((run, mine, first_slot));
+        slots = rest;
+        first_slot = end;
+    }
+    runs
 }
