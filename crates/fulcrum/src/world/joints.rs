@@ -480,13 +480,13 @@ impl World {
     }
 }
 
+/// A run of solved joints, the stretch of joint slots they live in, and its first slot.
+type JointRun<'a> = (&'a mut [JointConstraint], &'a mut [Slot<Joint>], usize);
+
 /// The solved joints (in slot order) cut into runs of `JOINTS_PER_TASK`, each with the
 /// stretch of joint slots its members live in and the first slot's index, so that tasks
 /// can write their joints' stored state without sharing a slot.
-fn paired_runs<'a>(
-    constraints: &'a mut [JointConstraint],
-    mut slots: &'a mut [Slot<Joint>],
-) -> Vec<(&'a mut [JointConstraint], &'a mut [Slot<Joint>], usize)> {
+fn paired_runs<'a>(constraints: &'a mut [JointConstraint], mut slots: &'a mut [Slot<Joint>]) -> Vec<JointRun<'a>> {
     let mut runs = Vec::with_capacity(constraints.len().div_ceil(JOINTS_PER_TASK));
     let mut first_slot = 0;
     for run in constraints.chunks_mut(JOINTS_PER_TASK) {
