@@ -132,6 +132,26 @@ pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usi
     })
 }
 
+/// Calls `f(index, item)` on every item, split as [`for_each`].
+pub(crate) fn for_each_indexed<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    min_len: usize,
+    f: impl Fn(usize, &mut T) + Sync + Send,
+) {
+    if items.len() < 2 * min_len {
+        return items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item));
+        }
+        items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
+    })
+}
+
 /// Calls `f` on every item of a shared slice, split as [`for_each`].
 pub(crate) fn for_each_shared<T: Sync>(workers: &Workers, items: &[T], min_len: usize, f: impl Fn(&T) + Sync + Send) {
     if items.len() < 2 * min_len {
@@ -231,6 +251,27 @@ pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
             return out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s)));
         }
         out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s)));
+    })
+}
+
+/// [`extend_filter_mapped`] over items `f` may change.
+pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    items: &mut [S],
+    min_len: usize,
+    f: impl Fn(usize, &mut S) -> Option<T> + Sync + Send,
+) {
+    if items.len() < 2 * min_len {
+        return out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s)));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return out.par_extend(items.par_iter_mut().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s)));
+        }
+        out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s)));
     })
 }
 

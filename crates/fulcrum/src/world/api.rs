@@ -323,8 +323,7 @@ impl World {
     pub(crate) fn refresh_collider_poses(&mut self, id: BodyId) {
         let Some(body) = self.bodies.get(id) else { return };
         let pose = body.pose;
-        let sweep = body.linear_velocity * self.settings.timestep;
-        let spin = body.angular_velocity.length() * body.max_extent * self.settings.timestep;
+        let (sweep, spin) = motion_reach(body, self.settings.timestep);
         let is_static = body.kind == BodyKind::Static;
         if !body.enabled {
             return;
@@ -342,8 +341,7 @@ impl World {
                 self.broad_phase.destroy_proxy(collider.proxy);
                 collider.proxy = self.broad_phase.create_proxy(collider.aabb, ProxyKind::Static, collider_id.0.index);
             } else {
-                let moved = collider.aabb.expanded(spin);
-                let swept = moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep));
+                let swept = swept_bounds(&collider.aabb, sweep, spin);
                 if !self.broad_phase.move_proxy_along(collider.proxy, swept, sweep) {
                     self.disable_body(id, "its motion became too large to bound (its swept bounds overflow)");
                     return;
@@ -388,4 +386,16 @@ mod tests {
         world.step(1.0).unwrap();
         assert_eq!(world.body(id).unwrap().position(), Vec3::ZERO, "a disabled body stays where it was");
     }
+}
+
+/// How far a body may carry its colliders in one step of `timestep` seconds: its
+/// displacement (m) and the fastest turn of a surface point times the step (m).
+pub(crate) fn motion_reach(body: &Body, timestep: f32) -> (Vec3, f32) {
+    (body.linear_velocity * timestep, body.angular_velocity.length() * body.max_extent * timestep)
+}
+
+/// A collider's box grown by `spin` and swept along `sweep`: what its proxy must hold.
+pub(crate) fn swept_bounds(aabb: &crate::geometry::Aabb, sweep: Vec3, spin: f32) -> crate::geometry::Aabb {
+    let moved = aabb.expanded(spin);
+    moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep))
 }

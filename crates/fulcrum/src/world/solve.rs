@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use super::api::NO_PROXY;
+use super::api::{motion_reach, swept_bounds, NO_PROXY};
 use super::ccd::BulletStart;
 use super::events::DisabledBody;
 use super::World;
@@ -123,36 +123,70 @@ impl World {
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
     /// displacement, velocities, collider poses and proxies. A body whose state is no longer
     /// finite is taken out of the simulation and reported. Returns the bullets' start poses,
-    /// to be swept to their end poses against the others' end poses (`ccd.rs`).
+    /// to be swept to their end poses against the others' end poses (`ccd.rs`). The bodies,
+    /// then the colliders, are split among the workers; only the proxies that leave their
+    /// fat boxes are moved on this thread, in collider order.
     fn finalize_bodies(&mut self) -> Vec<BulletStart> {
+        let mut outcomes = Vec::new();
+        let solved = &self.solver.bodies;
+        workers::extend_filter_mapped_mut(
+            &self.solver.workers,
+            &mut outcomes,
+            self.bodies.slots_mut(),
+            BODIES_PER_TASK,
+            |slot, entry| {
+                let body = entry.value_mut().filter(|b| b.solver_index != 0)?;
+                finalize_body(body, &solved[body.solver_index as usize]).map(|outcome| (slot, outcome))
+            },
+        );
         let mut bullets = Vec::new();
-        for index in 0..self.awake_ids.len() {
-            let id = self.awake_ids[index];
-            let solved = self.solver.bodies[index + 1];
-            let Some(body) = self.bodies.get_mut(id) else { continue };
-            let center = body.center + crate::math::Vec3::from(solved.delta_position);
-            let rotation = (solved.delta_rotation * body.pose.rotation).normalize();
-            let finite = center.is_finite()
-                && rotation.is_finite()
-                && solved.linear_velocity.is_finite()
-                && solved.angular_velocity.is_finite();
-            body.force = crate::math::Vec3::ZERO;
-            body.torque = crate::math::Vec3::ZERO;
-            if !finite {
-                self.disable_body(id, "its position or velocity became non-finite");
-                continue;
+        for (slot, outcome) in outcomes {
+            let Some(id) = self.bodies.id_at(slot) else { continue };
+            match outcome {
+                Finalized::NonFinite => self.disable_body(id, "its position or velocity became non-finite"),
+                Finalized::Bullet(center, rotation) => bullets.push(BulletStart { body: id, center, rotation }),
             }
-            if body.bullet && body.kind == BodyKind::Dynamic {
-                bullets.push(BulletStart { body: id, center: body.center, rotation: body.pose.rotation });
-            }
-            body.center = center;
-            body.pose.rotation = rotation;
-            body.sync_origin_from_center();
-            body.linear_velocity = solved.linear_velocity.into();
-            body.angular_velocity = solved.angular_velocity.into();
-            self.refresh_collider_poses(id);
         }
+        self.move_solved_colliders();
         bullets
+    }
+
+    /// The colliders of the bodies just solved: world poses and boxes (split among the
+    /// workers), hot poses, then the proxies that no longer hold their swept boxes.
+    fn move_solved_colliders(&mut self) {
+        let (bodies, broad_phase, timestep) = (&self.bodies, &self.broad_phase, self.settings.timestep);
+        let mut leaving = Vec::new();
+        workers::extend_filter_mapped_mut(
+            &self.solver.workers,
+            &mut leaving,
+            self.colliders.slots_mut(),
+            BODIES_PER_TASK,
+            |slot, entry| {
+                let collider = entry.value_mut()?;
+                let body = bodies.get(collider.body).filter(|b| b.solver_index != 0 && b.enabled)?;
+                collider.update_world_pose(&body.pose);
+                let (sweep, spin) = motion_reach(body, timestep);
+                let swept = swept_bounds(&collider.aabb, sweep, spin);
+                (!broad_phase.holds(collider.proxy, &swept)).then_some((slot, swept, sweep))
+            },
+        );
+        let colliders = &self.colliders;
+        workers::for_each_indexed(&self.solver.workers, &mut self.collider_hot, BODIES_PER_TASK, |slot, hot| {
+            let moved =
+                colliders.get_by_index(slot).filter(|c| bodies.get(c.body).is_some_and(|b| b.solver_index != 0));
+            if let Some(collider) = moved {
+                hot.pose = collider.world_pose;
+            }
+        });
+        for (slot, swept, sweep) in leaving {
+            let Some(collider) = self.colliders.get_by_index(slot) else { continue };
+            let (proxy, body) = (collider.proxy, collider.body);
+            // A body taken out by an earlier collider of its own has no proxies left.
+            let enabled = self.bodies.get(body).is_some_and(|b| b.enabled);
+            if enabled && !self.broad_phase.move_proxy_along(proxy, swept, sweep) {
+                self.disable_body(body, "its motion became too large to bound (its swept bounds overflow)");
+            }
+        }
     }
 
     /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies
@@ -174,6 +208,37 @@ impl World {
         }
         self.events.disabled_bodies.push(DisabledBody { body: id, name, reason: reason.to_string() });
     }
+}
+
+/// What finalizing a body left to do on the calling thread.
+enum Finalized {
+    /// Its state became non-finite: it is to be taken out.
+    NonFinite,
+    /// A bullet: where it started the step (centre of mass, rotation), for the CCD sweep.
+    Bullet(crate::math::Vec3, crate::math::Quat),
+}
+
+/// Applies the solver's result to a body (unless it is not finite) and clears the forces.
+fn finalize_body(body: &mut Body, solved: &SolverBody) -> Option<Finalized> {
+    let center = body.center + crate::math::Vec3::from(solved.delta_position);
+    let rotation = (solved.delta_rotation * body.pose.rotation).normalize();
+    let finite = center.is_finite()
+        && rotation.is_finite()
+        && solved.linear_velocity.is_finite()
+        && solved.angular_velocity.is_finite();
+    body.force = crate::math::Vec3::ZERO;
+    body.torque = crate::math::Vec3::ZERO;
+    if !finite {
+        return Some(Finalized::NonFinite);
+    }
+    let bullet =
+        (body.bullet && body.kind == BodyKind::Dynamic).then_some(Finalized::Bullet(body.center, body.pose.rotation));
+    body.center = center;
+    body.pose.rotation = rotation;
+    body.sync_origin_from_center();
+    body.linear_velocity = solved.linear_velocity.into();
+    body.angular_velocity = solved.angular_velocity.into();
+    bullet
 }
 
 /// Fewest bodies per task when their solver state is gathered in parallel.

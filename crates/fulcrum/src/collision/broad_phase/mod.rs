@@ -151,6 +151,13 @@ impl BroadPhase {
         }
     }
 
+    /// True when the proxy's stored box already holds `aabb` (or the handle is dead), so
+    /// [`BroadPhase::move_proxy_along`] would change nothing.
+    pub fn holds(&self, id: ProxyId, aabb: &Aabb) -> bool {
+        let (tree, leaf) = (self.tree(id.kind()), id.leaf());
+        !tree.contains(leaf) || tree.aabb(leaf).contains(aabb)
+    }
+
     /// Gives a proxy a new tight box `aabb` (metres), expected to keep moving by
     /// `displacement` per step (metres, finite; the body's velocity times the time step).
     /// While `aabb` stays inside the proxy's fat box nothing happens (O(1)). Otherwise the
