@@ -362,6 +362,18 @@ fn collider_extent(collider: &Collider, local_center: Vec3) -> f32 {
     far.length()
 }
 
+/// How far a body may carry its colliders in one step of `timestep` seconds: its
+/// displacement (m) and the fastest turn of a surface point times the step (m).
+pub(crate) fn motion_reach(body: &Body, timestep: f32) -> (Vec3, f32) {
+    (body.linear_velocity * timestep, body.angular_velocity.length() * body.max_extent * timestep)
+}
+
+/// A collider's box grown by `spin` and swept along `sweep`: what its proxy must hold.
+pub(crate) fn swept_bounds(aabb: &crate::geometry::Aabb, sweep: Vec3, spin: f32) -> crate::geometry::Aabb {
+    let moved = aabb.expanded(spin);
+    moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -386,16 +398,4 @@ mod tests {
         world.step(1.0).unwrap();
         assert_eq!(world.body(id).unwrap().position(), Vec3::ZERO, "a disabled body stays where it was");
     }
-}
-
-/// How far a body may carry its colliders in one step of `timestep` seconds: its
-/// displacement (m) and the fastest turn of a surface point times the step (m).
-pub(crate) fn motion_reach(body: &Body, timestep: f32) -> (Vec3, f32) {
-    (body.linear_velocity * timestep, body.angular_velocity.length() * body.max_extent * timestep)
-}
-
-/// A collider's box grown by `spin` and swept along `sweep`: what its proxy must hold.
-pub(crate) fn swept_bounds(aabb: &crate::geometry::Aabb, sweep: Vec3, spin: f32) -> crate::geometry::Aabb {
-    let moved = aabb.expanded(spin);
-    moved.union(&crate::geometry::Aabb::new(moved.min + sweep, moved.max + sweep))
 }
