@@ -254,6 +254,32 @@ pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
     })
 }
 
+/// Appends everything `f(index, source)` yields for every source, in order; split as
+/// [`for_each`].
+pub(crate) fn extend_flat_mapped<'a, S: Sync, T: Send, I>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &'a [S],
+    min_len: usize,
+    f: impl Fn(usize, &'a S) -> I + Sync + Send,
+) where
+    I: IntoIterator<Item = T>,
+    I::IntoIter: Send,
+{
+    if sources.len() < 2 * min_len {
+        return out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s)));
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            use rayon::prelude::*;
+            return out
+                .par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s)));
+        }
+        out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s)));
+    })
+}
+
 /// [`extend_filter_mapped`] over items `f` may change.
 pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
     workers: &Workers,

@@ -8,13 +8,14 @@ use super::ccd::BulletStart;
 use super::events::DisabledBody;
 use super::World;
 use crate::body::{Body, BodyKind};
+use crate::collision::contact::Contact;
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::softness::Softness;
 use crate::dynamics::solver;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
-use crate::id::BodyId;
+use crate::id::{Arena, BodyId};
 use crate::math::{rotate_inertia, Mat3};
 
 /// Wall-clock split of one solve, ms (see `StepTimings`).
@@ -86,38 +87,30 @@ impl World {
     fn gather_contacts(&mut self) {
         let data = &mut self.solver;
         data.pairs.clear();
-        for (index, contact) in self.contacts.iter().enumerate() {
-            if !contact.touching || contact.sensor {
-                continue;
-            }
-            let (Some(a), Some(b)) = (self.bodies.get(contact.body_a), self.bodies.get(contact.body_b)) else {
-                continue;
-            };
-            let (ia, ib) = (a.solver_index, b.solver_index);
-            if ia == 0 && ib == 0 {
-                continue;
-            }
-            let (ma, mb) = (data.bodies[ia as usize].inv_mass, data.bodies[ib as usize].inv_mass);
-            if ma == 0.0 && mb == 0.0 {
-                continue;
-            }
-            for (k, state) in contact.states().enumerate() {
-                if state.manifold.count == 0 {
-                    continue;
-                }
-                data.pairs.push(PairInput {
-                    contact_index: index as u32,
-                    manifold_index: k as u8,
-                    body_a: ia,
-                    body_b: ib,
-                    center_a: a.center,
-                    center_b: b.center,
-                    // The solver sets it from the step context and the two masses.
-                    softness: Softness::RIGID,
-                    point_count: state.manifold.count as u8,
-                });
-            }
-        }
+        let (bodies, solver_bodies) = (&self.bodies, &data.bodies);
+        workers::extend_flat_mapped(
+            &data.workers,
+            &mut data.pairs,
+            &self.contacts,
+            CONTACTS_PER_TASK,
+            |index, contact| {
+                let ends = solved_ends(contact, bodies, solver_bodies);
+                ends.into_iter().flat_map(move |(a, b)| {
+                    let touching = contact.states().enumerate().filter(|(_, state)| state.manifold.count > 0);
+                    touching.map(move |(k, state)| PairInput {
+                        contact_index: index as u32,
+                        manifold_index: k as u8,
+                        body_a: a.solver_index,
+                        body_b: b.solver_index,
+                        center_a: a.center,
+                        center_b: b.center,
+                        // The solver sets it from the step context and the two masses.
+                        softness: Softness::RIGID,
+                        point_count: state.manifold.count as u8,
+                    })
+                })
+            },
+        );
     }
 
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
@@ -209,6 +202,25 @@ impl World {
         self.events.disabled_bodies.push(DisabledBody { body: id, name, reason: reason.to_string() });
     }
 }
+
+/// The two bodies of a touching, non-sensor contact when the solver moves at least one of
+/// them this step (gathered and with an inverse mass).
+fn solved_ends<'a>(
+    contact: &Contact,
+    bodies: &'a Arena<Body, BodyId>,
+    solver: &[SolverBody],
+) -> Option<(&'a Body, &'a Body)> {
+    if !contact.touching || contact.sensor {
+        return None;
+    }
+    let (a, b) = (bodies.get(contact.body_a)?, bodies.get(contact.body_b)?);
+    let (ia, ib) = (a.solver_index as usize, b.solver_index as usize);
+    let moves = (ia != 0 || ib != 0) && (solver[ia].inv_mass != 0.0 || solver[ib].inv_mass != 0.0);
+    moves.then_some((a, b))
+}
+
+/// Fewest contact pairs per task when they are gathered in parallel.
+const CONTACTS_PER_TASK: usize = 256;
 
 /// What finalizing a body left to do on the calling thread.
 enum Finalized {
