@@ -112,8 +112,10 @@ pub(crate) struct Contact {
     pub body_a: BodyId,
     pub body_b: BodyId,
     pub cache: PairCache,
-    /// The last full query's manifold, reused while the pair barely moves.
-    pub manifold_cache: crate::collision::manifold_cache::ManifoldCache,
+    /// The last full query's manifold, reused while the pair barely moves; allocated at the
+    /// first query of a pair of flat-faced shapes (the only ones that use it), so the many
+    /// pairs of curved shapes do not carry its 192 bytes.
+    pub manifold_cache: Option<Box<crate::collision::manifold_cache::ManifoldCache>>,
     /// The pair's first manifold (a convex pair's only one).
     pub first: ManifoldState,
     /// A body against a mesh or heightfield: its other manifolds (one per group of triangle

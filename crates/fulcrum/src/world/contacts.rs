@@ -68,7 +68,7 @@ impl World {
             body_a: a.body,
             body_b: b.body,
             cache: PairCache::default(),
-            manifold_cache: Default::default(),
+            manifold_cache: None,
             first: ManifoldState::default(),
             more: Vec::new(),
             friction: (a.friction * b.friction).sqrt(),
@@ -166,11 +166,12 @@ impl World {
         };
         let computed = if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
             MESH_MANIFOLDS.with_borrow_mut(|manifolds| {
-                let reused = cacheable && contact.manifold_cache.reuse_all(&pose_a, &relative, manifolds);
+                let reused = cacheable
+                    && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse_all(&pose_a, &relative, manifolds));
                 if !reused {
                     narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
                     if cacheable {
-                        contact.manifold_cache.store_all(&pose_a, relative, manifolds);
+                        contact.manifold_cache.get_or_insert_with(Box::default).store_all(&pose_a, relative, manifolds);
                     }
                 }
                 contact.set_manifolds(manifolds, cacheable);
@@ -178,12 +179,13 @@ impl World {
             })
         } else {
             let mut manifold = Manifold::new();
-            let reused = cacheable && contact.manifold_cache.reuse(&pose_a, &relative, &mut manifold);
+            let reused = cacheable
+                && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, &mut manifold));
             if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
                 if cacheable {
-                    contact.manifold_cache.store(&pose_a, relative, &manifold);
+                    contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, &manifold);
                 }
             }
             contact.set_manifolds(std::slice::from_ref(&manifold), cacheable);
