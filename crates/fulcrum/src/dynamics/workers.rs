@@ -115,21 +115,34 @@ impl Runner {
     }
 }
 
+/// The shape of every loop below: fewer than two tasks' worth of items (`len` against
+/// `min_len`) run `serial` on this thread and do not count as parallel time; otherwise the
+/// loop is timed as parallel work and runs `parallel` (with rayon's traits in scope) when
+/// the world has several workers, `serial` when it has one or without the feature.
+macro_rules! split_loop {
+    ($workers:expr, $len:expr, $min_len:expr, serial: $serial:expr, parallel: $parallel:expr $(,)?) => {{
+        if $len < 2 * $min_len {
+            $serial
+        } else {
+            $workers.timed(|| {
+                #[cfg(feature = "parallel")]
+                if $workers.parallel() {
+                    use rayon::prelude::*;
+                    return $parallel;
+                }
+                $serial
+            })
+        }
+    }};
+}
+
 /// Calls `f` on every item: in tasks of at least `min_len` items when the world has several
 /// workers; on this thread alone, and not counted as parallel time, when there are fewer
 /// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
-    if items.len() < 2 * min_len {
-        return items.iter_mut().for_each(f);
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return items.par_iter_mut().with_min_len(min_len).for_each(f);
-        }
-        items.iter_mut().for_each(f);
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: items.iter_mut().for_each(&f),
+        parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
 }
 
 /// Calls `f(index, item)` on every item, split as [`for_each`].
@@ -139,32 +152,16 @@ pub(crate) fn for_each_indexed<T: Send>(
     min_len: usize,
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
-    if items.len() < 2 * min_len {
-        return items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item));
-        }
-        items.iter_mut().enumerate().for_each(|(i, item)| f(i, item));
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: items.iter_mut().enumerate().for_each(|(i, item)| f(i, item)),
+        parallel: items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item)))
 }
 
 /// Calls `f` on every item of a shared slice, split as [`for_each`].
 pub(crate) fn for_each_shared<T: Sync>(workers: &Workers, items: &[T], min_len: usize, f: impl Fn(&T) + Sync + Send) {
-    if items.len() < 2 * min_len {
-        return items.iter().for_each(f);
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return items.par_iter().with_min_len(min_len).for_each(f);
-        }
-        items.iter().for_each(f);
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: items.iter().for_each(&f),
+        parallel: items.par_iter().with_min_len(min_len).for_each(&f))
 }
 
 /// Calls `f` on every pair of an item and its partner in `with` (same length), split as
@@ -176,17 +173,9 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     min_len: usize,
     f: impl Fn(&mut T, &U) + Sync + Send,
 ) {
-    if items.len() < 2 * min_len {
-        return items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner));
-        }
-        items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner));
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner)),
+        parallel: items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner)))
 }
 
 /// Sets `out` to `f(item)` of every item, in order; split as [`for_each`].
@@ -198,17 +187,9 @@ pub(crate) fn map_mut<T: Send, R: Send>(
     f: impl Fn(&mut T) -> R + Sync + Send,
 ) {
     out.clear();
-    if items.len() < 2 * min_len {
-        return out.extend(items.iter_mut().map(f));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return out.par_extend(items.par_iter_mut().with_min_len(min_len).map(f));
-        }
-        out.extend(items.iter_mut().map(f));
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: out.extend(items.iter_mut().map(&f)),
+        parallel: out.par_extend(items.par_iter_mut().with_min_len(min_len).map(&f)))
 }
 
 /// Appends `f(source)` for every source to `out`, in order; split as [`for_each`].
@@ -219,17 +200,9 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
-    if sources.len() < 2 * min_len {
-        return out.extend(sources.iter().map(f));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return out.par_extend(sources.par_iter().with_min_len(min_len).map(f));
-        }
-        out.extend(sources.iter().map(f));
-    })
+    split_loop!(workers, sources.len(), min_len,
+        serial: out.extend(sources.iter().map(&f)),
+        parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
 }
 
 /// Appends `f(index, source)` for every source where it is `Some`, in order; split as
@@ -241,17 +214,9 @@ pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(usize, &S) -> Option<T> + Sync + Send,
 ) {
-    if sources.len() < 2 * min_len {
-        return out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s)));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s)));
-        }
-        out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s)));
-    })
+    split_loop!(workers, sources.len(), min_len,
+        serial: out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s))),
+        parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
 }
 
 /// Appends everything `f(index, source)` yields for every source, in order; split as
@@ -266,18 +231,9 @@ pub(crate) fn extend_flat_mapped<'a, S: Sync, T: Send, I>(
     I: IntoIterator<Item = T>,
     I::IntoIter: Send,
 {
-    if sources.len() < 2 * min_len {
-        return out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s)));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return out
-                .par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s)));
-        }
-        out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s)));
-    })
+    split_loop!(workers, sources.len(), min_len,
+        serial: out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s))),
+        parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s))))
 }
 
 /// [`extend_filter_mapped`] over items `f` may change.
@@ -288,17 +244,9 @@ pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
     min_len: usize,
     f: impl Fn(usize, &mut S) -> Option<T> + Sync + Send,
 ) {
-    if items.len() < 2 * min_len {
-        return out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s)));
-    }
-    workers.timed(|| {
-        #[cfg(feature = "parallel")]
-        if workers.parallel() {
-            use rayon::prelude::*;
-            return out.par_extend(items.par_iter_mut().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s)));
-        }
-        out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s)));
-    })
+    split_loop!(workers, items.len(), min_len,
+        serial: out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s))),
+        parallel: out.par_extend(items.par_iter_mut().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
 }
 
 /// Fewest lane groups of one colour per task: a group's pass costs a fraction of a
