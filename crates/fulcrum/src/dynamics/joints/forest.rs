@@ -253,6 +253,10 @@ impl JointForest {
     /// Trees with a body in one of the touching `pairs` do not look ahead (see
     /// [`Self::add_look_ahead`]).
     pub fn build(&mut self, constraints: &mut [JointConstraint], bodies: &[SolverBody], pairs: &[PairInput]) {
+        if constraints.is_empty() {
+            // Its passes walk every body: nothing to find without joints.
+            return self.clear();
+        }
         self.order.clear();
         self.bodies.clear();
         let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
