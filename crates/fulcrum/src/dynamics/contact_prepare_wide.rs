@@ -318,22 +318,26 @@ impl WideContact {
 /// of mesh pairs (a few) follow on this thread.
 pub(crate) fn store_impulses(workers: &Workers, wide: &[WideContact], contacts: &mut [Contact], step_scale: f32) {
     let shared = SharedContacts { start: contacts.as_mut_ptr(), len: contacts.len() };
-    workers::for_each_shared(workers, wide, STORE_PER_TASK, |c| {
-        for lane in 0..4 {
-            let index = c.contact_index[lane] as usize;
-            if c.manifold_index[lane] == 0 {
-                // SAFETY: no other lane of any constraint stores manifold 0 of this pair.
-                if let Some(state) = unsafe { shared.first_state(index) } {
-                    c.store_lane(lane, state, step_scale);
-                }
+    // The lanes of further manifolds, (constraint, lane), found by the parallel pass.
+    let mut further = Vec::new();
+    workers::extend_flat_mapped(workers, &mut further, wide, STORE_PER_TASK, |group, c| {
+        let mut rest = [None; 4];
+        for (lane, further) in rest.iter_mut().enumerate() {
+            if c.manifold_index[lane] > 0 {
+                *further = Some((group, lane));
+                continue;
+            }
+            // SAFETY: no other lane of any constraint stores manifold 0 of this pair.
+            if let Some(state) = unsafe { shared.first_state(c.contact_index[lane] as usize) } {
+                c.store_lane(lane, state, step_scale);
             }
         }
+        rest.into_iter().flatten()
     });
-    for c in wide {
-        for lane in (0..4).filter(|&lane| c.manifold_index[lane] > 0) {
-            let Some(contact) = contacts.get_mut(c.contact_index[lane] as usize) else { continue };
-            c.store_lane(lane, contact.state_mut(c.manifold_index[lane] as usize), step_scale);
-        }
+    for (group, lane) in further {
+        let c = &wide[group];
+        let Some(contact) = contacts.get_mut(c.contact_index[lane] as usize) else { continue };
+        c.store_lane(lane, contact.state_mut(c.manifold_index[lane] as usize), step_scale);
     }
 }
 

@@ -157,13 +157,6 @@ pub(crate) fn for_each_indexed<T: Send>(
         parallel: items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item)))
 }
 
-/// Calls `f` on every item of a shared slice, split as [`for_each`].
-pub(crate) fn for_each_shared<T: Sync>(workers: &Workers, items: &[T], min_len: usize, f: impl Fn(&T) + Sync + Send) {
-    split_loop!(workers, items.len(), min_len,
-        serial: items.iter().for_each(&f),
-        parallel: items.par_iter().with_min_len(min_len).for_each(&f))
-}
-
 /// Calls `f` on every pair of an item and its partner in `with` (same length), split as
 /// [`for_each`].
 pub(crate) fn for_each_zipped<T: Send, U: Sync>(

@@ -163,11 +163,12 @@ impl World {
                 (!broad_phase.holds(collider.proxy, &swept)).then_some((slot, swept, sweep))
             },
         );
+        // A hot pose always mirrors its collider's world pose (both are set together
+        // everywhere else), so copying every live one updates the moved ones without asking
+        // which they are.
         let colliders = &self.colliders;
         workers::for_each_indexed(&self.solver.workers, &mut self.collider_hot, BODIES_PER_TASK, |slot, hot| {
-            let moved =
-                colliders.get_by_index(slot).filter(|c| bodies.get(c.body).is_some_and(|b| b.solver_index != 0));
-            if let Some(collider) = moved {
+            if let Some(collider) = colliders.get_by_index(slot) {
                 hot.pose = collider.world_pose;
             }
         });
