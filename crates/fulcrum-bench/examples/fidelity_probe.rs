@@ -55,7 +55,7 @@ fn heavy_on_light(heavy: f32, seconds: f32) -> (f32, f32) {
     (sag, worst)
 }
 
-/// Solver settings from the environment: PGS, SUBSTEPS, HERTZ, ZETA, NOBLOCK, NORELAX.
+/// Solver settings from the environment: PGS, SUBSTEPS, HERTZ, ZETA, NOBLOCK, NOISLANDS, NORELAX.
 fn apply_env_settings(world: &mut World) {
     if std::env::var("PGS").is_ok() {
         let mut settings = *world.settings();
@@ -74,6 +74,9 @@ fn apply_env_settings(world: &mut World) {
     }
     if std::env::var("NOBLOCK").is_ok() {
         settings.solver.block_solver = false;
+    }
+    if std::env::var("NOISLANDS").is_ok() {
+        settings.solver.exact_contact_islands = false;
     }
     if std::env::var("NORELAX").is_ok() {
         settings.solver.relax = false;
@@ -288,6 +291,91 @@ fn wall_rows(world: &World, bodies: &[BodyId], starts: &[Vec3]) {
     }
 }
 
+/// Unequal masses in motion: each case runs 10 s and prints the fastest body in the last
+/// second, the lowest bottom face, and how deep the heaviest body sits in what it rests on.
+fn unequal_masses() {
+    type Case = (&'static str, Vec<(Shape, Vec3, f32)>);
+    let cube = || Shape::cuboid(Vec3::splat(0.5)).unwrap();
+    let cases: Vec<Case> = vec![
+        (
+            "100 kg dropped 1 m onto 1 kg",
+            vec![(cube(), Vec3::new(0.0, 0.5, 0.0), 1.0), (cube(), Vec3::new(0.0, 2.5, 0.0), 100.0)],
+        ),
+        (
+            "100 kg off centre by 0.3 m on 1 kg",
+            vec![(cube(), Vec3::new(0.0, 0.5, 0.0), 1.0), (cube(), Vec3::new(0.3, 1.5, 0.0), 100.0)],
+        ),
+        ("1 kg on 100 kg", vec![(cube(), Vec3::new(0.0, 0.5, 0.0), 100.0), (cube(), Vec3::new(0.0, 1.5, 0.0), 1.0)]),
+        (
+            "stack 1, 50, 1, 50, 1, 50 kg",
+            (0..6)
+                .map(|i| (cube(), Vec3::new(0.0, 0.5 + i as f32, 0.0), if i % 2 == 0 { 1.0 } else { 50.0 }))
+                .collect(),
+        ),
+        (
+            "1,000 kg ball on 1 kg box",
+            vec![
+                (cube(), Vec3::new(0.0, 0.5, 0.0), 1.0),
+                (Shape::sphere(0.5).unwrap(), Vec3::new(0.0, 1.5, 0.0), 1000.0),
+            ],
+        ),
+        (
+            "200 kg across two 1 kg boxes",
+            vec![
+                (cube(), Vec3::new(-0.8, 0.5, 0.0), 1.0),
+                (cube(), Vec3::new(0.8, 0.5, 0.0), 1.0),
+                (Shape::cuboid(Vec3::new(1.5, 0.25, 0.5)).unwrap(), Vec3::new(0.0, 1.25, 0.0), 200.0),
+            ],
+        ),
+    ];
+    let only: Option<usize> = std::env::var("CASE").ok().map(|c| c.parse().unwrap());
+    for (index, (name, bodies)) in cases.into_iter().enumerate() {
+        if only.is_some_and(|o| o != index) {
+            continue;
+        }
+        let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
+        apply_env_settings(&mut world);
+        let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -0.5, 0.0))).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap())).unwrap();
+        let ids: Vec<_> = bodies
+            .iter()
+            .map(|(shape, at, mass)| {
+                let b = world.create_body(&BodyDef::dynamic(*at)).unwrap();
+                world.create_collider(b, &ColliderDef::new(shape.clone())).unwrap();
+                world.set_mass(b, Some(*mass)).unwrap();
+                b
+            })
+            .collect();
+        let (mut fastest_late, mut fastest) = (0.0f32, 0.0f32);
+        let steps: usize = std::env::var("SECONDS").map_or(600, |s| s.parse::<usize>().unwrap() * 60);
+        for step in 0..steps {
+            world.step(1.0 / 60.0).unwrap();
+            for &b in &ids {
+                let v = world.body(b).unwrap().linear_velocity().length();
+                fastest = fastest.max(v);
+                if step + 60 >= steps {
+                    fastest_late = fastest_late.max(v);
+                }
+            }
+            if std::env::var("TRACE").is_ok() && step % 10 == 0 {
+                let state: Vec<String> = ids
+                    .iter()
+                    .map(|&b| {
+                        let b = world.body(b).unwrap();
+                        format!("p {:.4?} v {:.3?} w {:.3?}", b.position(), b.linear_velocity(), b.angular_velocity())
+                    })
+                    .collect();
+                println!("    {step}: {}", state.join(" | "));
+            }
+        }
+        let ys: Vec<String> = ids.iter().map(|&b| format!("{:.4?}", world.body(b).unwrap().position())).collect();
+        println!(
+            "  {name}: fastest {fastest:.2} m/s, in the last second {fastest_late:.5} m/s, heights [{}]",
+            ys.join(", ")
+        );
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let what = args.get(1).map(String::as_str).unwrap_or("hol");
@@ -451,6 +539,7 @@ fn main() {
                 }
             }
         }
+        "unequal" => unequal_masses(),
         "wall" => wall(args.get(2).and_then(|s| s.parse().ok()).unwrap_or(600)),
         _ => println!("unknown"),
     }

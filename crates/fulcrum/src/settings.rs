@@ -75,6 +75,10 @@ pub struct SolverSettings {
     /// in linear time, in every pass (default on). Off: the joints are solved iteratively
     /// like everything else, and long chains with heavy ends stretch.
     pub exact_joint_trees: bool,
+    /// Solve the normal rows of small contact islands whose masses differ (a pair 4:1 or
+    /// more, at most 64 points) together, exactly, in every pass (default on). Off: they stay
+    /// in the Gauss–Seidel passes, where a heavy body sinks into a light one it rests on.
+    pub exact_contact_islands: bool,
     /// Position correction of the `pgs` mode.
     pub position_correction: PositionCorrection,
     /// Baumgarte factor β for `pgs` + `baumgarte` (default 0.2; above 0, at most 1).
@@ -111,6 +115,7 @@ impl Default for SolverSettings {
             warm_start: true,
             block_solver: true,
             exact_joint_trees: true,
+            exact_contact_islands: true,
             position_correction: PositionCorrection::Ngs,
             baumgarte: 0.2,
             contact_hertz: 30.0,

@@ -334,6 +334,29 @@ fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], 
     b.scatter(bodies, &c.body_b);
 }
 
+/// Lane 0's per-point velocity biases and soft mass and impulse scales in this pass (for the
+/// exact solve of contact islands, whose manifolds each sit alone in lane 0 of a constraint).
+pub(crate) fn lane_zero_biases(c: &WideContact, bodies: &[SolverBody], params: &SolveParams) -> ([f32; 4], f32, f32) {
+    let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
+    let pass = normal_pass::<4>(c, &motion, params);
+    (pass.bias.map(|b| b.as_array()[0]), pass.mass_scale.as_array()[0], pass.impulse_scale.as_array()[0])
+}
+
+/// The friction rows alone (twist, rolling, tangent), bounded by the normal impulses as they
+/// stand: for manifolds whose normal rows the island solve has just solved.
+pub(crate) fn solve_friction_rows(c: &mut WideContact, bodies: &mut [SolverBody]) {
+    let mut a = WideBodies::gather(bodies, &c.body_a);
+    let mut b = WideBodies::gather(bodies, &c.body_b);
+    let total_normal = c.points.iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse);
+    solve_twist::<4>(c, &mut a, &mut b);
+    if c.rolling {
+        solve_rolling(c, &mut a, &mut b, total_normal);
+    }
+    solve_friction(c, &mut a, &mut b, total_normal);
+    a.scatter(bodies, &c.body_a);
+    b.scatter(bodies, &c.body_b);
+}
+
 /// Lanes whose block problem found no solution (bit mask `unsolved`) are solved one point at
 /// a time instead; returns the total normal impulse with theirs in place of `total`'s.
 #[cold]

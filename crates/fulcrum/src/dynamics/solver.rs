@@ -24,6 +24,7 @@
 use std::time::Instant;
 
 use super::coloring::Coloring;
+use super::contact_islands::{self, ContactIslands};
 use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
@@ -63,6 +64,10 @@ pub(crate) struct SolverData {
     contacts: Vec<WideContact>,
     /// Where each colour's constraints end in `contacts` (the overflow follows the last).
     contact_colour_ends: Vec<usize>,
+    /// The small contact islands solved exactly (`contact_islands.rs`); their manifolds are
+    /// the last constraints in `contacts`, one lane each, from `island_start`.
+    islands: ContactIslands,
+    island_start: usize,
     /// The active joints between simulated bodies as gathered, and their constraints.
     pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
@@ -106,7 +111,11 @@ impl SolverData {
         });
         self.lane_groups.clear();
         self.contact_colour_ends.clear();
+        let islands = &self.islands;
         for color in &mut self.coloring.colors {
+            if !islands.is_empty() {
+                color.retain(|&i| !islands.takes(i));
+            }
             // Lanes with equal point counts together: loops stop at a group's largest count.
             color.sort_by_key(|&i| std::cmp::Reverse(pairs[i as usize].point_count));
             for chunk in color.chunks(4) {
@@ -116,12 +125,16 @@ impl SolverData {
             }
             self.contact_colour_ends.push(self.lane_groups.len());
         }
-        self.lane_groups.extend(self.coloring.overflow.iter().map(|&i| ([i, 0, 0, 0], 1)));
+        let overflow = self.coloring.overflow.iter().filter(|&&i| !islands.takes(i));
+        self.lane_groups.extend(overflow.map(|&i| ([i, 0, 0, 0], 1)));
+        self.island_start = self.lane_groups.len();
+        self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| ([i, 0, 0, 0], 1)));
         self.contacts.clear();
         workers::extend_mapped(&self.workers, &mut self.contacts, &self.lane_groups, 8, |(lanes, count)| {
             let inputs = lanes.map(|i| pairs[i as usize]);
             WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings)
         });
+        self.islands.prepare(&self.contacts, self.island_start, &self.bodies);
     }
 
     /// Counts the step and returns its number (never 0).
@@ -222,9 +235,11 @@ impl SolverData {
             user.solve(&mut self.bodies, joint_pass);
         }
         self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
-        by_colour(workers, &mut self.contacts, contact_ends, &mut self.bodies, |c, bodies| {
+        let (coloured, _) = self.contacts.split_at_mut(self.island_start);
+        by_colour(workers, coloured, contact_ends, &mut self.bodies, |c, bodies| {
             wide_contacts::solve(c, bodies, params)
         });
+        self.islands.solve(&mut self.contacts, &mut self.bodies, params);
     }
 
     /// Integrates velocities of every simulated body over `h` seconds.
@@ -277,9 +292,18 @@ pub(crate) struct SolveTimes {
 pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: &StepContext) -> SolveTimes {
     let start = Instant::now();
     data.prepare_joints(ctx);
+    let mut unequal = false;
     for pair in &mut data.pairs {
         let (a, b) = (&data.bodies[pair.body_a as usize], &data.bodies[pair.body_b as usize]);
         pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
+        unequal |= contact_islands::unequal(a.inv_mass, b.inv_mass);
+    }
+    if unequal && ctx.solver.exact_contact_islands {
+        let joints = data.joints.iter().map(|j| (j.body_a, j.body_b));
+        let users = data.user_constraints.iter().map(|u| (u.body_a, u.body_b));
+        data.islands.find(&data.pairs, &data.bodies, joints.chain(users).flat_map(|(a, b)| [a, b]));
+    } else {
+        data.islands.clear();
     }
     data.prepare_contacts(world_contacts, &ctx.prepare);
     data.deep_overlap = data.contacts.iter().any(|c| c.starts_deep);

@@ -1,0 +1,621 @@
+//! The exact solve of small contact islands whose masses differ: every normal row of the
+//! island solved together as one complementarity problem, in every pass.
+//!
+//! Why: a soft contact row is a spring of stiffness k = m·ω², where m = 1/K_ii is the
+//! effective mass of that one row, so under a load F it rests at the sag F/(m·ω²). A light
+//! body carrying a heavy one has a small m and a large F: 100 kg on a 1 kg box sat 28 mm deep.
+//! Gauss–Seidel cannot do better, because a spring stiffer than its row's mass allows is
+//! unstable in Gauss–Seidel sweeps. Solved together, the rows form one implicit system,
+//! stable at any stiffness, so here every row is the spring of the island's heaviest body M:
+//!
+//! ```text
+//! k = M ω²,  c = 2ζ M ω   →   compliance γ = 1/(h (c + h k)) = 1/(M a₂),  a₂ = hω(2ζ + hω)
+//! ```
+//!
+//! (the contact's own ω and ζ; the position bias k/(c + hk)·C is the manifold's own). With K
+//! the island's n×n matrix J M⁻¹ Jᵀ (row i is point i's normal), Γ = diag(γ), b the
+//! velocities the points would have without any normal impulse, bias included, the
+//! accumulated impulses x solve
+//!
+//! ```text
+//! x ≥ 0,   w = (K + Γ) x + b ≥ 0,   x_i w_i = 0
+//! ```
+//!
+//! Then the sag is F/(M ω²): a tenth of a millimetre under 1,000 kg on a 1 kg box; and the
+//! light box resists tilting under the heavy load as stiffly as the heavy body would (with
+//! the spring of the light box's own modes, a 1,000 kg ball on it rolled off within a
+//! minute: the tilt gave way faster than the ball's weight could be carried).
+//!
+//! The relax pass and pgs have rigid rows (Γ = 0); four points of one face make K singular
+//! there, so K gets ε = 10⁻³·trace(K)/n on its diagonal, regularised towards the impulses the
+//! points carry (`prior`), which keeps the coplanar split the soft pass chose (as in
+//! `block.rs`). A rigid pass with a position bias (pgs with Baumgarte) meets only the part
+//! of the bias some motion can meet, K (K + εE)⁻¹ β: the rest (depths of one face out of
+//! plane) K has no stiffness for, and through ε it would shift load between the points pass
+//! after pass.
+//!
+//! The active set S (the points that push) is found by pivoting from the last one: solve the
+//! rows of S with the others at zero, drop the most negative impulse, or add the point outside
+//! that approaches fastest, until neither applies. The factors of the last soft and rigid sets
+//! are kept, so a resting island costs one substitution per pass. Should pivoting cycle,
+//! projected Gauss–Seidel sweeps on the same problem give the answer instead.
+//!
+//! Which islands: those joined through dynamic bodies where some touching pair's masses differ
+//! by [`MASS_RATIO`] or more, with at most [`MAX_ROWS`] normal rows; bodies held by joints
+//! take no part (their joints are solved in turn with their contacts, and exact contact rows
+//! between a ragdoll's limbs fought them: the pile kept moving). Friction stays in the
+//! manifolds' own rows, solved after the island's normal rows in each pass with the new normal
+//! impulses as bounds. Equal-mass scenes never get here: their cost is one comparison per
+//! pair in the loop that gives each pair its softness.
+// Dense matrices read best with explicit row/column indices.
+#![allow(clippy::needless_range_loop)]
+
+use std::ops::Range;
+
+use super::block::REGULARISATION;
+use super::contact_prepare_wide::PairInput;
+use super::contact_solver::SolveParams;
+use super::contact_wide::{self, WideContact};
+use super::solver_body::SolverBody;
+use crate::math::{Mat3, Vec3, Vec3A};
+use glam::DVec3;
+
+/// Two touching dynamic bodies whose masses differ by this factor or more put their island on
+/// the exact solve.
+pub(crate) const MASS_RATIO: f32 = 4.0;
+
+/// Largest island solved exactly, in normal rows (contact points); larger ones stay in the
+/// coloured Gauss–Seidel passes.
+pub(crate) const MAX_ROWS: usize = 64;
+
+/// Whether two bodies with these inverse masses are both movable and differ in mass by
+/// [`MASS_RATIO`] or more.
+#[inline]
+pub(crate) fn unequal(inv_mass_a: f32, inv_mass_b: f32) -> bool {
+    inv_mass_a > 0.0 && inv_mass_b > 0.0 && inv_mass_a.max(inv_mass_b) >= MASS_RATIO * inv_mass_a.min(inv_mass_b)
+}
+
+/// Marks a pair that is solved in the colours.
+const NONE: u32 = u32::MAX;
+
+/// One body's part of a normal row: the Jacobian (linear, angular) and M⁻¹Jᵀ (the velocity
+/// change per unit impulse). In f64: K·prior and J·v must cancel to the last bit outside the
+/// range of K (where ε would otherwise integrate the rounding into a load shift; with the
+/// f32 products a 1,000 kg ball on a 1 kg box shifted its box's ground load into a twist
+/// within 30 s).
+#[derive(Clone, Copy, Debug, Default)]
+struct BodyPart {
+    body: u32,
+    linear: DVec3,
+    angular: DVec3,
+    delta_v: DVec3,
+    delta_w: DVec3,
+}
+
+impl BodyPart {
+    /// J_i·(v, ω) of this body.
+    fn velocity(&self, bodies: &[SolverBody]) -> f64 {
+        let b = &bodies[self.body as usize];
+        self.linear.dot(Vec3::from(b.linear_velocity).as_dvec3())
+            + self.angular.dot(Vec3::from(b.angular_velocity).as_dvec3())
+    }
+}
+
+/// One normal row: a point of one of the island's manifolds and its movable bodies' parts.
+#[derive(Clone, Copy, Debug, Default)]
+struct Row {
+    /// The manifold, counted from the island's first.
+    contact: u32,
+    point: u8,
+    parts: [BodyPart; 2],
+    part_count: u8,
+}
+
+impl Row {
+    fn parts(&self) -> &[BodyPart] {
+        &self.parts[..self.part_count as usize]
+    }
+
+    /// K_ij = Σ over the bodies both rows move: J_i,X M_X⁻¹ J_j,Xᵀ.
+    fn coupling(&self, other: &Row) -> f64 {
+        let mut k = 0.0;
+        for p in self.parts() {
+            for q in other.parts().iter().filter(|q| q.body == p.body) {
+                k += p.linear.dot(q.delta_v) + p.angular.dot(q.delta_w);
+            }
+        }
+        k
+    }
+}
+
+/// The Cholesky factor of one kind of pass (soft or rigid) for the set it was made for.
+#[derive(Debug, Default)]
+struct Factor {
+    /// Lower L with L Lᵀ = (K + Γ)_SS + εE, identity rows outside the set; n×n, row-major.
+    l: Vec<f64>,
+    set: Vec<bool>,
+}
+
+/// One island: its manifolds (a range of the contact constraints), rows, K, the factors of
+/// its last active sets, and the scratch of a pass.
+#[derive(Debug, Default)]
+struct Island {
+    contacts: Range<usize>,
+    rows: Vec<Row>,
+    /// K, n×n, row-major.
+    k: Vec<f64>,
+    /// Mass of the island's heaviest body, kg.
+    heaviest: f64,
+    /// ε of the rigid passes.
+    rigid_epsilon: f64,
+    /// The factors of the rigid and the soft passes.
+    factors: [Factor; 2],
+    /// This pass: compliance of each row, ε, and which factor.
+    gamma: Vec<f64>,
+    epsilon: f64,
+    soft: bool,
+    set: Vec<bool>,
+    /// The rows' velocities without any normal impulse, bias included; the bias alone; the
+    /// part of it the active rows can meet.
+    b: Vec<f64>,
+    bias: Vec<f64>,
+    met_bias: Vec<f64>,
+    prior: Vec<f64>,
+    x: Vec<f64>,
+}
+
+/// The small contact islands of this step and the arrays that find them (kept between steps).
+#[derive(Debug, Default)]
+pub(crate) struct ContactIslands {
+    /// Union–find parent of each solver body.
+    parent: Vec<u32>,
+    /// Bodies held by joints this step.
+    jointed: Vec<bool>,
+    /// Per root body: normal rows of its island, whether some pair in it is unequal, its
+    /// island number.
+    root_rows: Vec<u32>,
+    root_unequal: Vec<bool>,
+    root_island: Vec<u32>,
+    /// Island number of each pair, or NONE for pairs solved in the colours.
+    pair_island: Vec<u32>,
+    /// The islands' pairs, island after island, each island's in pair order.
+    pub ordered_pairs: Vec<u32>,
+    islands: Vec<Island>,
+    count: usize,
+}
+
+impl ContactIslands {
+    /// Whether pair `i` is solved here (valid after [`ContactIslands::find`]).
+    pub(crate) fn takes(&self, i: u32) -> bool {
+        self.pair_island.get(i as usize).is_some_and(|&island| island != NONE)
+    }
+
+    /// Whether there is any island this step.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// No island this step.
+    pub(crate) fn clear(&mut self) {
+        self.pair_island.clear();
+        self.ordered_pairs.clear();
+        self.count = 0;
+    }
+
+    /// Finds the islands to solve exactly (call when some pair is [`unequal`]). Bodies held by
+    /// joints or user constraints (`jointed`, solver indices) take no part: their contacts stay
+    /// in the colours, where they are solved in turn with the joints that hold them.
+    pub(crate) fn find(&mut self, pairs: &[PairInput], bodies: &[SolverBody], jointed: impl Iterator<Item = u32>) {
+        self.clear();
+        self.jointed.clear();
+        self.jointed.resize(bodies.len(), false);
+        for body in jointed {
+            self.jointed[body as usize] = true;
+        }
+        self.join_bodies(pairs, bodies);
+        let n = bodies.len();
+        self.root_rows.clear();
+        self.root_rows.resize(n, 0);
+        self.root_unequal.clear();
+        self.root_unequal.resize(n, false);
+        for p in pairs {
+            if let Some(root) = self.root_of(p, bodies) {
+                self.root_rows[root] += p.point_count as u32;
+                self.root_unequal[root] |=
+                    unequal(bodies[p.body_a as usize].inv_mass, bodies[p.body_b as usize].inv_mass);
+            }
+        }
+        self.number_islands(pairs, bodies);
+    }
+
+    /// Union–find over the pairs of two movable bodies.
+    fn join_bodies(&mut self, pairs: &[PairInput], bodies: &[SolverBody]) {
+        self.parent.clear();
+        self.parent.extend(0..bodies.len() as u32);
+        for p in pairs {
+            let (a, b) = (p.body_a as usize, p.body_b as usize);
+            if !bodies[a].movable() || !bodies[b].movable() || self.jointed[a] || self.jointed[b] {
+                continue;
+            }
+            let (a, b) = (self.root(p.body_a), self.root(p.body_b));
+            // The smaller index becomes the root: the same islands for any order of pairs.
+            let (low, high) = if a < b { (a, b) } else { (b, a) };
+            self.parent[high as usize] = low;
+        }
+    }
+
+    /// The root of body `i`, halving the path on the way.
+    fn root(&mut self, mut i: u32) -> u32 {
+        while self.parent[i as usize] != i {
+            let up = self.parent[self.parent[i as usize] as usize];
+            self.parent[i as usize] = up;
+            i = up;
+        }
+        i
+    }
+
+    /// The root of the pair's movable body (None when neither moves or a body is jointed).
+    fn root_of(&mut self, p: &PairInput, bodies: &[SolverBody]) -> Option<usize> {
+        if self.jointed[p.body_a as usize] || self.jointed[p.body_b as usize] {
+            return None;
+        }
+        let body = [p.body_a, p.body_b].into_iter().find(|&b| bodies[b as usize].movable())?;
+        Some(self.root(body) as usize)
+    }
+
+    /// Numbers the qualifying islands in order of their first pair and lists their pairs.
+    fn number_islands(&mut self, pairs: &[PairInput], bodies: &[SolverBody]) {
+        self.root_island.clear();
+        self.root_island.resize(bodies.len(), NONE);
+        self.pair_island.resize(pairs.len(), NONE);
+        for (i, p) in pairs.iter().enumerate() {
+            let Some(root) = self.root_of(p, bodies) else { continue };
+            if !self.root_unequal[root] || self.root_rows[root] as usize > MAX_ROWS {
+                continue;
+            }
+            if self.root_island[root] == NONE {
+                self.root_island[root] = self.count as u32;
+                self.count += 1;
+            }
+            self.pair_island[i] = self.root_island[root];
+        }
+        let pair_island = &self.pair_island;
+        self.ordered_pairs.extend((0..pairs.len() as u32).filter(|&i| pair_island[i as usize] != NONE));
+        self.ordered_pairs.sort_by_key(|&i| pair_island[i as usize]);
+    }
+
+    /// Builds each island's rows and K from its manifolds, prepared one per constraint in
+    /// `contacts[start..]` in the order of [`ContactIslands::ordered_pairs`].
+    pub(crate) fn prepare(&mut self, contacts: &[WideContact], start: usize, bodies: &[SolverBody]) {
+        if self.islands.len() < self.count {
+            self.islands.resize_with(self.count, Island::default);
+        }
+        let mut first = 0;
+        for number in 0..self.count as u32 {
+            let end = first
+                + self.ordered_pairs[first..].iter().take_while(|&&i| self.pair_island[i as usize] == number).count();
+            let island = &mut self.islands[number as usize];
+            island.contacts = start + first..start + end;
+            island.prepare(&contacts[island.contacts.clone()], bodies);
+            first = end;
+        }
+    }
+
+    /// One pass over every island: the normal rows exactly, then each manifold's friction.
+    pub(crate) fn solve(&mut self, contacts: &mut [WideContact], bodies: &mut [SolverBody], params: &SolveParams) {
+        for island in &mut self.islands[..self.count] {
+            let range = island.contacts.clone();
+            island.solve(&mut contacts[range], bodies, params);
+        }
+    }
+}
+
+/// Lane 0 of a vector of four.
+fn lane0(v: &super::simd::V3) -> Vec3 {
+    v.lane(0)
+}
+
+/// Lane 0 of four symmetric matrices.
+fn sym_lane0(s: &super::simd::Sym3) -> Mat3 {
+    let e = |f: &super::simd::F4| f.as_array()[0];
+    let (xx, xy, xz, yy, yz, zz) = (e(&s.xx), e(&s.xy), e(&s.xz), e(&s.yy), e(&s.yz), e(&s.zz));
+    Mat3::from_cols(Vec3::new(xx, xy, xz), Vec3::new(xy, yy, yz), Vec3::new(xz, yz, zz))
+}
+
+impl Island {
+    /// The rows of every real point of the island's manifolds (lane 0 of each), K and ε.
+    fn prepare(&mut self, contacts: &[WideContact], bodies: &[SolverBody]) {
+        self.rows.clear();
+        for (index, c) in contacts.iter().enumerate() {
+            let normal = lane0(&c.normal);
+            for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.as_array()[0] > 0.0) {
+                let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
+                let sides = [
+                    (c.body_a[0], -normal, -lane0(&p.arm_a), c.inv_mass_a.as_array()[0], sym_lane0(&c.inv_inertia_a)),
+                    (c.body_b[0], normal, lane0(&p.arm_b), c.inv_mass_b.as_array()[0], sym_lane0(&c.inv_inertia_b)),
+                ];
+                for (body, linear, angular, inv_mass, inv_inertia) in sides {
+                    if bodies[body as usize].movable() {
+                        let (linear, angular) = (linear.as_dvec3(), angular.as_dvec3());
+                        let delta_v = linear * inv_mass as f64;
+                        let delta_w = inv_inertia.as_dmat3() * angular;
+                        let delta = BodyPart { body, linear, angular, delta_v, delta_w };
+                        row.parts[row.part_count as usize] = delta;
+                        row.part_count += 1;
+                    }
+                }
+                self.rows.push(row);
+            }
+        }
+        let n = self.rows.len();
+        self.k.clear();
+        self.k.extend((0..n * n).map(|e| self.rows[e / n].coupling(&self.rows[e % n])));
+        let trace: f64 = (0..n).map(|i| self.k[i * n + i]).sum();
+        self.rigid_epsilon = REGULARISATION as f64 * trace / n.max(1) as f64;
+        self.heaviest = contacts
+            .iter()
+            .flat_map(|c| [c.inv_mass_a.as_array()[0], c.inv_mass_b.as_array()[0]])
+            .filter(|&inv| inv > 0.0)
+            .map(|inv| 1.0 / inv as f64)
+            .fold(f64::MIN_POSITIVE, f64::max);
+        self.factors.iter_mut().for_each(|f| f.set.clear());
+        for v in [&mut self.b, &mut self.bias, &mut self.met_bias, &mut self.prior, &mut self.x, &mut self.gamma] {
+            v.clear();
+            v.resize(n, 0.0);
+        }
+        self.set.clear();
+        self.set.resize(n, false);
+    }
+
+    /// One pass: b and the soft scales from the current velocities and separations, the exact
+    /// normal impulses, their change applied to the bodies, then each manifold's friction.
+    fn solve(&mut self, contacts: &mut [WideContact], bodies: &mut [SolverBody], params: &SolveParams) {
+        let n = self.rows.len();
+        let mut contact = usize::MAX;
+        let (mut bias, mut gamma) = ([0.0f32; 4], 0.0);
+        for (i, row) in self.rows.iter().enumerate() {
+            if row.contact as usize != contact {
+                contact = row.contact as usize;
+                let (mass_scale, impulse_scale);
+                (bias, mass_scale, impulse_scale) = contact_wide::lane_zero_biases(&contacts[contact], bodies, params);
+                // γ = 1/(M a₂) with a₂ = mass_scale/impulse_scale; 0 for a rigid row.
+                gamma = impulse_scale as f64 / (mass_scale as f64 * self.heaviest);
+            }
+            let velocity: f64 = row.parts().iter().map(|p| p.velocity(bodies)).sum();
+            self.gamma[i] = gamma;
+            self.bias[i] = bias[row.point as usize] as f64;
+            self.b[i] = velocity + self.bias[i];
+            self.prior[i] = contacts[contact].points[row.point as usize].normal_impulse.as_array()[0] as f64;
+        }
+        // b = v − K·prior: the velocities without any normal impulse.
+        for i in 0..n {
+            let applied: f64 = (0..n).map(|j| self.k[i * n + j] * self.prior[j]).sum();
+            self.b[i] -= applied;
+        }
+        self.soft = self.gamma.iter().all(|&g| g > 0.0);
+        self.epsilon = if self.soft { 0.0 } else { self.rigid_epsilon };
+        self.solve_lcp();
+        for (i, row) in self.rows.iter().enumerate() {
+            let delta = self.x[i] - self.prior[i];
+            for p in row.parts() {
+                let body = &mut bodies[p.body as usize];
+                body.linear_velocity += Vec3A::from((p.delta_v * delta).as_vec3());
+                body.angular_velocity += Vec3A::from((p.delta_w * delta).as_vec3());
+            }
+            let impulse = &mut contacts[row.contact as usize].points[row.point as usize].normal_impulse;
+            contact_wide::put(impulse, 0, self.x[i] as f32);
+        }
+        if params.friction {
+            for c in contacts.iter_mut() {
+                contact_wide::solve_friction_rows(c, bodies);
+            }
+        }
+    }
+
+    /// Entry (i, j) of A = K + Γ.
+    fn a(&self, i: usize, j: usize) -> f64 {
+        let n = self.rows.len();
+        self.k[i * n + j] + if i == j { self.gamma[i] } else { 0.0 }
+    }
+
+    /// The factor of this pass's kind.
+    fn factor(&self) -> &Factor {
+        &self.factors[self.soft as usize]
+    }
+
+    /// Finds x for the current b, Γ and prior (into `self.x`).
+    fn solve_lcp(&mut self) {
+        let n = self.rows.len();
+        if self.b.iter().all(|&b| b >= 0.0) {
+            // Nothing approaches even without impulses.
+            self.x.iter_mut().for_each(|x| *x = 0.0);
+            return;
+        }
+        // Start from the set of the cached factor, else the points that carry impulse, else all.
+        if self.factor().set.len() == n {
+            let kind = self.soft as usize;
+            self.set.copy_from_slice(&self.factors[kind].set);
+        } else {
+            let any = self.prior.iter().any(|&p| p > 0.0);
+            for i in 0..n {
+                self.set[i] = !any || self.prior[i] > 0.0;
+            }
+        }
+        for _ in 0..2 * n + 4 {
+            self.solve_set();
+            if !self.pivot() {
+                return;
+            }
+        }
+        self.projected_gauss_seidel();
+    }
+
+    /// One pivot of the active set: the most negative impulse leaves; else the point outside
+    /// that approaches fastest joins. False when x solves the problem.
+    fn pivot(&mut self) -> bool {
+        let n = self.rows.len();
+        let most_negative =
+            (0..n).filter(|&i| self.set[i] && self.x[i] < 0.0).min_by(|&i, &j| self.x[i].total_cmp(&self.x[j]));
+        if let Some(i) = most_negative {
+            self.set[i] = false;
+            return true;
+        }
+        let approach = |i: usize| (0..n).map(|j| self.a(i, j) * self.x[j]).sum::<f64>() + self.b[i];
+        let fastest = (0..n)
+            .filter(|&i| !self.set[i])
+            .map(|i| (i, approach(i)))
+            .filter(|&(i, w)| w < -1e-6 * (1.0 + self.b[i].abs()))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        match fastest {
+            Some((i, _)) => {
+                self.set[i] = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// x for the current set: (A_SS + εE) x_S = −(b_S − β_S + β̂_S) + ε prior_S, zero outside,
+    /// with the cached factor when the set is the factor's. β is the rows' position bias and
+    /// β̂ = A_SS (A_SS + εE)⁻¹ β_S its part that some motion of the bodies can meet (all of it
+    /// when ε = 0).
+    fn solve_set(&mut self) {
+        let n = self.rows.len();
+        if self.factor().set != self.set {
+            self.factor_active_set();
+        }
+        let l = &self.factors[self.soft as usize].l;
+        self.met_bias.copy_from_slice(&self.bias);
+        if self.epsilon > 0.0 {
+            for i in 0..n {
+                self.x[i] = if self.set[i] { self.bias[i] } else { 0.0 };
+            }
+            substitute(l, n, &mut self.x);
+            for i in (0..n).filter(|&i| self.set[i]) {
+                self.met_bias[i] = (0..n).filter(|&j| self.set[j]).map(|j| self.a(i, j) * self.x[j]).sum();
+            }
+        }
+        for i in 0..n {
+            self.x[i] = match self.set[i] {
+                true => -(self.b[i] - self.bias[i] + self.met_bias[i]) + self.epsilon * self.prior[i],
+                false => 0.0,
+            };
+        }
+        substitute(l, n, &mut self.x);
+    }
+
+    /// Cholesky of (A_SS + εE) for the current set, identity rows outside it.
+    fn factor_active_set(&mut self) {
+        let n = self.rows.len();
+        let mut l = std::mem::take(&mut self.factors[self.soft as usize].l);
+        l.clear();
+        l.resize(n * n, 0.0);
+        for j in 0..n {
+            for i in j..n {
+                let mut v = match (self.set[i], self.set[j]) {
+                    (true, true) => self.a(i, j) + if i == j { self.epsilon } else { 0.0 },
+                    _ if i == j => 1.0,
+                    _ => 0.0,
+                };
+                for p in 0..j {
+                    v -= l[i * n + p] * l[j * n + p];
+                }
+                l[i * n + j] = if i == j { v.max(1e-300).sqrt() } else { v / l[j * n + j] };
+            }
+        }
+        let factor = &mut self.factors[self.soft as usize];
+        factor.l = l;
+        factor.set.clone_from(&self.set);
+    }
+
+    /// The fallback: projected Gauss–Seidel sweeps on the same problem, from the impulses the
+    /// points carry.
+    fn projected_gauss_seidel(&mut self) {
+        let n = self.rows.len();
+        self.x.copy_from_slice(&self.prior);
+        for _ in 0..8 * n {
+            for i in 0..n {
+                let ax: f64 = (0..n).map(|j| self.a(i, j) * self.x[j]).sum();
+                let residual = ax + self.b[i] + self.epsilon * (self.x[i] - self.prior[i]);
+                self.x[i] = (self.x[i] - residual / (self.a(i, i) + self.epsilon)).max(0.0);
+            }
+        }
+        self.factors[self.soft as usize].set.clear();
+    }
+}
+
+/// Solves L Lᵀ v' = v in place with the lower factor L (n×n, row-major).
+fn substitute(l: &[f64], n: usize, v: &mut [f64]) {
+    for i in 0..n {
+        let mut value = v[i];
+        for p in 0..i {
+            value -= l[i * n + p] * v[p];
+        }
+        v[i] = value / l[i * n + i];
+    }
+    for i in (0..n).rev() {
+        let mut value = v[i];
+        for p in i + 1..n {
+            value -= l[p * n + i] * v[p];
+        }
+        v[i] = value / l[i * n + i];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An island of random rows: the pivoting answer is a complementary solution, and the
+    /// Gauss–Seidel fallback reaches the same one.
+    #[test]
+    fn pivoting_solves_random_problems_like_gauss_seidel() {
+        let mut seed = 11u32;
+        let mut next = || {
+            seed = seed.wrapping_mul(1664525).wrapping_add(1013904223);
+            (seed >> 8) as f32 / (1u32 << 24) as f32 - 0.5
+        };
+        for _ in 0..200 {
+            let n = 6;
+            let mut island = Island::default();
+            // Rows on three bodies with random Jacobians: K = J M⁻¹ Jᵀ is positive semidefinite.
+            for i in 0..n {
+                let mut row = Row { contact: i as u32, ..Default::default() };
+                for (slot, body) in [(0, i % 3), (1, (i + 1) % 3)] {
+                    let linear = DVec3::new(next() as f64, next() as f64, next() as f64);
+                    let angular = DVec3::new(next() as f64, next() as f64, next() as f64);
+                    let inv_mass = [1.0, 0.01, 0.3][body];
+                    row.parts[slot] = BodyPart {
+                        body: body as u32,
+                        linear,
+                        angular,
+                        delta_v: linear * inv_mass,
+                        delta_w: angular * 2.0,
+                    };
+                }
+                row.part_count = 2;
+                island.rows.push(row);
+            }
+            island.k = (0..n * n).map(|e| island.rows[e / n].coupling(&island.rows[e % n])).collect();
+            island.epsilon = 1e-6;
+            island.gamma = vec![0.0; n];
+            island.b = (0..n).map(|_| next() as f64).collect();
+            island.bias = vec![0.0; n];
+            island.met_bias = vec![0.0; n];
+            island.prior = vec![0.0; n];
+            island.x = vec![0.0; n];
+            island.set = vec![false; n];
+            island.solve_lcp();
+            for i in 0..n {
+                let w: f64 = (0..n).map(|j| island.k[i * n + j] * island.x[j]).sum::<f64>() + island.b[i];
+                assert!(island.x[i] >= 0.0 && w >= -1e-4, "x {:?} w {w}", island.x);
+                assert!(island.x[i] * w.abs() < 1e-4, "not complementary: x {:?} w {w}", island.x);
+            }
+            let pivoted = island.x.clone();
+            island.projected_gauss_seidel();
+            for (a, b) in pivoted.iter().zip(&island.x) {
+                assert!((a - b).abs() < 1e-3 * (1.0 + a.abs()), "pivoting {pivoted:?} against sweeps {:?}", island.x);
+            }
+        }
+    }
+}
