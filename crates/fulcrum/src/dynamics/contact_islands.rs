@@ -329,10 +329,11 @@ impl Island {
         for (index, c) in contacts.iter().enumerate() {
             let normal = lane0(&c.normal);
             for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.as_array()[0] > 0.0) {
+                let (arm_a, arm_b) = p.arms(&c.normal);
                 let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
                 let sides = [
-                    (c.body_a[0], -normal, -lane0(&p.arm_a), c.inv_mass_a.as_array()[0], sym_lane0(&c.inv_inertia_a)),
-                    (c.body_b[0], normal, lane0(&p.arm_b), c.inv_mass_b.as_array()[0], sym_lane0(&c.inv_inertia_b)),
+                    (c.body_a[0], -normal, -lane0(&arm_a), c.inv_mass_a.as_array()[0], sym_lane0(&c.inv_inertia_a)),
+                    (c.body_b[0], normal, lane0(&arm_b), c.inv_mass_b.as_array()[0], sym_lane0(&c.inv_inertia_b)),
                 ];
                 for (body, linear, angular, inv_mass, inv_inertia) in sides {
                     if bodies[body as usize].movable() {

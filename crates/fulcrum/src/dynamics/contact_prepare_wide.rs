@@ -174,8 +174,6 @@ impl WideContact {
             p.anchor_a = ra;
             p.anchor_b = rb;
             p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * p.active;
-            p.arm_a = ra.cross(&n);
-            p.arm_b = rb.cross(&n);
         }
     }
 
@@ -184,14 +182,15 @@ impl WideContact {
     fn prepare_block(&mut self) {
         let m = self.max_points;
         let masses = self.inv_mass_a + self.inv_mass_b;
-        let weighted_a: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&self.points[i].arm_a));
-        let weighted_b: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&self.points[i].arm_b));
+        let arms: [(V3, V3); 4] = std::array::from_fn(|i| self.points[i].arms(&self.normal));
+        let weighted_a: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&arms[i].0));
+        let weighted_b: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&arms[i].1));
         let mut trace = F4::ZERO;
         let mut count = F4::ZERO;
         for i in 0..m {
             for j in i..m {
                 let (pi, pj) = (&self.points[i], &self.points[j]);
-                let k = masses + pi.arm_a.dot(&weighted_a[j]) + pi.arm_b.dot(&weighted_b[j]);
+                let k = masses + arms[i].0.dot(&weighted_a[j]) + arms[i].1.dot(&weighted_b[j]);
                 let both = pi.active * pj.active;
                 let identity = if i == j { F4::ONE - pi.active } else { F4::ZERO };
                 self.k[block::sym_index(i, j)] = k * both + identity;

@@ -29,9 +29,6 @@ pub(crate) struct WidePoint {
     pub anchor_a: V3,
     /// Anchor from B's centre of mass, m.
     pub anchor_b: V3,
-    /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian.
-    pub arm_a: V3,
-    pub arm_b: V3,
     /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
     pub base_separation: F4,
     /// Accumulated normal impulse of this substep / step, N·s.
@@ -44,6 +41,16 @@ pub(crate) struct WidePoint {
     pub active: F4,
     /// 1 when the point is in its lane's block active set (expected to push), else 0.
     pub in_set: F4,
+}
+
+impl WidePoint {
+    /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian. Computed where they
+    /// are used rather than stored: two cross products cost less than streaming 96 more bytes
+    /// per point through every pass (the constraints of a big scene do not fit in the caches).
+    #[inline(always)]
+    pub(crate) fn arms(&self, normal: &V3) -> (V3, V3) {
+        (self.anchor_a.cross(normal), self.anchor_b.cross(normal))
+    }
 }
 
 /// Up to four contact constraints of one colour, or one pair that fits no colour.
@@ -255,9 +262,10 @@ fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody])
     let mut normal_sum = F4::ZERO;
     let (mut arm_sum_a, mut arm_sum_b) = (c.normal.scale(c.twist_impulse), c.normal.scale(c.twist_impulse));
     for p in &c.points[..M] {
+        let (arm_a, arm_b) = p.arms(&c.normal);
         normal_sum += p.normal_impulse;
-        arm_sum_a = arm_sum_a.add_scaled(&p.arm_a, p.normal_impulse);
-        arm_sum_b = arm_sum_b.add_scaled(&p.arm_b, p.normal_impulse);
+        arm_sum_a = arm_sum_a.add_scaled(&arm_a, p.normal_impulse);
+        arm_sum_b = arm_sum_b.add_scaled(&arm_b, p.normal_impulse);
     }
     let friction = c.tangent1.scale(c.friction_impulse[0]).add_scaled(&c.tangent2, c.friction_impulse[1]);
     arm_sum_a = arm_sum_a.add(&c.friction_anchor_a.cross(&friction));
@@ -279,14 +287,20 @@ fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody])
 /// Applies the normal impulse changes `delta` of all points at once:
 /// Δv = ∓ m⁻¹ n Σδ, Δω = ∓ I⁻¹ Σ δ_i (r_i × n).
 #[inline(always)]
-fn apply_normal_deltas<const M: usize>(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, delta: &[F4; 4]) {
+fn apply_normal_deltas<const M: usize>(
+    c: &WideContact,
+    arms: &[(V3, V3); 4],
+    a: &mut WideBodies,
+    b: &mut WideBodies,
+    delta: &[F4; 4],
+) {
     let mut sum = F4::ZERO;
     let mut arm_a = V3::default();
     let mut arm_b = V3::default();
-    for (p, d) in c.points[..M].iter().zip(delta) {
+    for ((point_a, point_b), d) in arms[..M].iter().zip(delta) {
         sum += *d;
-        arm_a = arm_a.add_scaled(&p.arm_a, *d);
-        arm_b = arm_b.add_scaled(&p.arm_b, *d);
+        arm_a = arm_a.add_scaled(point_a, *d);
+        arm_b = arm_b.add_scaled(point_b, *d);
     }
     let linear = c.normal.scale(sum);
     a.v = a.v.add_scaled(&linear, -c.inv_mass_a);
@@ -466,12 +480,19 @@ fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &
 
 /// Normal velocities (with bias) of the points before this pass's update.
 #[inline(always)]
-fn normal_velocities<const M: usize>(c: &WideContact, a: &WideBodies, b: &WideBodies, bias: &[F4; 4]) -> [F4; 4] {
+fn normal_velocities<const M: usize>(
+    c: &WideContact,
+    arms: &[(V3, V3); 4],
+    a: &WideBodies,
+    b: &WideBodies,
+    bias: &[F4; 4],
+) -> [F4; 4] {
     // n·(v_B + ω_B × r_B − v_A − ω_A × r_A) = n·(v_B − v_A) + (r_B × n)·ω_B − (r_A × n)·ω_A
     let linear = c.normal.dot(&b.v.sub(&a.v));
     let mut velocity = [F4::ZERO; 4];
     for (i, p) in c.points[..M].iter().enumerate() {
-        velocity[i] = (linear + p.arm_b.dot(&b.w) - p.arm_a.dot(&a.w) + bias[i]) * p.active;
+        let (arm_a, arm_b) = &arms[i];
+        velocity[i] = (linear + arm_b.dot(&b.w) - arm_a.dot(&a.w) + bias[i]) * p.active;
     }
     velocity
 }
@@ -488,7 +509,9 @@ fn solve_normal_block<const M: usize>(
     pass: &NormalPass,
 ) -> (F4, u32) {
     let mass_scale = pass.mass_scale;
-    let velocity = normal_velocities::<M>(c, a, b, &pass.bias);
+    let arms: [(V3, V3); 4] =
+        std::array::from_fn(|i| if i < M { c.points[i].arms(&c.normal) } else { Default::default() });
+    let velocity = normal_velocities::<M>(c, &arms, a, b, &pass.bias);
     let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
     let m = M;
@@ -534,7 +557,7 @@ fn solve_normal_block<const M: usize>(
         p.normal_impulse = new;
         total += new;
     }
-    apply_normal_deltas::<M>(c, a, b, &delta);
+    apply_normal_deltas::<M>(c, &arms, a, b, &delta);
     (total, unsolved)
 }
 

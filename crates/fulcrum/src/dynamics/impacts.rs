@@ -129,7 +129,8 @@ fn lane_points(
     let linear = c.normal.dot(&b.v.sub(&a.v));
     for i in 0..c.max_points {
         let p = &c.points[i];
-        let velocity = linear + p.arm_b.dot(&b.w) - p.arm_a.dot(&a.w);
+        let (arm_a, arm_b) = p.arms(&c.normal);
+        let velocity = linear + arm_b.dot(&b.w) - arm_a.dot(&a.w);
         let gap = p.base_separation + c.normal.dot(&p.anchor_b.sub(&p.anchor_a));
         // The contact speed c* of a gap s closing at c under the closing acceleration α, and
         // the speed u back at the gap after a bounce at contact: c*² = c² + 2αs,
