@@ -320,6 +320,16 @@ fn unequal_masses() {
             ],
         ),
         (
+            "100 kg on a 4-3-2-1 pyramid of 1 kg boxes",
+            (0..4)
+                .flat_map(|row| (0..4 - row).map(move |j| (row, j)))
+                .map(|(row, j)| {
+                    (cube(), Vec3::new(j as f32 * 1.02 - (3 - row) as f32 * 0.51, 0.5 + row as f32, 0.0), 1.0)
+                })
+                .chain([(cube(), Vec3::new(0.0, 4.5, 0.0), 100.0)])
+                .collect(),
+        ),
+        (
             "200 kg across two 1 kg boxes",
             vec![
                 (cube(), Vec3::new(-0.8, 0.5, 0.0), 1.0),

@@ -192,7 +192,8 @@ fn heavy_boxes_rest_on_a_light_box_at_any_mass_ratio() {
 
 /// Unequal masses in motion and in less simple shapes, each for 60 s in both solver modes:
 /// a 100 kg box dropped 1 m onto a 1 kg box, a 1,000 kg ball on a 1 kg box, a stack of
-/// alternating 1 kg and 50 kg boxes, and a 200 kg plank across two 1 kg boxes. Over the last
+/// alternating 1 kg and 50 kg boxes, a 100 kg box on a pyramid of ten 1 kg boxes (four rows),
+/// and a 200 kg plank across two 1 kg boxes. Over the last
 /// second no body is faster than 1 cm/s, none has left its place by more than 5 mm sideways,
 /// and each rests within 5 mm of its height on rigid boxes.
 #[test]
@@ -213,6 +214,17 @@ fn unequal_masses_come_to_rest_and_stay() {
             ],
         ),
         ("1, 50, 1, 50, 1, 50 kg", alternating.collect()),
+        (
+            // 92 normal rows in one island.
+            "100 kg on a pyramid of ten 1 kg",
+            (0..4)
+                .flat_map(|row| (0..4 - row).map(move |j| (row, j)))
+                .map(|(row, j)| {
+                    (cube(), Vec3::new(j as f32 * 1.02 - (3 - row) as f32 * 0.51, 0.5 + row as f32, 0.0), 1.0)
+                })
+                .chain([(cube(), Vec3::new(0.0, 4.5, 0.0), 100.0)])
+                .collect(),
+        ),
         (
             "200 kg plank on two 1 kg",
             vec![
