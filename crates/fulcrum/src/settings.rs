@@ -75,7 +75,7 @@ pub struct SolverSettings {
     /// in linear time, in every pass (default on). Off: the joints are solved iteratively
     /// like everything else, and long chains with heavy ends stretch.
     pub exact_joint_trees: bool,
-    /// Solve the normal rows of small contact islands whose masses differ (a pair 4:1 or
+    /// Solve the normal rows of small contact islands whose masses differ (a pair 10:1 or
     /// more, at most 128 points) together, exactly, in every pass (default on). Off: they stay
     /// in the Gauss–Seidel passes, where a heavy body sinks into a light one it rests on.
     pub exact_contact_islands: bool,
