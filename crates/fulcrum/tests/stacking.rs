@@ -201,7 +201,9 @@ fn unequal_masses_come_to_rest_and_stay() {
     let cube = || Shape::cuboid(Vec3::splat(0.5)).unwrap();
     let alternating =
         (0..6).map(|i| (cube(), Vec3::new(0.0, 0.5 + i as f32, 0.0), if i % 2 == 0 { 1.0 } else { 50.0 }));
-    let cases: Vec<(&str, Vec<(Shape, Vec3, f32)>)> = vec![
+    // Each case: its name and its bodies (shape, position, mass).
+    type Case = (&'static str, Vec<(Shape, Vec3, f32)>);
+    let cases: Vec<Case> = vec![
         (
             "100 kg dropped 1 m onto 1 kg",
             vec![(cube(), Vec3::new(0.0, 0.5, 0.0), 1.0), (cube(), Vec3::new(0.0, 2.5, 0.0), 100.0)],

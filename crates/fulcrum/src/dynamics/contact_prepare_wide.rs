@@ -179,6 +179,7 @@ impl WideContact {
 
     /// K of the normal rows, each point's effective mass, and the factor of the active set:
     /// rows outside it (and padding) are identity rows.
+    #[allow(clippy::needless_range_loop)] // K's entries read best by row and column
     fn prepare_block(&mut self) {
         let m = self.max_points;
         let masses = self.inv_mass_a + self.inv_mass_b;
