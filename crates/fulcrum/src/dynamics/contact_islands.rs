@@ -59,7 +59,7 @@ use super::contact_prepare_wide::PairInput;
 use super::contact_solver::SolveParams;
 use super::contact_wide::{self, WideContact};
 use super::solver_body::SolverBody;
-use crate::math::{Mat3, Vec3, Vec3A};
+use crate::math::{Vec3, Vec3A};
 use glam::DVec3;
 
 /// Two touching dynamic bodies whose masses differ by this factor or more put their island on
@@ -343,30 +343,18 @@ impl ContactIslands {
     }
 }
 
-/// Lane 0 of a vector of four.
-fn lane0(v: &super::simd::V3) -> Vec3 {
-    v.lane(0)
-}
-
-/// Lane 0 of four symmetric matrices.
-fn sym_lane0(s: &super::simd::Sym3) -> Mat3 {
-    let e = |f: &super::simd::F4| f.as_array()[0];
-    let (xx, xy, xz, yy, yz, zz) = (e(&s.xx), e(&s.xy), e(&s.xz), e(&s.yy), e(&s.yz), e(&s.zz));
-    Mat3::from_cols(Vec3::new(xx, xy, xz), Vec3::new(xy, yy, yz), Vec3::new(xz, yz, zz))
-}
-
 impl Island {
     /// The rows of every real point of the island's manifolds (lane 0 of each), K and ε.
     fn prepare(&mut self, contacts: &[WideContact], bodies: &[SolverBody]) {
         self.rows.clear();
         for (index, c) in contacts.iter().enumerate() {
-            let normal = lane0(&c.normal);
+            let normal = c.normal.lane(0);
             for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.as_array()[0] > 0.0) {
                 let (arm_a, arm_b) = p.arms(&c.normal);
                 let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
                 let sides = [
-                    (c.body_a[0], -normal, -lane0(&arm_a), c.inv_mass_a.as_array()[0], sym_lane0(&c.inv_inertia_a)),
-                    (c.body_b[0], normal, lane0(&arm_b), c.inv_mass_b.as_array()[0], sym_lane0(&c.inv_inertia_b)),
+                    (c.body_a[0], -normal, -arm_a.lane(0), c.inv_mass_a.as_array()[0], c.inv_inertia_a.lane(0)),
+                    (c.body_b[0], normal, arm_b.lane(0), c.inv_mass_b.as_array()[0], c.inv_inertia_b.lane(0)),
                 ];
                 for (body, linear, angular, inv_mass, inv_inertia) in sides {
                     if bodies[body as usize].movable() {

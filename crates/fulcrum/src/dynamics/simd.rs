@@ -106,6 +106,13 @@ impl Sym3 {
         }
     }
 
+    /// The matrix of lane `i`.
+    pub fn lane(&self, i: usize) -> crate::math::Mat3 {
+        let e = |f: &F4| f.as_array()[i];
+        let (xx, xy, xz, yy, yz, zz) = (e(&self.xx), e(&self.xy), e(&self.xz), e(&self.yy), e(&self.yz), e(&self.zz));
+        crate::math::Mat3::from_cols(Vec3::new(xx, xy, xz), Vec3::new(xy, yy, yz), Vec3::new(xz, yz, zz))
+    }
+
     /// M·v per lane.
     #[inline(always)]
     pub fn mul(&self, v: &V3) -> V3 {
