@@ -33,7 +33,7 @@ use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::forest::JointForest;
 use super::joints::point_wide::WidePointJoints;
 use super::joints::user::ActiveUserConstraint;
-use super::joints::{JointConstraint, JointInput};
+use super::joints::{JointConstraint, JointEnds, JointInput};
 use super::parts::equality::PassContext;
 use super::push_out::{PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
@@ -71,6 +71,10 @@ pub(crate) struct SolverData {
     /// The active joints between simulated bodies as gathered, and their constraints.
     pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
+    /// Each joint's ends this step (what the forest's loops and the lanes' colouring depend on).
+    joint_ends: Vec<JointEnds>,
+    /// The joints the per-joint loops solve (those not in lanes), in order.
+    scalar_joints: Vec<u32>,
     /// Sleeping bodies jointed to awake ones, found at the start of the step (kept to reuse
     /// its allocation).
     pub bodies_to_wake: Vec<crate::id::BodyId>,
@@ -79,8 +83,13 @@ pub(crate) struct SolverData {
     /// Plain ball joints outside the tree solve, four per lane group, and their colouring.
     pub wide_joints: Vec<WidePointJoints>,
     pub joint_coloring: Coloring,
+    /// The lanes of each ball joint group (indices into `joints`) and how many.
+    joint_lane_groups: Vec<([u32; 4], u8)>,
     /// Where each colour's lane groups end in `wide_joints`.
     joint_colour_ends: Vec<usize>,
+    /// The joints' ends, the body count and the tree setting the lane groups and
+    /// `scalar_joints` were made for (made again only when one of them changes).
+    lanes_made_for: (Vec<JointEnds>, usize, bool),
     /// Active user constraints (their boxed constraints are moved in for the step).
     pub user_constraints: Vec<ActiveUserConstraint>,
     /// Counts steps (never 0) so that joint parts know when to refresh what they compute
@@ -147,47 +156,66 @@ impl SolverData {
     /// joints outside them into lanes (not with rk4, which resets impulses between solves
     /// through the joints themselves).
     fn prepare_joints(&mut self, ctx: &StepContext) {
-        if ctx.solver.exact_joint_trees {
-            self.forest.build(&mut self.joints, &self.bodies, &self.pairs);
+        self.joint_ends.clear();
+        let bodies = &self.bodies;
+        workers::extend_mapped(&self.workers, &mut self.joint_ends, &self.joints, 256, |c| JointEnds::of(c, bodies));
+        let trees = ctx.solver.exact_joint_trees;
+        if trees {
+            self.forest.build(&mut self.joints, &self.joint_ends, &self.bodies, &self.pairs);
         } else {
             self.forest.clear();
         }
         self.wide_joints.clear();
-        self.joint_colour_ends.clear();
-        if ctx.solver.integrator == Integrator::SymplecticEuler {
-            self.pack_wide_joints();
-        }
-    }
-
-    /// Colours the plain ball joints outside the tree solve and packs each colour four at a
-    /// time into lanes; joints that fit no colour stay in the per-joint loop.
-    fn pack_wide_joints(&mut self) {
-        let candidates: Vec<u32> =
-            (0..self.joints.len() as u32).filter(|&i| WidePointJoints::takes(&self.joints[i as usize])).collect();
-        if candidates.len() < 8 {
+        if ctx.solver.integrator != Integrator::SymplecticEuler {
+            self.joint_colour_ends.clear();
+            self.scalar_joints.clear();
+            self.scalar_joints.extend(0..self.joints.len() as u32);
+            self.lanes_made_for = (Vec::new(), usize::MAX, trees);
             return;
         }
-        let (bodies, joints) = (&self.bodies, &self.joints);
-        self.joint_coloring.build(bodies.len(), candidates.len(), |i| {
-            let c = &joints[candidates[i] as usize];
-            [(c.body_a, Self::movable(bodies, c.body_a)), (c.body_b, Self::movable(bodies, c.body_b))]
+        let made_for = &self.lanes_made_for;
+        if made_for.0 != self.joint_ends || made_for.1 != self.bodies.len() || made_for.2 != trees {
+            self.colour_wide_joints();
+            self.lanes_made_for = (self.joint_ends.clone(), self.bodies.len(), trees);
+        }
+        let (joints, bodies) = (&self.joints, &self.bodies);
+        workers::extend_mapped(&self.workers, &mut self.wide_joints, &self.joint_lane_groups, 16, |(lanes, count)| {
+            WidePointJoints::pack(&lanes[..*count as usize], joints, bodies)
         });
-        self.lane_groups.clear();
+    }
+
+    /// Colours the plain ball joints outside the tree solve into lane groups, four at a
+    /// time; the other joints, and those that fit no colour, go to the per-joint loops.
+    fn colour_wide_joints(&mut self) {
+        self.joint_lane_groups.clear();
+        self.joint_colour_ends.clear();
+        self.scalar_joints.clear();
+        let (ends, joints) = (&self.joint_ends, &self.joints);
+        let takes = |i: usize| ends[i].point_only && !joints[i].in_tree;
+        let candidates: Vec<u32> = (0..joints.len() as u32).filter(|&i| takes(i as usize)).collect();
+        if candidates.len() < 8 {
+            self.scalar_joints.extend(0..joints.len() as u32);
+            return;
+        }
+        self.scalar_joints.extend((0..joints.len() as u32).filter(|&i| !takes(i as usize)));
+        self.joint_coloring.build(self.bodies.len(), candidates.len(), |k| {
+            let e = &ends[candidates[k] as usize];
+            [(e.body_a, e.dynamic_a), (e.body_b, e.dynamic_b)]
+        });
         for color in &self.joint_coloring.colors {
             for chunk in color.chunks(4) {
                 let mut lanes = [0; 4];
-                for (lane, &i) in chunk.iter().enumerate() {
-                    lanes[lane] = candidates[i as usize];
-                    self.joints[candidates[i as usize] as usize].wide = true;
+                for (lane, &k) in chunk.iter().enumerate() {
+                    lanes[lane] = candidates[k as usize];
                 }
-                self.lane_groups.push((lanes, chunk.len() as u8));
+                self.joint_lane_groups.push((lanes, chunk.len() as u8));
             }
-            self.joint_colour_ends.push(self.lane_groups.len());
+            self.joint_colour_ends.push(self.joint_lane_groups.len());
         }
-        let (joints, bodies) = (&self.joints, &self.bodies);
-        workers::extend_mapped(&self.workers, &mut self.wide_joints, &self.lane_groups, 16, |(lanes, count)| {
-            WidePointJoints::pack(&lanes[..*count as usize], joints, bodies)
-        });
+        if !self.joint_coloring.overflow.is_empty() {
+            self.scalar_joints.extend(self.joint_coloring.overflow.iter().map(|&k| candidates[k as usize]));
+            self.scalar_joints.sort_unstable();
+        }
     }
 
     /// Copies the impulses of the packed ball joints back into the joint constraints.
@@ -198,8 +226,8 @@ impl SolverData {
     }
 
     fn warm_start(&mut self) {
-        for joint in self.joints.iter().filter(|j| !j.wide) {
-            joint.warm_start(&mut self.bodies);
+        for &i in &self.scalar_joints {
+            self.joints[i as usize].warm_start(&mut self.bodies);
         }
         let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);
         by_colour(workers, &mut self.wide_joints, joint_ends, &mut self.bodies, |w, bodies| w.warm_start(bodies));
@@ -225,8 +253,8 @@ impl SolverData {
 
     /// One pass over every constraint: joints, user constraints, joint trees, contacts.
     pub fn solve(&mut self, params: &SolveParams, joint_pass: &PassContext) {
-        for joint in self.joints.iter_mut().filter(|j| !j.wide) {
-            joint.solve(&mut self.bodies, joint_pass);
+        for &i in &self.scalar_joints {
+            self.joints[i as usize].solve(&mut self.bodies, joint_pass);
         }
         let scales = joint_pass.rigid();
         let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);

@@ -93,7 +93,7 @@
 
 mod loops;
 
-use super::{JointConstraint, JointSolver};
+use super::{JointConstraint, JointEnds, JointSolver};
 use crate::dynamics::contact_prepare_wide::PairInput;
 use crate::dynamics::island::UnionFind;
 use crate::dynamics::parts::dense::{inverse_independent, Square, MAX_ROWS};
@@ -238,6 +238,11 @@ pub(crate) struct JointForest {
     tree_of: Vec<u32>,
     /// The loop solves' other working arrays.
     scratch: LoopScratch,
+    /// The joints' ends (and the body count) that `union_find`, `closing`, `loopy` and
+    /// `in_tree` were found for; they are found again only when these change.
+    loops_for: (Vec<JointEnds>, usize),
+    /// Per constraint: its equality rows go to the tree solve.
+    in_tree: Vec<bool>,
 }
 
 impl JointForest {
@@ -252,27 +257,51 @@ impl JointForest {
     /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
     /// Trees with a body in one of the touching `pairs` do not look ahead (see
     /// [`Self::add_look_ahead`]).
-    pub fn build(&mut self, constraints: &mut [JointConstraint], bodies: &[SolverBody], pairs: &[PairInput]) {
+    pub fn build(
+        &mut self,
+        constraints: &mut [JointConstraint],
+        ends: &[JointEnds],
+        bodies: &[SolverBody],
+        pairs: &[PairInput],
+    ) {
         if constraints.is_empty() {
             // Its passes walk every body: nothing to find without joints.
             return self.clear();
         }
         self.order.clear();
         self.bodies.clear();
-        let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
-        let candidates = |c: &JointConstraint| c.model.equality_dim() > 0 && (dynamic(c.body_a) || dynamic(c.body_b));
-        self.mark_loops(constraints, bodies.len(), candidates, dynamic);
-        for c in constraints.iter_mut() {
-            let root = |i: u32| if dynamic(i) { Some(i) } else { None };
-            let body = root(c.body_a).or(root(c.body_b));
-            c.in_tree = candidates(c) && body.is_some_and(|b| !self.loopy[self.union_find.find(b) as usize]);
+        if self.loops_for.0 != ends || self.loops_for.1 != bodies.len() {
+            self.find_tree_joints(ends, bodies.len());
         }
+        if !self.in_tree.contains(&true) {
+            return self.clear();
+        }
+        for (c, &in_tree) in constraints.iter_mut().zip(&self.in_tree) {
+            c.in_tree = in_tree;
+        }
+        let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
         self.number_bodies(constraints, bodies.len(), dynamic);
         self.build_adjacency(constraints);
         self.order_joints(constraints, dynamic);
         self.mark_touching_trees(pairs);
         self.collect_closures(constraints);
         self.leave_out_dependent_rows(constraints, bodies);
+    }
+
+    /// The joints whose equality rows the tree solve takes: those with rows and a dynamic
+    /// body whose component has few enough loop-closing rows ([`Self::mark_loops`]).
+    fn find_tree_joints(&mut self, ends: &[JointEnds], body_count: usize) {
+        let candidate = |e: &JointEnds| e.equality_dim > 0 && (e.dynamic_a || e.dynamic_b);
+        self.mark_loops(ends, body_count, candidate);
+        self.in_tree.clear();
+        for e in ends {
+            let body = if e.dynamic_a { Some(e.body_a) } else { e.dynamic_b.then_some(e.body_b) };
+            let open = body.is_some_and(|b| !self.loopy[self.union_find.find(b) as usize]);
+            self.in_tree.push(candidate(e) && open);
+        }
+        self.loops_for.0.clear();
+        self.loops_for.0.extend_from_slice(ends);
+        self.loops_for.1 = body_count;
     }
 
     /// Marks the trees with a body in a touching pair.
@@ -298,26 +327,20 @@ impl JointForest {
     /// Union-find over joints between two dynamic bodies, in creation order: a joint that
     /// closes a cycle is a closure (`closing`); a component whose closures have more than
     /// [`MAX_CLOSURE_ROWS`] rows is marked `loopy` and left to the iterative solver.
-    fn mark_loops(
-        &mut self,
-        constraints: &[JointConstraint],
-        body_count: usize,
-        candidates: impl Fn(&JointConstraint) -> bool,
-        dynamic: impl Fn(u32) -> bool,
-    ) {
+    fn mark_loops(&mut self, ends: &[JointEnds], body_count: usize, candidate: impl Fn(&JointEnds) -> bool) {
         self.union_find.reset(body_count);
         self.closure_rows.clear();
         self.closure_rows.resize(body_count, 0);
         self.closing.clear();
-        self.closing.resize(constraints.len(), false);
-        for (index, c) in constraints.iter().enumerate() {
-            if !(candidates(c) && dynamic(c.body_a) && dynamic(c.body_b)) {
+        self.closing.resize(ends.len(), false);
+        for (index, e) in ends.iter().enumerate() {
+            if !(candidate(e) && e.dynamic_a && e.dynamic_b) {
                 continue;
             }
-            let (ra, rb) = (self.union_find.find(c.body_a), self.union_find.find(c.body_b));
+            let (ra, rb) = (self.union_find.find(e.body_a), self.union_find.find(e.body_b));
             if ra == rb {
                 self.closing[index] = true;
-                self.closure_rows[ra as usize] += c.model.equality_dim();
+                self.closure_rows[ra as usize] += e.equality_dim as usize;
                 continue;
             }
             let rows = self.closure_rows[ra as usize] + self.closure_rows[rb as usize];

@@ -267,8 +267,36 @@ pub(crate) struct JointConstraint {
     pub model: JointModel,
     /// Its equality rows are solved by the exact tree solve.
     pub in_tree: bool,
-    /// It is solved in lanes by `point_wide` (and skipped by the per-joint loops).
-    pub wide: bool,
+}
+
+/// What the joint forest's loop search and the colouring of the ball joints' lanes read of a
+/// joint: its two solver bodies, which of them are dynamic, its equality row count and
+/// whether it is a plain ball joint. Both are functions of these alone, so they are kept
+/// while every joint's are the same as the last step's (a grid of 19,800 ball joints spent
+/// 0.8 ms a step, on one thread, finding the same loops and colours again).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct JointEnds {
+    pub body_a: u32,
+    pub body_b: u32,
+    pub dynamic_a: bool,
+    pub dynamic_b: bool,
+    pub equality_dim: u8,
+    pub point_only: bool,
+}
+
+impl JointEnds {
+    /// The ends of `c` among the solver `bodies` (index 0, the static world, is never dynamic).
+    pub fn of(c: &JointConstraint, bodies: &[SolverBody]) -> JointEnds {
+        let dynamic = |i: u32| i != 0 && bodies[i as usize].inv_mass > 0.0;
+        JointEnds {
+            body_a: c.body_a,
+            body_b: c.body_b,
+            dynamic_a: dynamic(c.body_a),
+            dynamic_b: dynamic(c.body_b),
+            equality_dim: c.model.equality_dim() as u8,
+            point_only: matches!(&c.model, JointModel::Ball(ball) if ball.is_point_only()),
+        }
+    }
 }
 
 impl JointConstraint {
@@ -296,7 +324,6 @@ impl JointConstraint {
             frames,
             model,
             in_tree: false,
-            wide: false,
         }
     }
 

@@ -45,11 +45,6 @@ pub(crate) struct WidePointJoints {
 }
 
 impl WidePointJoints {
-    /// True for a joint this solver takes: a plain ball joint outside the tree solve.
-    pub fn takes(constraint: &JointConstraint) -> bool {
-        matches!(&constraint.model, JointModel::Ball(ball) if ball.is_point_only()) && !constraint.in_tree
-    }
-
     /// Packs up to four joints (indices into `joints`) into lanes.
     pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints {
         let mut w = WidePointJoints { joint: [u32::MAX; 4], ..Default::default() };
