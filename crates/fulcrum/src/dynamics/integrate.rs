@@ -87,14 +87,14 @@ pub(crate) fn gyroscopic_step(w1: Vec3, inertia: Mat3, h: f32) -> Vec3 {
 /// Turns the inverse inertia of every anisotropic body with its rotation since the start of
 /// the step: I⁻¹ = R(Δq) I₀⁻¹ R(Δq)ᵀ. Constraints that read it (joints) then see the body as
 /// it is now; with a thin body spinning fast, the start-of-step inertia maps an impulse onto
-/// the wrong axes and feeds energy into the spin.
-pub(crate) fn turn_inertia(bodies: &mut [SolverBody], params: &[SolverBodyParams]) {
-    for (body, p) in bodies.iter_mut().zip(params).skip(1) {
+/// the wrong axes and feeds energy into the spin. Split among the workers.
+pub(crate) fn turn_inertia(workers: &Workers, bodies: &mut [SolverBody], params: &[SolverBodyParams]) {
+    workers::for_each_zipped(workers, &mut bodies[1..], &params[1..], BODIES_PER_TASK, |body, p| {
         if p.gyroscopic {
             let r = Mat3::from_quat(body.delta_rotation);
             body.inv_inertia = r * p.inv_inertia * r.transpose();
         }
-    }
+    });
 }
 
 /// Advances positions and rotations of every simulated body by `h` seconds (split among the

@@ -18,4 +18,6 @@ pub mod softness;
 pub(crate) mod solver;
 pub(crate) mod solver_body;
 pub(crate) mod step_context;
+#[cfg(feature = "parallel")]
+pub(crate) mod team;
 pub(crate) mod workers;

@@ -150,7 +150,7 @@ pub(crate) fn solve_rk4(data: &mut SolverData, ctx: &StepContext) {
         *impulse = scratch.impulses[slot];
         slot += 1;
     });
-    turn_inertia(&mut data.bodies, &data.params);
+    turn_inertia(&data.workers, &mut data.bodies, &data.params);
     correct_positions_ngs(data, &ctx.solver);
     data.rk4 = scratch;
 }
@@ -169,7 +169,7 @@ fn set_state(data: &mut SolverData, i: usize, y: &BodyState) {
 /// step's impulses. Leaves the bodies at the stage positions with the projected velocities.
 fn derivative(data: &mut SolverData, ctx: &StepContext, scratch: &mut Rk4Scratch, impulse_weight: f32) {
     let (dt, n) = (ctx.h, data.bodies.len());
-    turn_inertia(&mut data.bodies, &data.params);
+    turn_inertia(&data.workers, &mut data.bodies, &data.params);
     let instant = INSTANT_FRACTION * dt;
     solve_fresh(data, ctx, &contact_pass(ctx, dt), &joint_pass(instant));
     scratch.base.clear();
@@ -208,7 +208,7 @@ fn derivative(data: &mut SolverData, ctx: &StepContext, scratch: &mut Rk4Scratch
             set_state(data, i, u);
         }
     }
-    turn_inertia(&mut data.bodies, &data.params);
+    turn_inertia(&data.workers, &mut data.bodies, &data.params);
 }
 
 /// Moves every body on for `probe` seconds at its velocity, applies the forces over it, and
@@ -220,7 +220,7 @@ fn probe_accelerations(data: &mut SolverData, ctx: &StepContext, base: &[BodySta
         body.delta_position = u.position + probe * u.velocity;
         body.delta_rotation = integrate_rotation(u.rotation, u.angular_velocity.into(), probe);
     }
-    turn_inertia(&mut data.bodies, &data.params);
+    turn_inertia(&data.workers, &mut data.bodies, &data.params);
     solve_fresh(data, ctx, &contact_pass(ctx, probe), &joint_pass(probe));
 }
 

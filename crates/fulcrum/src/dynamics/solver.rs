@@ -339,6 +339,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
     }
     let prepared = Instant::now();
+    data.workers.begin_team();
     resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
@@ -355,6 +356,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
             1.0
         }
     };
+    data.workers.end_team();
     let solved = Instant::now();
     store_impulses(&data.workers, &data.contacts, world_contacts, step_scale);
     data.unpack_wide_joints();
@@ -377,7 +379,7 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
         data.solve(biased, joint_biased);
         data.integrate_positions(h);
         data.push_out(&ctx.push, h);
-        turn_inertia(&mut data.bodies, &data.params);
+        turn_inertia(&data.workers, &mut data.bodies, &data.params);
         data.forest.correct_positions(&data.joints, &mut data.bodies);
         if settings.relax {
             data.solve(relaxed, joint_relaxed);
@@ -398,7 +400,7 @@ fn solve_pgs(data: &mut SolverData, ctx: &StepContext) {
     }
     data.integrate_positions(dt);
     data.push_out(&ctx.push, dt);
-    turn_inertia(&mut data.bodies, &data.params);
+    turn_inertia(&data.workers, &mut data.bodies, &data.params);
     if settings.position_correction == PositionCorrection::Ngs {
         correct_positions_ngs(data, settings);
     }

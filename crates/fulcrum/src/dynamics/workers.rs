@@ -17,6 +17,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::solver_body::SolverBody;
+#[cfg(feature = "parallel")]
+use super::team::{Team, MAX_CHUNKS};
 
 /// How many worker threads step a world, and their pool.
 #[derive(Default)]
@@ -28,6 +30,10 @@ pub(crate) struct Workers {
     /// Nanoseconds spent in the loops below since the last `take_parallel_ms` (the work that
     /// can be split, whether it was or not).
     parallel_ns: AtomicU64,
+    /// The solver passes' team while they run (`team.rs`): the loops below go through it
+    /// instead of the pool.
+    #[cfg(feature = "parallel")]
+    team: Option<std::sync::Arc<Team>>,
 }
 
 impl Workers {
@@ -65,6 +71,28 @@ impl Workers {
     /// Milliseconds spent in loops that can be split since the last call; resets the count.
     pub(crate) fn take_parallel_ms(&self) -> f64 {
         self.parallel_ns.swap(0, Ordering::Relaxed) as f64 * 1e-6
+    }
+
+    /// Keeps the other workers spinning for the loops that follow, until [`Self::end_team`]
+    /// (see `team.rs`); nothing with one worker or outside the pool.
+    pub(crate) fn begin_team(&mut self) {
+        #[cfg(feature = "parallel")]
+        if let (true, Some(pool), None) = (self.parallel(), &self.pool, &self.team) {
+            let team = std::sync::Arc::new(Team::new());
+            for _ in 1..self.threads() {
+                let member = team.clone();
+                pool.spawn(move || member.help());
+            }
+            self.team = Some(team);
+        }
+    }
+
+    /// Sends the team of [`Self::begin_team`] home.
+    pub(crate) fn end_team(&mut self) {
+        #[cfg(feature = "parallel")]
+        if let Some(team) = self.team.take() {
+            team.stop();
+        }
     }
 
     /// What runs a step on these workers: the pool (built now if missing), or nothing with
@@ -140,6 +168,10 @@ macro_rules! split_loop {
 /// workers; on this thread alone, and not counted as parallel time, when there are fewer
 /// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
+    #[cfg(feature = "parallel")]
+    if let (Some(team), false) = (&workers.team, items.len() < 2 * min_len) {
+        return workers.timed(|| team_for_each(team, items, min_len, |_, item| f(item)));
+    }
     split_loop!(workers, items.len(), min_len,
         serial: items.iter_mut().for_each(&f),
         parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
@@ -166,6 +198,10 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     min_len: usize,
     f: impl Fn(&mut T, &U) + Sync + Send,
 ) {
+    #[cfg(feature = "parallel")]
+    if let (Some(team), false) = (&workers.team, items.len() < 2 * min_len) {
+        return workers.timed(|| team_for_each(team, items, min_len, |i, item| f(item, &with[i])));
+    }
     split_loop!(workers, items.len(), min_len,
         serial: items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner)),
         parallel: items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner)))
@@ -259,6 +295,13 @@ pub(crate) fn for_each_in_colour<T: Send>(
     bodies: &mut [SolverBody],
     f: impl Fn(&mut T, &mut [SolverBody]) + Sync + Send,
 ) {
+    #[cfg(feature = "parallel")]
+    if let (Some(team), false) = (&workers.team, items.len() < 2 * GROUPS_PER_TEAM_CHUNK) {
+        let shared = SharedBodies { start: bodies.as_mut_ptr(), len: bodies.len() };
+        // SAFETY: as below.
+        return workers
+            .timed(|| team_for_each(team, items, GROUPS_PER_TEAM_CHUNK, |_, item| f(item, unsafe { shared.slice() })));
+    }
     if items.len() < 2 * MIN_GROUPS_PER_TASK {
         items.iter_mut().for_each(|item| f(item, bodies));
         return;
@@ -274,6 +317,49 @@ pub(crate) fn for_each_in_colour<T: Send>(
         return;
     }
     workers.timed(|| items.iter_mut().for_each(|item| f(item, bodies)));
+}
+
+/// Fewest lane groups of one colour per chunk of the team (`team.rs`), whose chunks cost
+/// far less to hand out than the pool's tasks.
+#[cfg(feature = "parallel")]
+const GROUPS_PER_TEAM_CHUNK: usize = 8;
+
+/// Runs `f(index, item)` on every item through `team`, `per_chunk` items (or more, so the
+/// chunks stay within [`MAX_CHUNKS`]) a chunk.
+#[cfg(feature = "parallel")]
+fn team_for_each<T: Send>(team: &Team, items: &mut [T], per_chunk: usize, f: impl Fn(usize, &mut T) + Sync) {
+    let len = items.len();
+    let per_chunk = per_chunk.max(len.div_ceil(MAX_CHUNKS)).max(1);
+    let shared = SharedItems { start: items.as_mut_ptr(), len };
+    team.run(len.div_ceil(per_chunk), &|chunk| {
+        let start = chunk * per_chunk;
+        // SAFETY: the chunks are disjoint ranges of `items`, which is lent out until `run`
+        // returns, after the last chunk.
+        let part = unsafe { shared.range(start, (start + per_chunk).min(len)) };
+        part.iter_mut().enumerate().for_each(|(i, item)| f(start + i, item));
+    });
+}
+
+/// Items lent to the chunks of a team job (see [`team_for_each`]).
+#[cfg(feature = "parallel")]
+struct SharedItems<T> {
+    start: *mut T,
+    len: usize,
+}
+
+// SAFETY: only used by `team_for_each`, whose chunks touch disjoint items.
+#[cfg(feature = "parallel")]
+unsafe impl<T: Send> Sync for SharedItems<T> {}
+
+#[cfg(feature = "parallel")]
+impl<T> SharedItems<T> {
+    /// # Safety
+    /// `start..end` is within the items and no other chunk touches it meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn range(&self, start: usize, end: usize) -> &mut [T] {
+        debug_assert!(start <= end && end <= self.len);
+        std::slice::from_raw_parts_mut(self.start.add(start), end - start)
+    }
 }
 
 /// The solver bodies lent to the tasks of one colour (see [`for_each_in_colour`]).
