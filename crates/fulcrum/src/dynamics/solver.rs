@@ -43,6 +43,9 @@ use super::workers::{self, Workers};
 use crate::collision::contact::Contact;
 use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
+/// A joint outside the ball joints' lanes (`SolverData::joint_lanes`).
+const NO_LANE: u32 = u32::MAX;
+
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
 
@@ -75,6 +78,8 @@ pub(crate) struct SolverData {
     joint_ends: Vec<JointEnds>,
     /// The joints the per-joint loops solve (those not in lanes), in order.
     scalar_joints: Vec<u32>,
+    /// Per joint: its lane group × 4 + lane in `wide_joints`, or `NO_LANE`.
+    joint_lanes: Vec<u32>,
     /// Sleeping bodies jointed to awake ones, found at the start of the step (kept to reuse
     /// its allocation).
     pub bodies_to_wake: Vec<crate::id::BodyId>,
@@ -190,6 +195,8 @@ impl SolverData {
         self.joint_lane_groups.clear();
         self.joint_colour_ends.clear();
         self.scalar_joints.clear();
+        self.joint_lanes.clear();
+        self.joint_lanes.resize(self.joints.len(), NO_LANE);
         let (ends, joints) = (&self.joint_ends, &self.joints);
         let takes = |i: usize| ends[i].point_only && !joints[i].in_tree;
         let candidates: Vec<u32> = (0..joints.len() as u32).filter(|&i| takes(i as usize)).collect();
@@ -207,6 +214,7 @@ impl SolverData {
                 let mut lanes = [0; 4];
                 for (lane, &k) in chunk.iter().enumerate() {
                     lanes[lane] = candidates[k as usize];
+                    self.joint_lanes[lanes[lane] as usize] = (4 * self.joint_lane_groups.len() + lane) as u32;
                 }
                 self.joint_lane_groups.push((lanes, chunk.len() as u8));
             }
@@ -218,11 +226,18 @@ impl SolverData {
         }
     }
 
-    /// Copies the impulses of the packed ball joints back into the joint constraints.
+    /// Copies the impulses of the packed ball joints back into the joint constraints (split
+    /// among the workers).
     fn unpack_wide_joints(&mut self) {
-        for w in &self.wide_joints {
-            w.unpack(&mut self.joints);
+        if self.wide_joints.is_empty() {
+            return;
         }
+        let (lanes, wide) = (&self.joint_lanes, &self.wide_joints);
+        workers::for_each_indexed(&self.workers, &mut self.joints, 256, |i, c| {
+            if let Some(&at) = lanes.get(i).filter(|&&at| at != NO_LANE) {
+                wide[at as usize / 4].unpack(at as usize % 4, c);
+            }
+        });
     }
 
     fn warm_start(&mut self) {

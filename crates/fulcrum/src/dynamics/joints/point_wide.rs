@@ -71,13 +71,10 @@ impl WidePointJoints {
         put3(&mut self.impulse, lane, ball.point.impulse);
     }
 
-    /// Copies the lanes' impulses back into their joints.
-    pub fn unpack(&self, joints: &mut [JointConstraint]) {
-        for lane in 0..4 {
-            let Some(c) = joints.get_mut(self.joint[lane] as usize) else { continue };
-            if let JointModel::Ball(ball) = &mut c.model {
-                ball.point.impulse = self.impulse.lane(lane);
-            }
+    /// Copies lane `lane`'s impulse back into its joint `c`.
+    pub fn unpack(&self, lane: usize, c: &mut JointConstraint) {
+        if let JointModel::Ball(ball) = &mut c.model {
+            ball.point.impulse = self.impulse.lane(lane);
         }
     }
 
