@@ -198,6 +198,10 @@ impl JointSolver for BallJoint {
 
     fn reaction_impulse(&self, frames: &Frames) -> (Vec3, Vec3) {
         let (point, _) = point_rows(frames);
+        if self.cone.is_none() && self.twist.total_impulse() == 0.0 {
+            // A plain ball joint: only the point rows carry impulse (no swing–twist split).
+            return rows_reaction(&point, &self.point.impulse.to_array(), frames.r_b);
+        }
         let angles = SwingTwist::of(frames);
         let cone = self.cone.map_or((JacobianRow::default(), 0.0), |c| (angles.cone_row(c.half_angle).0, c.impulse));
         let rows = [point[0], point[1], point[2], cone.0, angles.twist_row()];
