@@ -354,7 +354,6 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
     }
     let prepared = Instant::now();
-    data.workers.begin_team();
     resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
@@ -371,7 +370,6 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
             1.0
         }
     };
-    data.workers.end_team();
     let solved = Instant::now();
     store_impulses(&data.workers, &data.contacts, world_contacts, step_scale);
     data.unpack_wide_joints();

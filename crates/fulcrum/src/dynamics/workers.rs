@@ -148,11 +148,16 @@ impl Runner {
 /// loop is timed as parallel work and runs `parallel` (with rayon's traits in scope) when
 /// the world has several workers, `serial` when it has one or without the feature.
 macro_rules! split_loop {
-    ($workers:expr, $len:expr, $min_len:expr, serial: $serial:expr, parallel: $parallel:expr $(,)?) => {{
+    ($workers:expr, $len:expr, $min_len:expr, team: |$team:ident| $on_team:expr, serial: $serial:expr,
+     parallel: $parallel:expr $(,)?) => {{
         if $len < 2 * $min_len {
             $serial
         } else {
             $workers.timed(|| {
+                #[cfg(feature = "parallel")]
+                if let Some($team) = &$workers.team {
+                    return $on_team;
+                }
                 #[cfg(feature = "parallel")]
                 if $workers.parallel() {
                     use rayon::prelude::*;
@@ -168,11 +173,8 @@ macro_rules! split_loop {
 /// workers; on this thread alone, and not counted as parallel time, when there are fewer
 /// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
-    #[cfg(feature = "parallel")]
-    if let (Some(team), false) = (&workers.team, items.len() < 2 * min_len) {
-        return workers.timed(|| team_for_each(team, items, min_len, |_, item| f(item)));
-    }
     split_loop!(workers, items.len(), min_len,
+        team: |team| team_for_each(team, items, min_len, |_, item| f(item)),
         serial: items.iter_mut().for_each(&f),
         parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
 }
@@ -185,6 +187,7 @@ pub(crate) fn for_each_indexed<T: Send>(
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
     split_loop!(workers, items.len(), min_len,
+        team: |team| team_for_each(team, items, min_len, &f),
         serial: items.iter_mut().enumerate().for_each(|(i, item)| f(i, item)),
         parallel: items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item)))
 }
@@ -198,11 +201,8 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     min_len: usize,
     f: impl Fn(&mut T, &U) + Sync + Send,
 ) {
-    #[cfg(feature = "parallel")]
-    if let (Some(team), false) = (&workers.team, items.len() < 2 * min_len) {
-        return workers.timed(|| team_for_each(team, items, min_len, |i, item| f(item, &with[i])));
-    }
     split_loop!(workers, items.len(), min_len,
+        team: |team| team_for_each(team, items, min_len, |i, item| f(item, &with[i])),
         serial: items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner)),
         parallel: items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner)))
 }
@@ -217,6 +217,11 @@ pub(crate) fn map_mut<T: Send, R: Send>(
 ) {
     out.clear();
     split_loop!(workers, items.len(), min_len,
+        team: |team| {
+            let shared = SharedItems::new(items);
+            // SAFETY: each index is taken by exactly one call.
+            team_extend(team, out, shared.len, min_len, |i| f(unsafe { shared.item(i) }))
+        },
         serial: out.extend(items.iter_mut().map(&f)),
         parallel: out.par_extend(items.par_iter_mut().with_min_len(min_len).map(&f)))
 }
@@ -230,6 +235,7 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
     split_loop!(workers, sources.len(), min_len,
+        team: |team| team_extend(team, out, sources.len(), min_len, |i| f(&sources[i])),
         serial: out.extend(sources.iter().map(&f)),
         parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
 }
@@ -244,6 +250,9 @@ pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
     f: impl Fn(usize, &S) -> Option<T> + Sync + Send,
 ) {
     split_loop!(workers, sources.len(), min_len,
+        team: |team| team_collect(team, out, sources.len(), min_len, |range, part| {
+            part.extend(range.filter_map(|i| f(i, &sources[i])))
+        }),
         serial: out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s))),
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
 }
@@ -261,6 +270,9 @@ pub(crate) fn extend_flat_mapped<'a, S: Sync, T: Send, I>(
     I::IntoIter: Send,
 {
     split_loop!(workers, sources.len(), min_len,
+        team: |team| team_collect(team, out, sources.len(), min_len, |range, part| {
+            range.for_each(|i| part.extend(f(i, &sources[i])))
+        }),
         serial: out.extend(sources.iter().enumerate().flat_map(|(i, s)| f(i, s))),
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s))))
 }
@@ -274,6 +286,13 @@ pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
     f: impl Fn(usize, &mut S) -> Option<T> + Sync + Send,
 ) {
     split_loop!(workers, items.len(), min_len,
+        team: |team| {
+            let shared = SharedItems::new(items);
+            team_collect(team, out, shared.len, min_len, |range, part| {
+                // SAFETY: each index is taken by exactly one chunk.
+                part.extend(range.filter_map(|i| f(i, unsafe { shared.item(i) })))
+            })
+        },
         serial: out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s))),
         parallel: out.par_extend(items.par_iter_mut().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
 }
@@ -324,20 +343,63 @@ pub(crate) fn for_each_in_colour<T: Send>(
 #[cfg(feature = "parallel")]
 const GROUPS_PER_TEAM_CHUNK: usize = 8;
 
-/// Runs `f(index, item)` on every item through `team`, `per_chunk` items (or more, so the
-/// chunks stay within [`MAX_CHUNKS`]) a chunk.
+/// The chunks of `per_chunk` indices (or more, so they stay within [`MAX_CHUNKS`]) that
+/// cover 0..len.
+#[cfg(feature = "parallel")]
+fn chunking(len: usize, per_chunk: usize) -> (usize, impl Fn(usize) -> std::ops::Range<usize> + Sync) {
+    let per_chunk = per_chunk.max(len.div_ceil(MAX_CHUNKS)).max(1);
+    (len.div_ceil(per_chunk), move |chunk| chunk * per_chunk..((chunk + 1) * per_chunk).min(len))
+}
+
+/// Runs `f(index, item)` on every item through `team` (see [`chunking`]).
 #[cfg(feature = "parallel")]
 fn team_for_each<T: Send>(team: &Team, items: &mut [T], per_chunk: usize, f: impl Fn(usize, &mut T) + Sync) {
-    let len = items.len();
-    let per_chunk = per_chunk.max(len.div_ceil(MAX_CHUNKS)).max(1);
-    let shared = SharedItems { start: items.as_mut_ptr(), len };
-    team.run(len.div_ceil(per_chunk), &|chunk| {
-        let start = chunk * per_chunk;
+    let (chunks, range_of) = chunking(items.len(), per_chunk);
+    let shared = SharedItems::new(items);
+    team.run(chunks, &|chunk| {
+        let range = range_of(chunk);
         // SAFETY: the chunks are disjoint ranges of `items`, which is lent out until `run`
         // returns, after the last chunk.
-        let part = unsafe { shared.range(start, (start + per_chunk).min(len)) };
-        part.iter_mut().enumerate().for_each(|(i, item)| f(start + i, item));
+        let part = unsafe { shared.range(range.start, range.end) };
+        part.iter_mut().enumerate().for_each(|(i, item)| f(range.start + i, item));
     });
+}
+
+/// Appends `f(i)` for i in 0..len to `out`, in order, computed through `team`.
+#[cfg(feature = "parallel")]
+fn team_extend<T: Send>(team: &Team, out: &mut Vec<T>, len: usize, per_chunk: usize, f: impl Fn(usize) -> T + Sync) {
+    out.reserve(len);
+    let base = out.len();
+    let spare = SharedItems { start: out.spare_capacity_mut().as_mut_ptr().cast::<T>(), len };
+    let (chunks, range_of) = chunking(len, per_chunk);
+    // SAFETY: every index below `len` of the reserved spare capacity is written by exactly
+    // one chunk; the length is set only after all have run (a panic leaks what was written).
+    team.run(chunks, &|chunk| range_of(chunk).for_each(|i| unsafe { spare.write(i, f(i)) }));
+    unsafe { out.set_len(base + len) };
+}
+
+/// Appends, in chunk order, what `f(range, part)` appends for the chunks of 0..len,
+/// computed through `team`.
+#[cfg(feature = "parallel")]
+fn team_collect<T: Send>(
+    team: &Team,
+    out: &mut Vec<T>,
+    len: usize,
+    per_chunk: usize,
+    f: impl Fn(std::ops::Range<usize>, &mut Vec<T>) + Sync,
+) {
+    let (chunks, range_of) = chunking(len, per_chunk);
+    let mut parts: Vec<Vec<T>> = Vec::new();
+    parts.resize_with(chunks, Vec::new);
+    let shared = SharedItems::new(&mut parts);
+    team.run(chunks, &|chunk| {
+        // SAFETY: chunk k alone takes part k.
+        let part = unsafe { shared.item(chunk) };
+        let range = range_of(chunk);
+        part.reserve(range.len());
+        f(range, part);
+    });
+    parts.iter_mut().for_each(|part| out.append(part));
 }
 
 /// Items lent to the chunks of a team job (see [`team_for_each`]).
@@ -347,18 +409,37 @@ struct SharedItems<T> {
     len: usize,
 }
 
-// SAFETY: only used by `team_for_each`, whose chunks touch disjoint items.
+// SAFETY: only used by the team loops above, whose chunks touch disjoint items.
 #[cfg(feature = "parallel")]
 unsafe impl<T: Send> Sync for SharedItems<T> {}
 
 #[cfg(feature = "parallel")]
 impl<T> SharedItems<T> {
+    fn new(items: &mut [T]) -> Self {
+        SharedItems { start: items.as_mut_ptr(), len: items.len() }
+    }
+
     /// # Safety
     /// `start..end` is within the items and no other chunk touches it meanwhile.
     #[allow(clippy::mut_from_ref)]
     unsafe fn range(&self, start: usize, end: usize) -> &mut [T] {
         debug_assert!(start <= end && end <= self.len);
         std::slice::from_raw_parts_mut(self.start.add(start), end - start)
+    }
+
+    /// # Safety
+    /// `i` is within the items and no other chunk touches it meanwhile.
+    #[allow(clippy::mut_from_ref)]
+    unsafe fn item(&self, i: usize) -> &mut T {
+        debug_assert!(i < self.len);
+        &mut *self.start.add(i)
+    }
+
+    /// # Safety
+    /// `i` is within the (uninitialised) items and no other chunk touches it meanwhile.
+    unsafe fn write(&self, i: usize, value: T) {
+        debug_assert!(i < self.len);
+        self.start.add(i).write(value);
     }
 }
 

@@ -70,6 +70,7 @@ impl World {
     fn run_stages(&mut self, dt: f32) {
         self.events.clear();
         self.solver.workers.take_parallel_ms();
+        self.solver.workers.begin_team();
         let start = Instant::now();
         self.find_new_pairs();
         let broad = Instant::now();
@@ -82,6 +83,7 @@ impl World {
         self.step_particles(dt);
         let particles = Instant::now();
         self.update_sleep(dt);
+        self.solver.workers.end_team();
         let (computed, reused) = self.narrow_counts;
         self.timings = StepTimings {
             manifolds_computed: computed,
