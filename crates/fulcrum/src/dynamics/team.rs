@@ -1,6 +1,6 @@
-//! A team for the solver passes: the world's other workers stay awake between the passes'
-//! many small parallel loops and take their work from a shared ticket, instead of being
-//! handed each loop through the pool.
+//! A team for the step: the world's other workers stay awake between the step's many small
+//! parallel loops (above all the solver passes) and take their work from a shared ticket,
+//! instead of being handed each loop through the pool.
 //!
 //! A pass over one colour is a few hundred microseconds of work at most, and a step runs
 //! dozens of them with short serial stretches between (the joints outside lanes, the tree
