@@ -378,12 +378,6 @@ fn team_extend<T: Send>(team: &Team, out: &mut Vec<T>, len: usize, per_chunk: us
     unsafe { out.set_len(base + len) };
 }
 
-/// Most chunks of a [`team_collect`]: each has a list of its own, allocated by the member
-/// that runs it and freed by the caller, so many small ones scatter memory over the threads'
-/// allocator arenas (with chunks of 256 items terrain's peak memory grew by 13 MiB).
-#[cfg(feature = "parallel")]
-const COLLECT_CHUNKS: usize = 16;
-
 /// Appends, in chunk order, what `f(range, part)` appends for the chunks of 0..len,
 /// computed through `team`.
 #[cfg(feature = "parallel")]
@@ -394,7 +388,6 @@ fn team_collect<T: Send>(
     per_chunk: usize,
     f: impl Fn(std::ops::Range<usize>, &mut Vec<T>) + Sync,
 ) {
-    let per_chunk = per_chunk.max(len.div_ceil(COLLECT_CHUNKS));
     let (chunks, range_of) = chunking(len, per_chunk);
     let mut parts: Vec<Vec<T>> = Vec::new();
     parts.resize_with(chunks, Vec::new);
