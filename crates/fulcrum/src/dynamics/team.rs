@@ -172,4 +172,31 @@ mod tests {
         team.stop();
         members.into_iter().for_each(|m| m.join().unwrap());
     }
+
+    /// A chunk that panics makes `run` panic once every other chunk has run, and the team
+    /// takes the next job as before.
+    #[test]
+    fn a_panicking_chunk_panics_the_caller_after_the_others() {
+        let team = Arc::new(Team::new());
+        let member = {
+            let team = team.clone();
+            std::thread::spawn(move || team.help())
+        };
+        let ran = AtomicUsize::new(0);
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            team.run(20, &|k| {
+                ran.fetch_add(1, Ordering::Relaxed);
+                assert!(k != 7, "chunk 7 fails");
+            })
+        }));
+        assert!(outcome.is_err(), "the panic was lost");
+        assert_eq!(ran.load(Ordering::Relaxed), 20);
+        let after = AtomicUsize::new(0);
+        team.run(10, &|_| {
+            after.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!(after.load(Ordering::Relaxed), 10);
+        team.stop();
+        member.join().unwrap();
+    }
 }

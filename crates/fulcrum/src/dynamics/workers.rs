@@ -73,25 +73,32 @@ impl Workers {
         self.parallel_ns.swap(0, Ordering::Relaxed) as f64 * 1e-6
     }
 
-    /// Keeps the other workers spinning for the loops that follow, until [`Self::end_team`]
-    /// (see `team.rs`); nothing with one worker or outside the pool.
-    pub(crate) fn begin_team(&mut self) {
+    /// Keeps the other workers spinning for the loops that follow (see `team.rs`) until the
+    /// returned guard is dropped, which sends them home; nothing with one worker or outside
+    /// the pool. Dropping the guard on a panic too keeps them from spinning on for ever (the
+    /// loops still run on a team whose members left: the caller then takes every chunk).
+    pub(crate) fn begin_team(&mut self) -> TeamGuard {
         #[cfg(feature = "parallel")]
-        if let (true, Some(pool), None) = (self.parallel(), &self.pool, &self.team) {
+        if let (true, Some(pool)) = (self.parallel(), &self.pool) {
             let team = std::sync::Arc::new(Team::new());
             for _ in 1..self.threads() {
                 let member = team.clone();
                 pool.spawn(move || member.help());
             }
-            self.team = Some(team);
+            self.team = Some(team.clone());
+            return TeamGuard { team: Some(team) };
+        }
+        TeamGuard {
+            #[cfg(feature = "parallel")]
+            team: None,
         }
     }
 
-    /// Sends the team of [`Self::begin_team`] home.
+    /// Forgets the team of [`Self::begin_team`] (its guard sends it home).
     pub(crate) fn end_team(&mut self) {
         #[cfg(feature = "parallel")]
-        if let Some(team) = self.team.take() {
-            team.stop();
+        {
+            self.team = None;
         }
     }
 
@@ -116,6 +123,21 @@ impl Workers {
         }
         #[cfg(not(feature = "parallel"))]
         Runner {}
+    }
+}
+
+/// Sends a team home when dropped (see [`Workers::begin_team`]).
+pub(crate) struct TeamGuard {
+    #[cfg(feature = "parallel")]
+    team: Option<std::sync::Arc<Team>>,
+}
+
+impl Drop for TeamGuard {
+    fn drop(&mut self) {
+        #[cfg(feature = "parallel")]
+        if let Some(team) = &self.team {
+            team.stop();
+        }
     }
 }
 

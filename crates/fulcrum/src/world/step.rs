@@ -70,7 +70,7 @@ impl World {
     fn run_stages(&mut self, dt: f32) {
         self.events.clear();
         self.solver.workers.take_parallel_ms();
-        self.solver.workers.begin_team();
+        let team = self.solver.workers.begin_team();
         let start = Instant::now();
         self.find_new_pairs();
         let broad = Instant::now();
@@ -84,6 +84,7 @@ impl World {
         let particles = Instant::now();
         self.update_sleep(dt);
         self.solver.workers.end_team();
+        drop(team);
         let (computed, reused) = self.narrow_counts;
         self.timings = StepTimings {
             manifolds_computed: computed,
