@@ -161,11 +161,16 @@ impl CoupledBody {
 /// points a, b fixed in their bodies:
 ///
 /// ```text
-/// C = (b − a)·n ≥ 0                    Δλ = −C / (w_a(n) + w_b(n))
+/// C = (b − a)·n − min(0, g₀) ≥ 0       Δλ = −C / (w_a(n) + w_b(n))
 /// A moved by −Δλ·n at r_a              B moved by +Δλ·n at r_b
 /// d = (b − b_prev) − (a − a_prev)      t = d − (d·n)·n
 /// Δλ_t = min(|t|, μ·Δλ) / (w_a(t̂) + w_b(t̂)), A moved by +Δλ_t·t̂, B by −Δλ_t·t̂
 /// ```
+///
+/// with g₀ the gap the narrow phase found at the start of the step. The overlap a resting
+/// contact starts with is the rigid solve's to remove (softly, over several steps): removed
+/// here, it moved the bodies by the whole overlap in one substep, a kick of g₀ / h every step
+/// that made a crate hop and spin on its plank.
 ///
 /// The rigid solve holds such a pair apart in its step, but then the stage moves the held
 /// body alone: the rope stopped a plank that a dropped crate had pushed down, the crate went on
@@ -182,6 +187,10 @@ pub(crate) struct BodyContact {
     /// The normal in A's frame.
     pub normal: Vec3,
     pub friction: f32,
+    /// The gap the contact started the step with when it was negative (the rigid solve's
+    /// resting overlap), else 0: the stage keeps the bodies from closing further, and leaves
+    /// the overlap they started with to the rigid solve.
+    pub rest: f32,
 }
 
 impl CoupledBody {
@@ -198,7 +207,7 @@ pub(crate) fn solve_body_contacts(contacts: &[BodyContact], bodies: &mut [Couple
         let normal = bodies[a].rotation * contact.normal;
         let (point_a, r_a) = bodies[a].point(contact.local_a);
         let (point_b, r_b) = bodies[b].point(contact.local_b);
-        let gap = (point_b - point_a).dot(normal);
+        let gap = (point_b - point_a).dot(normal) - contact.rest;
         let total = bodies[a].inv_mass_at(r_a, normal) + bodies[b].inv_mass_at(r_b, normal);
         if gap >= 0.0 || total <= 0.0 {
             continue;

@@ -390,6 +390,7 @@ fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContac
                         local_b: body_b.local_point(point.position + half),
                         normal: body_a.rotation.inverse() * manifold.normal,
                         friction: contact.friction,
+                        rest: point.separation.min(0.0),
                     });
                 }
             }
