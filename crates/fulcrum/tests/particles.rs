@@ -559,6 +559,38 @@ fn plank_bridge_holds_its_crate(shift: f32) {
     assert!(tilts[2..6].iter().all(|&t| t < 3.0), "middle planks not level: {tilts:?}");
 }
 
+/// The crate_on_rope sample (a 40 kg crate on a rope from the end of a 20 kg beam hinged at
+/// a post) for 60 s: no body ever moves faster than a drop from the hinge's height allows
+/// (√(2 g · 5.7 m) ≈ 10.6 m/s; bound 12 m/s), and the swing dies out (no body faster than
+/// 1 cm/s in the last second).
+///
+/// Ignored: it fails. The sample blows up after 1,800–2,000 steps (within 300 without the
+/// post). The particle stage moves the hinged beam as a free body under the heavier crate's
+/// pull, and the rigid solve pulls it back onto its hinge knowing no rope (see ARCHITECTURE.md,
+/// particles, and the note of issue 11); a 4 kg crate or a 400 kg beam swing stably.
+#[test]
+#[ignore = "known failure: crate_on_rope blows up (see the comment)"]
+fn the_crate_on_a_rope_swings_out_without_blowing_up() {
+    let path = format!("{}/../../scenes/crate_on_rope.json", env!("CARGO_MANIFEST_DIR"));
+    let (mut world, _) = Scene::load(path).unwrap().build().unwrap();
+    let speed = |world: &World| {
+        world.bodies().filter(|(_, b)| b.is_dynamic()).map(|(_, b)| b.linear_velocity().length()).fold(0.0, f32::max)
+    };
+    let steps = (60.0 / DT).round() as usize;
+    let (mut fastest, mut last_second) = (0.0f32, 0.0f32);
+    for step in 1..=steps {
+        world.step(DT).unwrap();
+        let now = speed(&world);
+        fastest = fastest.max(now);
+        if step as f32 * DT > 59.0 {
+            last_second = last_second.max(now);
+        }
+    }
+    eprintln!("crate on a rope: fastest body {fastest:.2} m/s over 60 s, {last_second:.4} m/s in the last second");
+    assert!(fastest < 12.0, "a body reached {fastest} m/s");
+    assert!(last_second < 0.01, "still swinging at {last_second} m/s after a minute");
+}
+
 /// The closest two particles of a cloth of `columns` × `rows` particles come, counting only
 /// those more than two cells apart along a row or a column (the mesh joins nearer ones).
 fn closest_far_pair(positions: &[Vec3], columns: usize) -> f32 {
