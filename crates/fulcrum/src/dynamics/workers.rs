@@ -337,24 +337,20 @@ pub(crate) fn for_each_in_colour<T: Send>(
     f: impl Fn(&mut T, &mut [SolverBody]) + Sync + Send,
 ) {
     #[cfg(feature = "parallel")]
-    if let (Some(team), false) = (&workers.team, items.len() < 2 * GROUPS_PER_TEAM_CHUNK) {
-        let shared = SharedBodies { start: bodies.as_mut_ptr(), len: bodies.len() };
-        // SAFETY: as below.
-        return workers
-            .timed(|| team_for_each(team, items, GROUPS_PER_TEAM_CHUNK, |_, item| f(item, unsafe { shared.slice() })));
+    if workers.parallel() {
+        let per_task = if workers.team.is_some() { GROUPS_PER_TEAM_CHUNK } else { MIN_GROUPS_PER_TASK };
+        if items.len() >= 2 * per_task {
+            let shared = SharedItems::new(bodies);
+            // SAFETY: the items are of one colour, so no movable body belongs to two of them;
+            // each task writes only the movable bodies of its own items and reads, besides
+            // them, only bodies no task writes (static and kinematic ones). So no body written
+            // by one task is read or written by another while `bodies` is lent out here.
+            for_each(workers, items, per_task, |item| f(item, unsafe { shared.range(0, shared.len) }));
+            return;
+        }
     }
     if items.len() < 2 * MIN_GROUPS_PER_TASK {
         items.iter_mut().for_each(|item| f(item, bodies));
-        return;
-    }
-    #[cfg(feature = "parallel")]
-    if workers.parallel() {
-        let shared = SharedBodies { start: bodies.as_mut_ptr(), len: bodies.len() };
-        // SAFETY: the items are of one colour, so no movable body belongs to two of them;
-        // each task writes only the movable bodies of its own items and reads, besides them,
-        // only bodies no task writes (static and kinematic ones). So no body written by one
-        // task is read or written by another while `bodies` is lent out here.
-        for_each(workers, items, MIN_GROUPS_PER_TASK, |item| f(item, unsafe { shared.slice() }));
         return;
     }
     workers.timed(|| items.iter_mut().for_each(|item| f(item, bodies)));
@@ -424,14 +420,16 @@ fn team_collect<T: Send>(
     parts.iter_mut().for_each(|part| out.append(part));
 }
 
-/// Items lent to the chunks of a team job (see [`team_for_each`]).
+/// Items lent to the chunks of a team job (see [`team_for_each`]), or the solver bodies to
+/// the tasks of one colour (see [`for_each_in_colour`]).
 #[cfg(feature = "parallel")]
 struct SharedItems<T> {
     start: *mut T,
     len: usize,
 }
 
-// SAFETY: only used by the team loops above, whose chunks touch disjoint items.
+// SAFETY: only used by the team loops above, whose chunks touch disjoint items, and by
+// `for_each_in_colour`, whose tasks touch disjoint movable bodies.
 #[cfg(feature = "parallel")]
 unsafe impl<T: Send> Sync for SharedItems<T> {}
 
@@ -462,29 +460,5 @@ impl<T> SharedItems<T> {
     unsafe fn write(&self, i: usize, value: T) {
         debug_assert!(i < self.len);
         self.start.add(i).write(value);
-    }
-}
-
-/// The solver bodies lent to the tasks of one colour (see [`for_each_in_colour`]).
-#[cfg(feature = "parallel")]
-#[derive(Clone, Copy)]
-struct SharedBodies {
-    start: *mut SolverBody,
-    len: usize,
-}
-
-// SAFETY: only used by `for_each_in_colour`, whose tasks touch disjoint movable bodies.
-#[cfg(feature = "parallel")]
-unsafe impl Send for SharedBodies {}
-#[cfg(feature = "parallel")]
-unsafe impl Sync for SharedBodies {}
-
-#[cfg(feature = "parallel")]
-impl SharedBodies {
-    /// # Safety
-    /// The caller writes only bodies no other task reads or writes meanwhile.
-    #[allow(clippy::mut_from_ref)]
-    unsafe fn slice(&self) -> &mut [SolverBody] {
-        std::slice::from_raw_parts_mut(self.start, self.len)
     }
 }
