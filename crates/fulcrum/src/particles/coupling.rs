@@ -85,8 +85,9 @@ impl CoupledBody {
         }
     }
 
-    /// A body that no longer exists: an immovable point at the origin (attachments to a
-    /// destroyed body are removed with it, so this is never met in a consistent world).
+    /// An immovable frame at the origin: the static world at the end of a joint, or a body
+    /// that no longer exists (attachments to a destroyed body are removed with it, so that
+    /// is never met in a consistent world).
     pub fn missing(id: BodyId) -> Self {
         CoupledBody {
             id,
@@ -137,10 +138,17 @@ impl CoupledBody {
     /// Moves the body by the correction `p` applied at offset `r`, and changes its
     /// velocities by the move over the substep (module docs).
     pub fn apply(&mut self, r: Vec3, p: Vec3) {
+        self.apply_generalised(p, r.cross(p));
+    }
+
+    /// Moves the body by a generalised correction: `linear` (kg·m) through its mass and
+    /// `angular` (kg·m²) through its inertia, and changes its velocities by the move over the
+    /// substep (module docs).
+    pub fn apply_generalised(&mut self, linear: Vec3, angular: Vec3) {
         if self.inv_mass == 0.0 {
             return;
         }
-        let (shift, turn) = (p * self.inv_mass, self.inv_inertia * r.cross(p));
+        let (shift, turn) = (linear * self.inv_mass, self.inv_inertia * angular);
         self.center += shift;
         let spin = Quat::from_xyzw(turn.x, turn.y, turn.z, 0.0) * self.rotation;
         self.rotation = (self.rotation + spin * 0.5).normalize();

@@ -25,6 +25,7 @@
 //!   self        a cloth's particles apart from each other (self_collision.rs; optional)
 //!   velocity    v = (x − x_prev) / h
 //!   bodies      contacts between the dynamic bodies of the stage (coupling.rs)
+//!   joints      the joints of the stage's bodies, their rigid rows (joints.rs)
 //! bodies      each moved body leaves at its last substep's velocities
 //! ```
 
@@ -32,6 +33,7 @@ mod constraints;
 mod contact;
 mod coupling;
 mod def;
+mod joints;
 mod self_collision;
 mod stored;
 mod system;
@@ -44,6 +46,7 @@ pub use system::Particles;
 
 pub(crate) use contact::{nearest_on_convex, surface_planes, ParticleContact};
 pub(crate) use coupling::{solve_body_contacts, BodyContact, CoupledBody};
+pub(crate) use joints::{solve_stage_joints, StageJoint};
 pub(crate) use stored::attach;
 pub(crate) use system::BodyAttachment;
 

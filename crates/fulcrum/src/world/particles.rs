@@ -9,11 +9,13 @@ use crate::collision::broad_phase::BroadPhase;
 use crate::collision::contact::Contact;
 use crate::error::{check_vec3_range, Error, Result};
 use crate::geometry::Aabb;
-use crate::id::{Arena, BodyId, ClothId, ColliderId, RopeId};
+use crate::id::{Arena, BodyId, ClothId, ColliderId, JointId, RawId, RopeId};
+use crate::joint::Joint;
 use crate::math::Vec3;
 use crate::particles::{
-    attach, nearest_on_convex, solve_body_contacts, surface_planes, BodyAttachment, BodyContact, Cloth, ClothDef,
-    CoupledBody, ParticleContact, ParticleSetId, Particles, Rope, RopeDef, CONTACT_MARGIN, MAX_SUBSTEP,
+    attach, nearest_on_convex, solve_body_contacts, solve_stage_joints, surface_planes, BodyAttachment, BodyContact,
+    Cloth, ClothDef, CoupledBody, ParticleContact, ParticleSetId, Particles, Rope, RopeDef, StageJoint, CONTACT_MARGIN,
+    MAX_SUBSTEP,
 };
 use crate::shape::Shape;
 
@@ -170,7 +172,7 @@ impl World {
             particles.find_self_pairs(gravity.length() as f64, dt as f64);
             sets.push((particles, links_to));
         }
-        let loads = gather_loads(&self.contacts, &mut coupling);
+        let loads = gather_loads(&self.contacts, &self.joints, &mut coupling);
         let mut bodies = coupling.bodies;
         for _ in 0..substeps {
             bodies.iter_mut().for_each(CoupledBody::advance);
@@ -179,7 +181,8 @@ impl World {
                 particles.solve(&mut bodies, links_to, h_f64);
                 particles.finish(h_f64);
             }
-            solve_body_contacts(&loads, &mut bodies);
+            solve_body_contacts(&loads.contacts, &mut bodies);
+            solve_stage_joints(&loads.joints, &mut bodies);
         }
         sets.iter_mut().for_each(|(particles, _)| particles.publish());
         self.move_coupled_bodies(&bodies);
@@ -251,6 +254,16 @@ impl Coupling<'_> {
                 self.bodies.len() - 1
             }
         }
+    }
+
+    /// The index of the static world (the immovable frame of a joint with no body A),
+    /// added the first time it is asked for.
+    fn static_world(&mut self) -> usize {
+        let world = BodyId(RawId { index: u32::MAX, generation: 0 });
+        self.bodies.iter().position(|b| b.id == world).unwrap_or_else(|| {
+            self.bodies.push(CoupledBody::missing(world));
+            self.bodies.len() - 1
+        })
     }
 }
 
@@ -353,50 +366,83 @@ fn gather_contacts(
     particles.push_out_of_contacts();
 }
 
-/// The contacts of the moving bodies of the stage with other awake dynamic bodies, as position
-/// constraints ([`BodyContact`]); such a body joins the stage (and so on, to what rests on
-/// it). The points are the narrow phase's, taken at the start of the step, where the stage
-/// winds the bodies back to. Contacts with static, kinematic and sleeping bodies are left to
-/// the rigid solve: the stage does not know joints, and solving a hinged beam's contact with
-/// the post it hangs from without its hinge pumped energy into crate_on_rope until it blew up.
-fn gather_loads(contacts: &[Contact], coupling: &mut Coupling) -> Vec<BodyContact> {
-    let mut joined = vec![false; contacts.len()];
-    let mut loads = Vec::new();
+/// What the stage holds between its bodies besides the particles: the contacts of its moving
+/// bodies with other awake dynamic bodies, as position constraints ([`BodyContact`]), and the
+/// joints of its moving bodies ([`StageJoint`]). A body met that way joins the stage (and so
+/// on, to what rests on it or hangs from it). The contact points are the narrow phase's, taken
+/// at the start of the step, where the stage winds the bodies back to. Contacts with static,
+/// kinematic and sleeping bodies are left to the rigid solve.
+fn gather_loads(contacts: &[Contact], joints: &Arena<Joint, JointId>, coupling: &mut Coupling) -> StageLoads {
+    let mut contact_joined = vec![false; contacts.len()];
+    let mut joint_joined = vec![false; joints.len()];
+    let mut loads = StageLoads::default();
     loop {
-        let before = joined.iter().filter(|&&j| j).count();
+        let before = loads.contacts.len() + loads.joints.len();
         for (k, contact) in contacts.iter().enumerate() {
-            if joined[k] || !contact.touching || contact.sensor {
+            if !contact_joined[k] && joins_stage(contact, coupling) {
+                contact_joined[k] = true;
+                add_body_contacts(contact, coupling, &mut loads.contacts);
+            }
+        }
+        for (k, (_, joint)) in joints.iter().enumerate() {
+            if joint_joined[k] || !joint.enabled || joint.broken {
                 continue;
             }
             let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
-            let free = |id: BodyId| {
-                coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled)
-            };
-            let (a, b) = (contact.body_a, contact.body_b);
-            if !(moving(a) || moving(b)) || !free(a) || !free(b) {
+            if !(joint.body_a.is_some_and(moving) || moving(joint.body_b)) {
                 continue;
             }
-            joined[k] = true;
-            let (a, b) = (coupling.index(contact.body_a, false), coupling.index(contact.body_b, false));
-            let states = std::iter::once(&contact.first).chain(&contact.more);
-            for manifold in states.map(|state| &state.manifold) {
-                let (body_a, body_b) = (&coupling.bodies[a], &coupling.bodies[b]);
-                for point in manifold.points() {
-                    let half = manifold.normal * (0.5 * point.separation);
-                    loads.push(BodyContact {
-                        a: a as u32,
-                        b: b as u32,
-                        local_a: body_a.local_point(point.position - half),
-                        local_b: body_b.local_point(point.position + half),
-                        normal: body_a.rotation.inverse() * manifold.normal,
-                        friction: contact.friction,
-                        rest: point.separation.min(0.0),
-                    });
-                }
-            }
+            joint_joined[k] = true;
+            let a = match joint.body_a {
+                Some(id) => coupling.index(id, false),
+                None => coupling.static_world(),
+            };
+            let b = coupling.index(joint.body_b, false);
+            loads.joints.extend(StageJoint::new(joint, a as u32, b as u32, &coupling.bodies));
         }
-        if joined.iter().filter(|&&j| j).count() == before {
+        if loads.contacts.len() + loads.joints.len() == before {
             return loads;
+        }
+    }
+}
+
+/// The stage's constraints between bodies ([`gather_loads`]).
+#[derive(Default)]
+struct StageLoads {
+    contacts: Vec<BodyContact>,
+    joints: Vec<StageJoint>,
+}
+
+/// Does `contact` join the stage: touching, between two awake dynamic bodies, one of them
+/// moved by the stage?
+fn joins_stage(contact: &Contact, coupling: &Coupling) -> bool {
+    if !contact.touching || contact.sensor {
+        return false;
+    }
+    let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
+    let free =
+        |id: BodyId| coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled);
+    let (a, b) = (contact.body_a, contact.body_b);
+    (moving(a) || moving(b)) && free(a) && free(b)
+}
+
+/// The points of `contact` as the stage's position constraints.
+fn add_body_contacts(contact: &Contact, coupling: &mut Coupling, loads: &mut Vec<BodyContact>) {
+    let (a, b) = (coupling.index(contact.body_a, false), coupling.index(contact.body_b, false));
+    let states = std::iter::once(&contact.first).chain(&contact.more);
+    for manifold in states.map(|state| &state.manifold) {
+        let (body_a, body_b) = (&coupling.bodies[a], &coupling.bodies[b]);
+        for point in manifold.points() {
+            let half = manifold.normal * (0.5 * point.separation);
+            loads.push(BodyContact {
+                a: a as u32,
+                b: b as u32,
+                local_a: body_a.local_point(point.position - half),
+                local_b: body_b.local_point(point.position + half),
+                normal: body_a.rotation.inverse() * manifold.normal,
+                friction: contact.friction,
+                rest: point.separation.min(0.0),
+            });
         }
     }
 }
