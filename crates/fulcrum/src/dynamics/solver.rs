@@ -74,6 +74,10 @@ pub(crate) struct SolverData {
     /// The active joints between simulated bodies as gathered, and their constraints.
     pub joint_inputs: Vec<JointInput>,
     pub joints: Vec<JointConstraint>,
+    /// A joint was created, destroyed, enabled, disabled or given a new kind since `joints`
+    /// were built: they are built anew from the joints' kinds and saved state, instead of
+    /// kept (their frames refreshed) when the gathered joints are the same as the last step's.
+    pub joints_changed: bool,
     /// Each joint's ends this step (what the forest's loops and the lanes' colouring depend on).
     joint_ends: Vec<JointEnds>,
     /// The joints the per-joint loops solve (those not in lanes), in order.

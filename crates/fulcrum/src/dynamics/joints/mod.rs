@@ -239,17 +239,35 @@ impl JointSolver for JointModel {
 }
 
 /// One active joint as the world hands it to the solver for a step (the joint itself, its
-/// kind, frames, reference geometry and carried state, is in the world's arena at `slot`).
+/// kind, reference geometry and carried state, is in the world's arena at `slot`).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct JointInput {
     /// Slot of the joint in the world's arena.
     pub slot: u32,
     /// Solver indices of A and B (0: the static world or a static body).
     pub bodies: (u32, u32),
-    /// World poses of A and B (identity for the static world).
-    pub poses: (Pose, Pose),
+    /// The joint's frames at the start of the step.
+    pub frames: StartFrames,
     /// World centres of mass of A and B (zero for the static world).
     pub centers: (Vec3, Vec3),
+}
+
+impl JointInput {
+    /// The input of `joint` (in arena slot `slot`) between the solver bodies `bodies`, with
+    /// world poses `poses` and centres of mass `centers`.
+    pub fn new(slot: u32, joint: &Joint, bodies: (u32, u32), poses: (Pose, Pose), centers: (Vec3, Vec3)) -> Self {
+        let (pose_a, pose_b) = poses;
+        let anchor_a = pose_a.transform_point(joint.frame_a.position);
+        let anchor_b = pose_b.transform_point(joint.frame_b.position);
+        let frames = StartFrames {
+            r_a: anchor_a - centers.0,
+            r_b: anchor_b - centers.1,
+            centers: centers.1 - centers.0,
+            rotation_a: pose_a.rotation * joint.frame_a.rotation,
+            rotation_b: pose_b.rotation * joint.frame_b.rotation,
+        };
+        JointInput { slot, bodies, frames, centers }
+    }
 }
 
 /// One active joint in this step's solver arrays.
@@ -304,27 +322,33 @@ impl JointConstraint {
     /// built from its kind with the state it carried from the last step (its impulses only
     /// when warm starting).
     pub fn prepare(input: &JointInput, joint: &Joint, warm: bool) -> JointConstraint {
-        let ((pose_a, pose_b), (center_a, center_b)) = (input.poses, input.centers);
-        let anchor_a = pose_a.transform_point(joint.frame_a.position);
-        let anchor_b = pose_b.transform_point(joint.frame_b.position);
-        let frames = StartFrames {
-            r_a: anchor_a - center_a,
-            r_b: anchor_b - center_b,
-            centers: center_b - center_a,
-            rotation_a: pose_a.rotation * joint.frame_a.rotation,
-            rotation_b: pose_b.rotation * joint.frame_b.rotation,
-        };
         let mut model = JointModel::new(&joint.kind, &joint.reference);
         model.load(&joint.state, warm);
-        model.begin_step(center_a, center_b);
-        JointConstraint {
+        let mut constraint = JointConstraint {
             slot: input.slot,
             body_a: input.bodies.0,
             body_b: input.bodies.1,
-            frames,
+            frames: input.frames,
             model,
             in_tree: false,
-        }
+        };
+        constraint.begin_step(input);
+        constraint
+    }
+
+    /// Is this the constraint `input` would give: the same joint between the same solver
+    /// bodies?
+    pub fn matches(&self, input: &JointInput) -> bool {
+        self.slot == input.slot && (self.body_a, self.body_b) == input.bodies
+    }
+
+    /// Takes this step's frames from `input` and tells the parts the centres of mass
+    /// (pulley, target). The parts keep what they carry: a constraint kept from the last step
+    /// is the one [`JointConstraint::prepare`] would build from the joint's saved state (its
+    /// impulses and a gear's turns are all its parts carry; tested in `world/joints.rs`).
+    pub fn begin_step(&mut self, input: &JointInput) {
+        self.frames = input.frames;
+        self.model.begin_step(input.centers.0, input.centers.1);
     }
 
     /// Saves what the joint carries to the next step.

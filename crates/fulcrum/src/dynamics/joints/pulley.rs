@@ -34,7 +34,7 @@ pub(crate) struct PulleyJoint {
     pub total: f32,
     /// Centres of mass of A and B at the start of the step (world).
     pub start_centers: (Vec3, Vec3),
-    /// Direction of B's rope at the last solve (for the reaction readout).
+    /// Direction of B's rope at the last solve of this step (for the reaction readout).
     pub direction_b: Vec3,
     /// The rope's slack, a lower limit at zero.
     pub slack: Dof,
@@ -79,6 +79,7 @@ impl JointSolver for PulleyJoint {
 
     fn begin_step(&mut self, center_a: Vec3, center_b: Vec3) {
         self.start_centers = (center_a, center_b);
+        self.direction_b = Vec3::ZERO;
     }
 
     fn warm_start(&self, frames: &Frames, a: &mut SolverBody, b: &mut SolverBody) {
