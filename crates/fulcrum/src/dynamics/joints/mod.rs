@@ -6,9 +6,10 @@
 //! impulses (and a gear's turns) from step to step ([`JointState`]). Per step the world hands
 //! every active joint between awake bodies to the solver ([`JointInput`]); the solver builds
 //! a [`JointConstraint`] from it (solver body indices, the frames at the start of the step,
-//! and the kind's parts with the carried impulses loaded), runs `warm_start` / `solve` /
+//! and the kind's parts with the carried impulses loaded), or keeps last step's with its
+//! frames refreshed while the gathered joints are the same; it runs `warm_start` / `solve` /
 //! `correct_positions` on it, and at the end of the step saves the impulses back and reports
-//! the reaction ([`JointConstraint::finish`]).
+//! the reaction.
 
 pub(crate) mod angle;
 pub(crate) mod ball;
