@@ -80,10 +80,10 @@ impl Workers {
     pub(crate) fn begin_team(&mut self) -> TeamGuard {
         #[cfg(feature = "parallel")]
         if let (true, Some(pool)) = (self.parallel(), &self.pool) {
-            let team = std::sync::Arc::new(Team::new());
-            for _ in 1..self.threads() {
+            let team = std::sync::Arc::new(Team::new(self.threads()));
+            for w in 1..self.threads() {
                 let member = team.clone();
-                pool.spawn(move || member.help());
+                pool.spawn(move || member.help(w));
             }
             self.team = Some(team.clone());
             return TeamGuard { team: Some(team) };
