@@ -2,6 +2,8 @@
 //! their stage of the step (after the rigid bodies and the characters; see
 //! `crate::particles`).
 
+use std::collections::{HashMap, HashSet, VecDeque};
+
 use super::World;
 use crate::body::{Body, BodyKind};
 use crate::collider::Collider;
@@ -163,7 +165,7 @@ impl World {
         let substeps = (dt / MAX_SUBSTEP).ceil().max(1.0) as u32;
         let h = dt / substeps as f32;
         let (gravity_f64, h_f64) = (gravity.as_dvec3(), h as f64);
-        let mut coupling = Coupling { stored: &self.bodies, bodies: Vec::new(), dt, h };
+        let mut coupling = Coupling::new(&self.bodies, dt, h);
         let mut sets: Vec<(&mut Particles, Vec<usize>)> = Vec::new();
         let all = self.cloths.iter_mut().map(|(_, c)| &mut c.particles);
         for particles in all.chain(self.ropes.iter_mut().map(|(_, r)| &mut r.particles)) {
@@ -226,44 +228,49 @@ const WAKE_DISTANCE: f32 = 1.0e-3;
 const WAKE_SPEED: f32 = 0.05;
 
 /// The bodies the stage moves or reads through their points: attached to, or touched by,
-/// particles.
+/// particles, and what touches or is jointed to those.
 struct Coupling<'a> {
     stored: &'a Arena<Body, BodyId>,
     bodies: Vec<CoupledBody>,
+    /// Where each body met so far is in `bodies`.
+    found: HashMap<BodyId, usize>,
     dt: f32,
     h: f32,
 }
 
-impl Coupling<'_> {
+impl<'a> Coupling<'a> {
+    fn new(stored: &'a Arena<Body, BodyId>, dt: f32, h: f32) -> Self {
+        Coupling { stored, bodies: Vec::new(), found: HashMap::new(), dt, h }
+    }
+
     /// The index of body `id` in `bodies`, adding it if it is not there yet (woken when `wake`
     /// is set and it sleeps).
     fn index(&mut self, id: BodyId, wake: bool) -> usize {
-        let Some(body) = self.stored.get(id) else {
-            self.bodies.push(CoupledBody::missing(id));
-            return self.bodies.len() - 1;
-        };
-        let found = self.bodies.iter().position(|b| b.id == id);
-        match found {
+        let Some(body) = self.stored.get(id) else { return self.add(CoupledBody::missing(id)) };
+        match self.found.get(&id).copied() {
             Some(k) if !wake || self.bodies[k].movable() || body.kind != BodyKind::Dynamic => k,
             Some(k) => {
                 self.bodies[k] = CoupledBody::new(id, body, self.dt, self.h, true);
                 k
             }
-            None => {
-                self.bodies.push(CoupledBody::new(id, body, self.dt, self.h, wake));
-                self.bodies.len() - 1
-            }
+            None => self.add(CoupledBody::new(id, body, self.dt, self.h, wake)),
         }
+    }
+
+    fn add(&mut self, body: CoupledBody) -> usize {
+        self.found.insert(body.id, self.bodies.len());
+        self.bodies.push(body);
+        self.bodies.len() - 1
     }
 
     /// The index of the static world (the immovable frame of a joint with no body A),
     /// added the first time it is asked for.
     fn static_world(&mut self) -> usize {
         let world = BodyId(RawId { index: u32::MAX, generation: 0 });
-        self.bodies.iter().position(|b| b.id == world).unwrap_or_else(|| {
-            self.bodies.push(CoupledBody::missing(world));
-            self.bodies.len() - 1
-        })
+        match self.found.get(&world) {
+            Some(&k) => k,
+            None => self.add(CoupledBody::missing(world)),
+        }
     }
 }
 
@@ -369,41 +376,66 @@ fn gather_contacts(
 /// What the stage holds between its bodies besides the particles: the contacts of its moving
 /// bodies with other awake dynamic bodies, as position constraints ([`BodyContact`]), and the
 /// joints of its moving bodies ([`StageJoint`]). A body met that way joins the stage (and so
-/// on, to what rests on it or hangs from it). The contact points are the narrow phase's, taken
-/// at the start of the step, where the stage winds the bodies back to. Contacts with static,
-/// kinematic and sleeping bodies are left to the rigid solve.
+/// on, to what rests on it or hangs from it: a walk from the moving bodies through the
+/// contacts and joints, each met once; the loads then go in contact and joint order). The
+/// contact points are the narrow phase's, taken at the start of the step, where the stage
+/// winds the bodies back to. Contacts with static, kinematic and sleeping bodies are left to
+/// the rigid solve.
 fn gather_loads(contacts: &[Contact], joints: &Arena<Joint, JointId>, coupling: &mut Coupling) -> StageLoads {
-    let mut contact_joined = vec![false; contacts.len()];
-    let mut joint_joined = vec![false; joints.len()];
-    let mut loads = StageLoads::default();
-    loop {
-        let before = loads.contacts.len() + loads.joints.len();
-        for (k, contact) in contacts.iter().enumerate() {
-            if !contact_joined[k] && joins_stage(contact, coupling) {
-                contact_joined[k] = true;
-                add_body_contacts(contact, coupling, &mut loads.contacts);
-            }
-        }
-        for (k, (_, joint)) in joints.iter().enumerate() {
-            if joint_joined[k] || !joint.enabled || joint.broken {
-                continue;
-            }
-            let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
-            if !(joint.body_a.is_some_and(moving) || moving(joint.body_b)) {
-                continue;
-            }
-            joint_joined[k] = true;
-            let a = match joint.body_a {
-                Some(id) => coupling.index(id, false),
-                None => coupling.static_world(),
-            };
-            let b = coupling.index(joint.body_b, false);
-            loads.joints.extend(StageJoint::new(joint, a as u32, b as u32, &coupling.bodies));
-        }
-        if loads.contacts.len() + loads.joints.len() == before {
-            return loads;
+    let free =
+        |id: BodyId| coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled);
+    let mut touching: HashMap<BodyId, Vec<u32>> = HashMap::new();
+    for (k, contact) in contacts.iter().enumerate() {
+        let (a, b) = (contact.body_a, contact.body_b);
+        if contact.touching && !contact.sensor && free(a) && free(b) {
+            touching.entry(a).or_default().push(k as u32);
+            touching.entry(b).or_default().push(k as u32);
         }
     }
+    let mut queue: VecDeque<BodyId> = coupling.bodies.iter().filter(|b| b.movable()).map(|b| b.id).collect();
+    let mut queued: HashSet<BodyId> = queue.iter().copied().collect();
+    let (mut contacts_met, mut joints_met) = (HashSet::new(), HashSet::new());
+    let mut join = |id: BodyId, coupling: &mut Coupling, queue: &mut VecDeque<BodyId>| {
+        let k = coupling.index(id, false);
+        if coupling.bodies[k].movable() && queued.insert(id) {
+            queue.push_back(id);
+        }
+    };
+    while let Some(id) = queue.pop_front() {
+        for &k in touching.get(&id).map_or(&[][..], Vec::as_slice) {
+            if contacts_met.insert(k) {
+                let contact = &contacts[k as usize];
+                join(contact.body_a, coupling, &mut queue);
+                join(contact.body_b, coupling, &mut queue);
+            }
+        }
+        let body_joints = coupling.stored.get(id).map_or(&[][..], |b| b.joints.as_slice());
+        for &joint_id in body_joints {
+            let Some(joint) = joints.get(joint_id).filter(|j| j.enabled && !j.broken) else { continue };
+            if joints_met.insert(joint_id) {
+                joint.body_a.iter().for_each(|&a| join(a, coupling, &mut queue));
+                join(joint.body_b, coupling, &mut queue);
+            }
+        }
+    }
+    let mut loads = StageLoads::default();
+    let mut contact_order: Vec<u32> = contacts_met.into_iter().collect();
+    contact_order.sort_unstable();
+    for k in contact_order {
+        add_body_contacts(&contacts[k as usize], coupling, &mut loads.contacts);
+    }
+    let mut joint_order: Vec<JointId> = joints_met.into_iter().collect();
+    joint_order.sort_unstable_by_key(|id| id.0.index);
+    for id in joint_order {
+        let joint = joints.get(id).expect("met joints exist");
+        let a = match joint.body_a {
+            Some(body) => coupling.index(body, false),
+            None => coupling.static_world(),
+        };
+        let b = coupling.index(joint.body_b, false);
+        loads.joints.extend(StageJoint::new(joint, a as u32, b as u32, &coupling.bodies));
+    }
+    loads
 }
 
 /// The stage's constraints between bodies ([`gather_loads`]).
@@ -411,19 +443,6 @@ fn gather_loads(contacts: &[Contact], joints: &Arena<Joint, JointId>, coupling: 
 struct StageLoads {
     contacts: Vec<BodyContact>,
     joints: Vec<StageJoint>,
-}
-
-/// Does `contact` join the stage: touching, between two awake dynamic bodies, one of them
-/// moved by the stage?
-fn joins_stage(contact: &Contact, coupling: &Coupling) -> bool {
-    if !contact.touching || contact.sensor {
-        return false;
-    }
-    let moving = |id: BodyId| coupling.bodies.iter().any(|b| b.id == id && b.movable());
-    let free =
-        |id: BodyId| coupling.stored.get(id).is_some_and(|b| b.kind == BodyKind::Dynamic && b.awake && b.enabled);
-    let (a, b) = (contact.body_a, contact.body_b);
-    (moving(a) || moving(b)) && free(a) && free(b)
 }
 
 /// The points of `contact` as the stage's position constraints.
