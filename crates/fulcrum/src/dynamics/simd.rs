@@ -122,6 +122,57 @@ impl Sym3 {
             z: self.xz * v.x + self.yz * v.y + self.zz * v.z,
         }
     }
+
+    /// The sum per lane.
+    #[inline(always)]
+    pub fn add(&self, o: &Sym3) -> Sym3 {
+        Sym3 {
+            xx: self.xx + o.xx,
+            xy: self.xy + o.xy,
+            xz: self.xz + o.xz,
+            yy: self.yy + o.yy,
+            yz: self.yz + o.yz,
+            zz: self.zz + o.zz,
+        }
+    }
+
+    /// −[r]× M [r]× per lane, M being this symmetric matrix: entry (i, j) is
+    /// (r × e_i)·M(r × e_j), the angular part of a point's effective mass K through M.
+    pub fn through_arm(&self, r: &V3) -> Sym3 {
+        let zero = F4::ZERO;
+        let arm_x = V3 { x: zero, y: r.z, z: -r.y };
+        let arm_y = V3 { x: -r.z, y: zero, z: r.x };
+        let arm_z = V3 { x: r.y, y: -r.x, z: zero };
+        let (m_x, m_y, m_z) = (self.mul(&arm_x), self.mul(&arm_y), self.mul(&arm_z));
+        Sym3 {
+            xx: arm_x.dot(&m_x),
+            xy: arm_x.dot(&m_y),
+            xz: arm_x.dot(&m_z),
+            yy: arm_y.dot(&m_y),
+            yz: arm_y.dot(&m_z),
+            zz: arm_z.dot(&m_z),
+        }
+    }
+
+    /// M⁻¹ per lane, from the cofactors: M⁻¹ = adj(M) / det M. A lane whose determinant is
+    /// zero, subnormal or not finite gets the zero matrix (its constraint then does nothing).
+    pub fn inverse(&self) -> Sym3 {
+        let Sym3 { xx, xy, xz, yy, yz, zz } = *self;
+        let (c_xx, c_xy, c_xz) = (yy * zz - yz * yz, xz * yz - xy * zz, xy * yz - xz * yy);
+        let (c_yy, c_yz, c_zz) = (xx * zz - xz * xz, xy * xz - xx * yz, xx * yy - xy * xy);
+        let det = xx * c_xx + xy * c_xy + xz * c_xz;
+        let size = det.abs();
+        let usable = size.simd_gt(F4::splat(f32::MIN_POSITIVE)) & size.simd_lt(F4::splat(f32::INFINITY));
+        let scale = usable.select(F4::ONE / det, F4::ZERO);
+        Sym3 {
+            xx: c_xx * scale,
+            xy: c_xy * scale,
+            xz: c_xz * scale,
+            yy: c_yy * scale,
+            yz: c_yz * scale,
+            zz: c_zz * scale,
+        }
+    }
 }
 
 /// Four unit quaternions, one per lane.

@@ -18,7 +18,6 @@
 use super::{JointConstraint, JointModel};
 use crate::dynamics::contact_wide::{gather_motion, put, put3, put_sym, WideBodies};
 use crate::dynamics::parts::equality::RowScales;
-use crate::dynamics::parts::point::point_mass;
 use crate::dynamics::simd::{Sym3, F4, V3};
 use crate::dynamics::solver_body::SolverBody;
 
@@ -38,7 +37,8 @@ pub(crate) struct WidePointJoints {
     r_b: V3,
     /// c_B − c_A at the start of the step.
     centers: V3,
-    /// K⁻¹ at the start of the step (zero for an empty lane).
+    /// K⁻¹ at the start of the step (zero for an empty lane), computed for the four lanes at
+    /// once when they are packed.
     mass: Sym3,
     /// Accumulated impulse on B (world axes).
     impulse: V3,
@@ -51,7 +51,17 @@ impl WidePointJoints {
         for (lane, &index) in indices.iter().enumerate().take(4) {
             w.set_lane(lane, index, &joints[index as usize], bodies);
         }
+        w.mass = w.effective_mass().inverse();
         w
+    }
+
+    /// K of the four point parts (`parts/point.rs`), one per lane:
+    /// K = (1/m_A + 1/m_B)·1 − [r_A]× I_A⁻¹ [r_A]× − [r_B]× I_B⁻¹ [r_B]×. An empty lane has
+    /// no mass and K = 0, so its K⁻¹ is zero too.
+    fn effective_mass(&self) -> Sym3 {
+        let masses = self.inv_mass_a + self.inv_mass_b;
+        let linear = Sym3 { xx: masses, yy: masses, zz: masses, ..Sym3::default() };
+        linear.add(&self.inv_inertia_a.through_arm(&self.r_a)).add(&self.inv_inertia_b.through_arm(&self.r_b))
     }
 
     fn set_lane(&mut self, lane: usize, index: u32, c: &JointConstraint, bodies: &[SolverBody]) {
@@ -67,7 +77,6 @@ impl WidePointJoints {
         put3(&mut self.r_a, lane, c.frames.r_a);
         put3(&mut self.r_b, lane, c.frames.r_b);
         put3(&mut self.centers, lane, c.frames.centers);
-        put_sym(&mut self.mass, lane, &point_mass(c.frames.r_a, c.frames.r_b, a, b));
         put3(&mut self.impulse, lane, ball.point.impulse);
     }
 
@@ -115,5 +124,67 @@ impl WidePointJoints {
         self.apply(&mut a, &mut b, &r_a, &r_b, &delta);
         a.scatter(bodies, &self.body_a);
         b.scatter(bodies, &self.body_b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::simd::Sym3;
+    use crate::math::{Mat3, Quat, Vec3};
+
+    fn body(inv_mass: f32, turn: f32, diagonal: Vec3) -> SolverBody {
+        let rotation = Mat3::from_quat(Quat::from_euler(glam::EulerRot::XYZ, turn, 0.7 * turn, -0.4 * turn));
+        let inv_inertia = rotation * Mat3::from_diagonal(diagonal) * rotation.transpose();
+        SolverBody { inv_mass, inv_inertia, ..SolverBody::STATIC }
+    }
+
+    /// K⁻¹ of four lanes at once equals each lane's own (`point_mass`) to rounding, for
+    /// bodies of unlike masses, inertias and anchors, one of them the static world.
+    #[test]
+    fn four_lane_inverse_mass_matches_one_lane() {
+        let cases = [
+            (
+                body(1.0, 0.3, Vec3::new(6.0, 2.0, 4.0)),
+                body(0.5, -1.1, Vec3::new(1.0, 3.0, 2.0)),
+                Vec3::new(0.5, -0.2, 0.1),
+                Vec3::new(-0.4, 0.3, 0.0),
+            ),
+            (
+                body(0.01, 1.7, Vec3::new(0.02, 0.05, 0.03)),
+                body(2.0, 0.2, Vec3::new(9.0, 9.0, 9.0)),
+                Vec3::new(2.0, 0.0, -1.0),
+                Vec3::new(0.0, 0.1, 0.0),
+            ),
+            (
+                SolverBody::STATIC,
+                body(1.0, 0.9, Vec3::new(3.0, 1.0, 2.0)),
+                Vec3::new(1.0, 2.0, 3.0),
+                Vec3::new(0.0, -0.5, 0.25),
+            ),
+            (
+                body(4.0, -2.3, Vec3::new(12.0, 30.0, 20.0)),
+                body(4.0, 2.3, Vec3::new(12.0, 30.0, 20.0)),
+                Vec3::new(0.05, 0.05, 0.0),
+                Vec3::new(-0.05, -0.05, 0.0),
+            ),
+        ];
+        let mut w = WidePointJoints::default();
+        for (lane, (a, b, r_a, r_b)) in cases.iter().enumerate() {
+            put(&mut w.inv_mass_a, lane, a.inv_mass);
+            put(&mut w.inv_mass_b, lane, b.inv_mass);
+            put_sym(&mut w.inv_inertia_a, lane, &a.inv_inertia);
+            put_sym(&mut w.inv_inertia_b, lane, &b.inv_inertia);
+            put3(&mut w.r_a, lane, *r_a);
+            put3(&mut w.r_b, lane, *r_b);
+        }
+        let wide: Sym3 = w.effective_mass().inverse();
+        for (lane, (a, b, r_a, r_b)) in cases.iter().enumerate() {
+            let one = crate::dynamics::parts::point::point_mass(*r_a, *r_b, a, b);
+            let four = wide.lane(lane);
+            let size = one.abs().to_cols_array().into_iter().fold(0.0f32, f32::max);
+            let worst = (four - one).abs().to_cols_array().into_iter().fold(0.0f32, f32::max);
+            assert!(worst <= 1e-5 * size, "lane {lane}: {four:?} against {one:?}");
+        }
     }
 }
