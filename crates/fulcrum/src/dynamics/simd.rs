@@ -93,7 +93,6 @@ pub(crate) struct Sym3 {
 
 impl Sym3 {
     /// Lanes from four symmetric matrices (the upper triangle is read).
-    #[cfg(test)]
     pub fn from_lanes(m: [crate::math::Mat3; 4]) -> Sym3 {
         let pick = |f: fn(&crate::math::Mat3) -> f32| F4::new([f(&m[0]), f(&m[1]), f(&m[2]), f(&m[3])]);
         Sym3 {

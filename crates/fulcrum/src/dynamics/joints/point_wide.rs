@@ -16,18 +16,17 @@
 //! with (β, s_m, s_i) the pass's rigid-row softness.
 
 use super::{JointConstraint, JointModel};
-use crate::dynamics::contact_wide::{gather_motion, put, put3, put_sym, WideBodies};
+use crate::dynamics::contact_wide::{gather_motion, WideBodies};
 use crate::dynamics::parts::equality::RowScales;
 use crate::dynamics::simd::{Sym3, F4, V3};
 use crate::dynamics::solver_body::SolverBody;
+use crate::math::{Mat3, Vec3};
 
 /// Four ball joints in lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePointJoints {
     pub body_a: [u32; 4],
     pub body_b: [u32; 4],
-    /// Index of each lane's joint in the step's joint constraints (`u32::MAX`: empty lane).
-    pub joint: [u32; 4],
     inv_mass_a: F4,
     inv_mass_b: F4,
     inv_inertia_a: Sym3,
@@ -45,12 +44,38 @@ pub(crate) struct WidePointJoints {
 }
 
 impl WidePointJoints {
-    /// Packs up to four joints (indices into `joints`) into lanes.
+    /// Packs up to four joints (indices into `joints`) into lanes. Each field is gathered
+    /// into an array of four and loaded whole (written lane by lane into the vectors, every
+    /// field was read back through a stalled store), then K⁻¹ is found for the four at once.
     pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints {
-        let mut w = WidePointJoints { joint: [u32::MAX; 4], ..Default::default() };
+        let (mut body_a, mut body_b) = ([0u32; 4], [0u32; 4]);
+        let (mut inv_mass_a, mut inv_mass_b) = ([0.0f32; 4], [0.0f32; 4]);
+        let (mut inv_inertia_a, mut inv_inertia_b) = ([Mat3::ZERO; 4], [Mat3::ZERO; 4]);
+        let (mut r_a, mut r_b, mut centers, mut impulse) =
+            ([Vec3::ZERO; 4], [Vec3::ZERO; 4], [Vec3::ZERO; 4], [Vec3::ZERO; 4]);
         for (lane, &index) in indices.iter().enumerate().take(4) {
-            w.set_lane(lane, index, &joints[index as usize], bodies);
+            let c = &joints[index as usize];
+            let JointModel::Ball(ball) = &c.model else { continue };
+            let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
+            (body_a[lane], body_b[lane]) = (c.body_a, c.body_b);
+            (inv_mass_a[lane], inv_mass_b[lane]) = (a.inv_mass, b.inv_mass);
+            (inv_inertia_a[lane], inv_inertia_b[lane]) = (a.inv_inertia, b.inv_inertia);
+            (r_a[lane], r_b[lane], centers[lane]) = (c.frames.r_a, c.frames.r_b, c.frames.centers);
+            impulse[lane] = ball.point.impulse;
         }
+        let mut w = WidePointJoints {
+            body_a,
+            body_b,
+            inv_mass_a: F4::new(inv_mass_a),
+            inv_mass_b: F4::new(inv_mass_b),
+            inv_inertia_a: Sym3::from_lanes(inv_inertia_a),
+            inv_inertia_b: Sym3::from_lanes(inv_inertia_b),
+            r_a: V3::from_lanes(r_a),
+            r_b: V3::from_lanes(r_b),
+            centers: V3::from_lanes(centers),
+            mass: Sym3::default(),
+            impulse: V3::from_lanes(impulse),
+        };
         w.mass = w.effective_mass().inverse();
         w
     }
@@ -62,22 +87,6 @@ impl WidePointJoints {
         let masses = self.inv_mass_a + self.inv_mass_b;
         let linear = Sym3 { xx: masses, yy: masses, zz: masses, ..Sym3::default() };
         linear.add(&self.inv_inertia_a.through_arm(&self.r_a)).add(&self.inv_inertia_b.through_arm(&self.r_b))
-    }
-
-    fn set_lane(&mut self, lane: usize, index: u32, c: &JointConstraint, bodies: &[SolverBody]) {
-        let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
-        let JointModel::Ball(ball) = &c.model else { return };
-        self.joint[lane] = index;
-        self.body_a[lane] = c.body_a;
-        self.body_b[lane] = c.body_b;
-        put(&mut self.inv_mass_a, lane, a.inv_mass);
-        put(&mut self.inv_mass_b, lane, b.inv_mass);
-        put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
-        put_sym(&mut self.inv_inertia_b, lane, &b.inv_inertia);
-        put3(&mut self.r_a, lane, c.frames.r_a);
-        put3(&mut self.r_b, lane, c.frames.r_b);
-        put3(&mut self.centers, lane, c.frames.centers);
-        put3(&mut self.impulse, lane, ball.point.impulse);
     }
 
     /// Copies lane `lane`'s impulse back into its joint `c`.
@@ -130,8 +139,8 @@ impl WidePointJoints {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dynamics::simd::Sym3;
-    use crate::math::{Mat3, Quat, Vec3};
+    use crate::dynamics::contact_wide::{put, put3, put_sym};
+    use crate::math::Quat;
 
     fn body(inv_mass: f32, turn: f32, diagonal: Vec3) -> SolverBody {
         let rotation = Mat3::from_quat(Quat::from_euler(glam::EulerRot::XYZ, turn, 0.7 * turn, -0.4 * turn));
