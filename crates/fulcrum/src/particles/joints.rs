@@ -62,7 +62,7 @@ impl StageJoint {
             error_at_start: [0.0; MAX_ROWS],
             overlap_at_start: [0.0; MAX_ROWS],
         };
-        let (equality, limits) = stage_joint.rows(bodies);
+        let (equality, limits) = (stage_joint.equality_rows(bodies), stage_joint.limit_rows(bodies));
         if equality.count == 0 && limits.count == 0 {
             return None;
         }
@@ -85,35 +85,40 @@ impl StageJoint {
         }
     }
 
-    /// The equality rows and the limit rows at the current poses.
-    fn rows(&self, bodies: &[CoupledBody]) -> (Rows, Rows) {
-        let frames = self.frames(bodies);
-        let (mut equality, mut limits) = (Rows::default(), Rows::default());
-        equality.count = self.model.equality_rows(&frames, &mut equality.rows, &mut equality.error);
-        limits.count = self.model.limit_rows(&frames, &mut limits.rows, &mut limits.error);
-        (equality, limits)
+    /// The equality rows and their errors at the current poses.
+    fn equality_rows(&self, bodies: &[CoupledBody]) -> Rows {
+        let mut equality = Rows::default();
+        equality.count = self.model.equality_rows(&self.frames(bodies), &mut equality.rows, &mut equality.error);
+        equality
     }
 
-    /// One projection: the equality rows as one block, then each limit row that is closing.
+    /// The limit rows and their gaps at the current poses.
+    fn limit_rows(&self, bodies: &[CoupledBody]) -> Rows {
+        let mut limits = Rows::default();
+        limits.count = self.model.limit_rows(&self.frames(bodies), &mut limits.rows, &mut limits.error);
+        limits
+    }
+
+    /// One projection: the equality rows as one block, then each limit row that is closing
+    /// (its rows taken after the block has moved the bodies).
+    #[allow(clippy::needless_range_loop)] // K's entries read best by row and column
     pub fn solve(&self, bodies: &mut [CoupledBody]) {
-        let (equality, _) = self.rows(bodies);
-        if equality.count > 0 {
-            let n = equality.count;
-            let k: Mat6 = std::array::from_fn(|i| {
-                std::array::from_fn(|j| {
-                    if i < n && j < n {
-                        self.coupling(&equality.rows[i], &equality.rows[j], bodies)
-                    } else {
-                        0.0
-                    }
-                })
-            });
+        let equality = self.equality_rows(bodies);
+        let n = equality.count;
+        if n > 0 {
+            let mut k: Mat6 = [[0.0; MAX_ROWS]; MAX_ROWS];
+            for i in 0..n {
+                for j in i..n {
+                    k[i][j] = self.coupling(&equality.rows[i], &equality.rows[j], bodies);
+                    k[j][i] = k[i][j];
+                }
+            }
             let c: Vec6 = std::array::from_fn(|i| self.error_at_start[i] - equality.error[i]);
             if let Some(lambda) = solve_spd(&k, &c, n) {
                 (0..n).for_each(|i| self.apply(&equality.rows[i], lambda[i], bodies));
             }
         }
-        let (_, limits) = self.rows(bodies);
+        let limits = self.limit_rows(bodies);
         for i in 0..limits.count {
             let row = &limits.rows[i];
             let gap = limits.error[i] - self.overlap_at_start[i];
