@@ -58,9 +58,44 @@ impl Coloring {
     }
 }
 
+/// Orders `items` by decreasing `key` (at most [`MAX_KEY`]), keeping the order of items with
+/// equal keys: the same order as a stable sort by `Reverse(key)`, by one counting pass and
+/// one placing pass (O(n); the colours of a big scene hold thousands of items).
+/// `scratch` is a reusable buffer.
+pub(crate) fn order_by_decreasing_key(items: &mut Vec<u32>, scratch: &mut Vec<u32>, key: impl Fn(u32) -> u8) {
+    let mut counts = [0usize; MAX_KEY as usize + 2];
+    for &item in items.iter() {
+        counts[(MAX_KEY - key(item).min(MAX_KEY)) as usize + 1] += 1;
+    }
+    for k in 1..counts.len() {
+        counts[k] += counts[k - 1];
+    }
+    scratch.clear();
+    scratch.resize(items.len(), 0);
+    for &item in items.iter() {
+        let slot = &mut counts[(MAX_KEY - key(item).min(MAX_KEY)) as usize];
+        scratch[*slot] = item;
+        *slot += 1;
+    }
+    std::mem::swap(items, scratch);
+}
+
+/// Largest key of [`order_by_decreasing_key`] (larger ones count as it).
+pub(crate) const MAX_KEY: u8 = 15;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ordering_by_decreasing_key_matches_a_stable_sort() {
+        let keys: Vec<u8> = (0..1000u32).map(|i| ((i * 7919 + 13) % 5) as u8).collect();
+        let mut items: Vec<u32> = (0..1000u32).rev().collect();
+        let mut expected = items.clone();
+        expected.sort_by_key(|&i| std::cmp::Reverse(keys[i as usize]));
+        order_by_decreasing_key(&mut items, &mut Vec::new(), |i| keys[i as usize]);
+        assert_eq!(items, expected);
+    }
 
     #[test]
     fn no_colour_shares_a_movable_body() {

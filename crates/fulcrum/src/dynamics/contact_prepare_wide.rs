@@ -34,7 +34,7 @@ pub(crate) struct PairInput {
     /// Centres of mass at the start of the step.
     pub center_a: Vec3,
     pub center_b: Vec3,
-    /// Softness of the pair (contact or static contact).
+    /// Softness of the pair (`StepContext::pair_softness` of the two masses).
     pub softness: Softness,
     /// Manifold points.
     pub point_count: u8,

@@ -21,10 +21,11 @@
 //! joints outside a tree), then the user constraints, then the exact tree solve of the
 //! tree-shaped joint graphs, then the contacts.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::coloring::Coloring;
-use super::contact_islands::{self, ContactIslands};
+use super::coloring::{self, Coloring};
+use super::contact_islands::ContactIslands;
 use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::{self as wide_contacts, WideContact};
@@ -55,10 +56,15 @@ const MAX_LINEAR_CORRECTION: f32 = 0.2;
 pub(crate) struct SolverData {
     pub bodies: Vec<SolverBody>,
     pub params: Vec<SolverBodyParams>,
-    /// The touching pairs to solve this step.
+    /// The touching pairs to solve this step, each with its softness.
     pub pairs: Vec<PairInput>,
+    /// Some pair in `pairs` joins two movable bodies of unequal mass
+    /// (`contact_islands::unequal`); set with `pairs`.
+    pub unequal_masses: bool,
     /// Graph colouring of `pairs`.
     coloring: Coloring,
+    /// Buffer for ordering a colour's pairs.
+    order_scratch: Vec<u32>,
     /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
     /// into `joints`) and how many, before they are prepared.
     lane_groups: Vec<([u32; 4], u8)>,
@@ -135,7 +141,7 @@ impl SolverData {
                 color.retain(|&i| !islands.takes(i));
             }
             // Lanes with equal point counts together: loops stop at a group's largest count.
-            color.sort_by_key(|&i| std::cmp::Reverse(pairs[i as usize].point_count));
+            coloring::order_by_decreasing_key(color, &mut self.order_scratch, |i| pairs[i as usize].point_count);
             for chunk in color.chunks(4) {
                 let mut lanes = [0; 4];
                 lanes[..chunk.len()].copy_from_slice(chunk);
@@ -148,10 +154,16 @@ impl SolverData {
         self.island_start = self.lane_groups.len();
         self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| ([i, 0, 0, 0], 1)));
         self.contacts.clear();
+        let deep = AtomicBool::new(false);
         workers::extend_mapped(&self.workers, &mut self.contacts, &self.lane_groups, 8, |(lanes, count)| {
             let inputs = lanes.map(|i| pairs[i as usize]);
-            WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings)
+            let contact = WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings);
+            if contact.starts_deep {
+                deep.store(true, Ordering::Relaxed);
+            }
+            contact
         });
+        self.deep_overlap = deep.into_inner();
         self.islands.prepare(&self.contacts, self.island_start, &self.bodies);
     }
 
@@ -339,13 +351,7 @@ pub(crate) struct SolveTimes {
 pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: &StepContext) -> SolveTimes {
     let start = Instant::now();
     data.prepare_joints(ctx);
-    let mut unequal = false;
-    for pair in &mut data.pairs {
-        let (a, b) = (&data.bodies[pair.body_a as usize], &data.bodies[pair.body_b as usize]);
-        pair.softness = ctx.pair_softness(a.inv_mass, b.inv_mass);
-        unequal |= contact_islands::unequal(a.inv_mass, b.inv_mass);
-    }
-    if unequal && ctx.solver.exact_contact_islands {
+    if data.unequal_masses && ctx.solver.exact_contact_islands {
         let joints = data.joints.iter().map(|j| (j.body_a, j.body_b));
         let users = data.user_constraints.iter().map(|u| (u.body_a, u.body_b));
         data.islands.find(&data.pairs, &data.bodies, joints.chain(users).flat_map(|(a, b)| [a, b]));
@@ -353,7 +359,6 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         data.islands.clear();
     }
     data.prepare_contacts(world_contacts, &ctx.prepare);
-    data.deep_overlap = data.contacts.iter().any(|c| c.starts_deep);
     if data.deep_overlap {
         data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
     }

@@ -20,8 +20,10 @@ pub(crate) enum PairVerdict {
     Destroy { wake: bool },
     /// Neither body is active: the pair is kept as it was (both woken when `wake`).
     Idle { wake: bool },
-    /// The manifolds were updated: computed afresh, or reused from the cache.
-    Updated { computed: bool },
+    /// The manifolds were updated: computed afresh, or reused from the cache. `changed`:
+    /// the pair started or stopped touching (its `touching` flag is already updated; the
+    /// event is still to be reported); `wake`: it touches a sleeping body.
+    Updated { computed: bool, changed: bool, wake: bool },
 }
 
 thread_local! {
@@ -96,26 +98,31 @@ impl World {
         self.contacts = contacts;
         self.narrow_counts = (0, 0);
         let mut i = 0;
+        // Only the verdicts are read here; a pair itself only when something is to be done.
         while i < self.contacts.len() {
-            let contact = &self.contacts[i];
-            let bodies = [contact.body_a, contact.body_b];
+            let bodies = |contact: &Contact| [contact.body_a, contact.body_b];
             match verdicts[i] {
                 PairVerdict::Destroy { wake } => {
                     if wake {
-                        to_wake.extend(bodies);
+                        to_wake.extend(bodies(&self.contacts[i]));
                     }
                     self.destroy_contact(i);
                     verdicts.swap_remove(i);
                     continue;
                 }
-                PairVerdict::Idle { wake: true } => to_wake.extend(bodies),
+                PairVerdict::Idle { wake: true } => to_wake.extend(bodies(&self.contacts[i])),
                 PairVerdict::Idle { wake: false } => {}
-                PairVerdict::Updated { computed } => {
+                PairVerdict::Updated { computed, changed, wake } => {
                     match computed {
                         true => self.narrow_counts.0 += 1,
                         false => self.narrow_counts.1 += 1,
                     }
-                    self.report_touching(i, &mut to_wake);
+                    if changed {
+                        self.report_touching(i);
+                    }
+                    if wake {
+                        self.wake_sleeping_ends(i, &mut to_wake);
+                    }
                 }
             }
             i += 1;
@@ -191,30 +198,32 @@ impl World {
             contact.set_manifolds(std::slice::from_ref(&manifold), cacheable);
             !reused
         };
-        PairVerdict::Updated { computed }
+        let touching = if contact.sensor { contact.min_separation() < 0.0 } else { contact.point_count() > 0 };
+        let changed = touching != contact.touching;
+        contact.touching = touching;
+        let wake = touching && !contact.sensor && (body_a.sleeping || body_b.sleeping);
+        PairVerdict::Updated { computed, changed, wake }
     }
 
-    /// After pair `i`'s manifolds were updated: begin or end events when its touching
-    /// changed, and its sleeping bodies listed for waking when it touches.
-    fn report_touching(&mut self, i: usize, to_wake: &mut Vec<BodyId>) {
-        let contact = &mut self.contacts[i];
-        let touching = if contact.sensor { contact.min_separation() < 0.0 } else { contact.point_count() > 0 };
-        if touching != contact.touching {
-            let event = ContactEvent::of(contact);
-            let list = match (contact.sensor, touching) {
-                (false, true) => &mut self.events.contact_begin,
-                (false, false) => &mut self.events.contact_end,
-                (true, true) => &mut self.events.sensor_begin,
-                (true, false) => &mut self.events.sensor_end,
-            };
-            list.push(event);
-            contact.touching = touching;
-        }
-        if touching && !contact.sensor {
-            for id in [contact.body_a, contact.body_b] {
-                if self.body_hot(id).sleeping {
-                    to_wake.push(id);
-                }
+    /// Pair `i` has just started or stopped touching (its flag says which): the begin or
+    /// end event.
+    fn report_touching(&mut self, i: usize) {
+        let contact = &self.contacts[i];
+        let list = match (contact.sensor, contact.touching) {
+            (false, true) => &mut self.events.contact_begin,
+            (false, false) => &mut self.events.contact_end,
+            (true, true) => &mut self.events.sensor_begin,
+            (true, false) => &mut self.events.sensor_end,
+        };
+        list.push(ContactEvent::of(contact));
+    }
+
+    /// Pair `i` touches: its sleeping bodies are listed for waking.
+    fn wake_sleeping_ends(&self, i: usize, to_wake: &mut Vec<BodyId>) {
+        let contact = &self.contacts[i];
+        for id in [contact.body_a, contact.body_b] {
+            if self.body_hot(id).sleeping {
+                to_wake.push(id);
             }
         }
     }

@@ -1,6 +1,7 @@
 //! Glue between the world's storage and the solver arrays: gather awake bodies and touching
 //! contacts into contiguous solver data, run the solver, and write poses and velocities back.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use super::api::{motion_reach, swept_bounds, NO_PROXY};
@@ -9,8 +10,8 @@ use super::events::DisabledBody;
 use super::World;
 use crate::body::{Body, BodyKind};
 use crate::collision::contact::Contact;
+use crate::dynamics::contact_islands;
 use crate::dynamics::contact_prepare_wide::PairInput;
-use crate::dynamics::softness::Softness;
 use crate::dynamics::solver;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
@@ -36,7 +37,7 @@ impl World {
         let ctx = StepContext::new(&self.settings, dt, self.solver.next_step());
         self.gather_joints(&ctx);
         self.gather_user_constraints(ctx.h);
-        self.gather_contacts();
+        self.gather_contacts(&ctx);
         let gathered = Instant::now();
         let solver = solver::solve(&mut self.solver, &mut self.contacts, &ctx);
         let solved = Instant::now();
@@ -83,11 +84,19 @@ impl World {
     }
 
     /// Lists every manifold of the touching, non-sensor pairs with a simulated body for the
-    /// solver.
-    fn gather_contacts(&mut self) {
+    /// solver, each with its softness from the two masses, and notes whether any two
+    /// movable bodies in touch differ much in mass (`contact_islands.rs`).
+    fn gather_contacts(&mut self, ctx: &StepContext) {
         let data = &mut self.solver;
         data.pairs.clear();
         let (bodies, solver_bodies) = (&self.bodies, &data.bodies);
+        let unequal = AtomicBool::new(false);
+        let softness = |a: &SolverBody, b: &SolverBody| {
+            if contact_islands::unequal(a.inv_mass, b.inv_mass) {
+                unequal.store(true, Ordering::Relaxed);
+            }
+            ctx.pair_softness(a.inv_mass, b.inv_mass)
+        };
         workers::extend_flat_mapped(
             &data.workers,
             &mut data.pairs,
@@ -96,21 +105,23 @@ impl World {
             |index, contact| {
                 let ends = solved_ends(contact, bodies, solver_bodies);
                 ends.into_iter().flat_map(move |(a, b)| {
+                    let (solver_a, solver_b) = (a.solver_index, b.solver_index);
+                    let softness = softness(&solver_bodies[solver_a as usize], &solver_bodies[solver_b as usize]);
                     let touching = contact.states().enumerate().filter(|(_, state)| state.manifold.count > 0);
                     touching.map(move |(k, state)| PairInput {
                         contact_index: index as u32,
                         manifold_index: k as u8,
-                        body_a: a.solver_index,
-                        body_b: b.solver_index,
+                        body_a: solver_a,
+                        body_b: solver_b,
                         center_a: a.center,
                         center_b: b.center,
-                        // The solver sets it from the step context and the two masses.
-                        softness: Softness::RIGID,
+                        softness,
                         point_count: state.manifold.count as u8,
                     })
                 })
             },
         );
+        data.unequal_masses = unequal.into_inner();
     }
 
     /// Writes the solved motion back: centre of mass and rotation from the accumulated
