@@ -3,6 +3,8 @@
 //! glue: gather active joints for the solver, write impulses back, report reactions and
 //! breaks.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::joints::{JointConstraint, JointInput};
@@ -431,16 +433,19 @@ impl World {
             (ia != 0 || ib != 0).then(|| JointInput::new(slot as u32, joint, bodies, poses, centers))
         });
         let (joints, warm) = (&self.joints, ctx.solver.warm_start);
-        let kept = warm
-            && !data.joints_changed
-            && data.joints.len() == data.joint_inputs.len()
-            && data.joints.iter().zip(&data.joint_inputs).all(|(c, input)| c.matches(input));
-        if kept {
-            let inputs = &data.joint_inputs;
+        if warm && !data.joints_changed && data.joints.len() == data.joint_inputs.len() {
+            // Each kept constraint starts its step where it still matches its input; one that
+            // does not sends every constraint to be rebuilt below (what was started is dropped).
+            let (inputs, unmatched) = (&data.joint_inputs, AtomicBool::new(false));
             workers::for_each_indexed(&data.workers, &mut data.joints, JOINTS_PER_TASK, |i, c| {
-                c.begin_step(&inputs[i])
+                match c.matches(&inputs[i]) {
+                    true => c.begin_step(&inputs[i]),
+                    false => unmatched.store(true, Ordering::Relaxed),
+                }
             });
-            return;
+            if !unmatched.into_inner() {
+                return;
+            }
         }
         data.joints.clear();
         workers::extend_mapped(&data.workers, &mut data.joints, &data.joint_inputs, JOINTS_PER_TASK, |input| {
@@ -453,7 +458,7 @@ impl World {
     pub(crate) fn store_joints(&mut self, h: f32) {
         let data = &mut self.solver;
         let bodies = &data.bodies;
-        let any_broke = std::sync::atomic::AtomicBool::new(false);
+        let any_broke = AtomicBool::new(false);
         let mut tasks = paired_runs(&mut data.joints, self.joints.slots_mut());
         workers::for_each(&data.workers, &mut tasks, 1, |(constraints, slots, first_slot)| {
             for c in constraints.iter_mut() {
@@ -466,7 +471,7 @@ impl World {
                 let over_torque = joint.break_torque.is_some_and(|limit| torque.length() > limit);
                 if over_force || over_torque {
                     joint.broken = true;
-                    any_broke.store(true, std::sync::atomic::Ordering::Relaxed);
+                    any_broke.store(true, Ordering::Relaxed);
                 }
             }
         });
