@@ -6,6 +6,7 @@ pub(crate) mod contact_islands;
 pub(crate) mod contact_prepare_wide;
 pub(crate) mod contact_solver;
 pub(crate) mod contact_wide;
+pub(crate) mod denormals;
 pub(crate) mod impacts;
 pub(crate) mod integrate;
 pub(crate) mod island;

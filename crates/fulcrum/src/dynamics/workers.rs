@@ -115,6 +115,7 @@ impl Workers {
                 let pool = rayon::ThreadPoolBuilder::new()
                     .num_threads(threads)
                     .thread_name(|i| format!("fulcrum-worker-{i}"))
+                    .start_handler(|_| super::denormals::flush_denormals_on_this_thread())
                     .build()
                     .expect("the operating system refused to start the world's worker threads");
                 std::sync::Arc::new(pool)

@@ -14,6 +14,7 @@
 use std::time::Instant;
 
 use super::World;
+use crate::dynamics::denormals::FlushDenormals;
 use crate::error::{check_positive, Result};
 
 /// Wall-clock milliseconds the last step spent in each stage.
@@ -68,6 +69,7 @@ impl World {
 
     /// The stages of one step, timed.
     fn run_stages(&mut self, dt: f32) {
+        let _flush = FlushDenormals::new();
         self.events.clear();
         self.solver.workers.take_parallel_ms();
         let team = self.solver.workers.begin_team();
