@@ -10,29 +10,40 @@
 /// Most colours; a u32 per body holds which ones it already uses.
 pub(crate) const MAX_COLORS: usize = 32;
 
+/// Buckets per colour: a constraint names its bucket when coloured, and a colour lists its
+/// buckets' constraints one bucket after another ([`Coloring::colour`]). The contacts use
+/// them to bring pairs of equal point count together without a sort.
+pub(crate) const BUCKETS: usize = 4;
+
 /// The result of colouring, with buffers reused between steps.
 #[derive(Default)]
 pub(crate) struct Coloring {
-    /// Constraint indices per colour, in constraint order.
-    pub colors: Vec<Vec<u32>>,
+    /// Constraint indices per colour and bucket (`colour · BUCKETS + bucket`), in
+    /// constraint order.
+    lists: Vec<Vec<u32>>,
     /// Constraints that fit no colour.
     pub overflow: Vec<u32>,
     body_colors: Vec<u32>,
 }
 
 impl Coloring {
-    /// Colours `count` constraints; `bodies(i)` gives constraint i's two solver body indices and
-    /// whether each is movable.
-    pub(crate) fn build(&mut self, body_count: usize, count: usize, bodies: impl Fn(usize) -> [(u32, bool); 2]) {
-        self.colors.resize_with(MAX_COLORS, Vec::new);
-        for color in &mut self.colors {
-            color.clear();
+    /// Colours `count` constraints; `bodies(i)` gives constraint i's two solver body indices,
+    /// whether each is movable, and its bucket (below [`BUCKETS`]).
+    pub(crate) fn build(
+        &mut self,
+        body_count: usize,
+        count: usize,
+        bodies: impl Fn(usize) -> ([(u32, bool); 2], usize),
+    ) {
+        self.lists.resize_with(MAX_COLORS * BUCKETS, Vec::new);
+        for list in &mut self.lists {
+            list.clear();
         }
         self.overflow.clear();
         self.body_colors.clear();
         self.body_colors.resize(body_count, 0);
         for i in 0..count {
-            let [(a, movable_a), (b, movable_b)] = bodies(i);
+            let ([(a, movable_a), (b, movable_b)], bucket) = bodies(i);
             let mut used = 0u32;
             if movable_a {
                 used |= self.body_colors[a as usize];
@@ -53,48 +64,60 @@ impl Coloring {
             if movable_b {
                 self.body_colors[b as usize] |= bit;
             }
-            self.colors[color as usize].push(i as u32);
+            self.lists[color as usize * BUCKETS + bucket.min(BUCKETS - 1)].push(i as u32);
         }
     }
+
+    /// The constraints of colour `k`: bucket 0's, then bucket 1's, ..., each in constraint
+    /// order.
+    pub(crate) fn colour(&self, k: usize) -> impl Iterator<Item = u32> + '_ {
+        self.lists[k * BUCKETS..(k + 1) * BUCKETS].iter().flatten().copied()
+    }
+
+    /// How many constraints colour `k` holds.
+    #[cfg(test)]
+    pub(crate) fn colour_len(&self, k: usize) -> usize {
+        self.lists[k * BUCKETS..(k + 1) * BUCKETS].iter().map(Vec::len).sum()
+    }
 }
 
-/// Orders `items` by decreasing `key` (at most [`MAX_KEY`]), keeping the order of items with
-/// equal keys: the same order as a stable sort by `Reverse(key)`, by one counting pass and
-/// one placing pass (O(n); the colours of a big scene hold thousands of items).
-/// `scratch` is a reusable buffer.
-pub(crate) fn order_by_decreasing_key(items: &mut Vec<u32>, scratch: &mut Vec<u32>, key: impl Fn(u32) -> u8) {
-    let mut counts = [0usize; MAX_KEY as usize + 2];
-    for &item in items.iter() {
-        counts[(MAX_KEY - key(item).min(MAX_KEY)) as usize + 1] += 1;
-    }
-    for k in 1..counts.len() {
-        counts[k] += counts[k - 1];
-    }
-    scratch.clear();
-    scratch.resize(items.len(), 0);
-    for &item in items.iter() {
-        let slot = &mut counts[(MAX_KEY - key(item).min(MAX_KEY)) as usize];
-        scratch[*slot] = item;
-        *slot += 1;
-    }
-    std::mem::swap(items, scratch);
+/// Groups `items` four at a time in their order, as the lanes of a constraint: each group's
+/// indices (unused lanes 0) and how many it holds.
+pub(crate) fn lane_groups(items: impl Iterator<Item = u32>) -> impl Iterator<Item = ([u32; 4], u8)> {
+    let mut items = items.peekable();
+    std::iter::from_fn(move || {
+        items.peek()?;
+        let mut lanes = [0; 4];
+        let mut count = 0;
+        while count < 4 {
+            let Some(item) = items.next() else { break };
+            lanes[count] = item;
+            count += 1;
+        }
+        Some((lanes, count as u8))
+    })
 }
-
-/// Largest key of [`order_by_decreasing_key`] (larger ones count as it).
-pub(crate) const MAX_KEY: u8 = 15;
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn ordering_by_decreasing_key_matches_a_stable_sort() {
-        let keys: Vec<u8> = (0..1000u32).map(|i| ((i * 7919 + 13) % 5) as u8).collect();
-        let mut items: Vec<u32> = (0..1000u32).rev().collect();
-        let mut expected = items.clone();
-        expected.sort_by_key(|&i| std::cmp::Reverse(keys[i as usize]));
-        order_by_decreasing_key(&mut items, &mut Vec::new(), |i| keys[i as usize]);
-        assert_eq!(items, expected);
+    fn a_colour_lists_its_buckets_in_turn_each_in_constraint_order() {
+        // Constraints on bodies 1..=40 against the static body 0: all fit colour 0.
+        let bucket = |i: usize| (i * 7919 + 13) % BUCKETS;
+        let mut coloring = Coloring::default();
+        coloring.build(41, 40, |i| ([(0, false), (i as u32 + 1, true)], bucket(i)));
+        let mut expected: Vec<u32> = (0..40).collect();
+        expected.sort_by_key(|&i| bucket(i as usize));
+        assert_eq!(coloring.colour(0).collect::<Vec<_>>(), expected);
+        assert_eq!(coloring.colour_len(0), 40);
+        let groups: Vec<_> = lane_groups(coloring.colour(0)).collect();
+        assert_eq!(groups.len(), 10);
+        assert_eq!(
+            lane_groups([5, 6, 7, 8, 9].into_iter()).collect::<Vec<_>>(),
+            [([5, 6, 7, 8], 4), ([9, 0, 0, 0], 1)]
+        );
     }
 
     #[test]
@@ -106,22 +129,22 @@ mod tests {
             pairs.push([(0, false), (i, true)]);
         }
         let mut coloring = Coloring::default();
-        coloring.build(41, pairs.len(), |i| pairs[i]);
+        coloring.build(41, pairs.len(), |i| (pairs[i], 0));
         assert!(coloring.overflow.is_empty());
         let mut total = 0;
-        for color in &coloring.colors {
+        for k in 0..MAX_COLORS {
             let mut seen = std::collections::BTreeSet::new();
-            for &c in color {
+            for c in coloring.colour(k) {
                 for (body, movable) in pairs[c as usize] {
                     if movable {
                         assert!(seen.insert(body), "body {body} twice in one colour");
                     }
                 }
             }
-            total += color.len();
+            total += coloring.colour_len(k);
         }
         assert_eq!(total, pairs.len());
         // A chain needs only a few colours.
-        assert!(coloring.colors.iter().filter(|c| !c.is_empty()).count() <= 4);
+        assert!((0..MAX_COLORS).filter(|&k| coloring.colour_len(k) > 0).count() <= 4);
     }
 }

@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::coloring::{self, Coloring};
+use super::coloring::{self, Coloring, MAX_COLORS};
 use super::contact_islands::ContactIslands;
 use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
@@ -42,6 +42,7 @@ use super::solver_body::{SolverBody, SolverBodyParams};
 use super::step_context::StepContext;
 use super::workers::{self, Workers};
 use crate::collision::contact::Contact;
+use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
 /// A joint outside the ball joints' lanes (`SolverData::joint_lanes`).
@@ -63,8 +64,6 @@ pub(crate) struct SolverData {
     pub unequal_masses: bool,
     /// Graph colouring of `pairs`.
     coloring: Coloring,
-    /// Buffer for ordering a colour's pairs.
-    order_scratch: Vec<u32>,
     /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
     /// into `joints`) and how many, before they are prepared.
     lane_groups: Vec<([u32; 4], u8)>,
@@ -129,24 +128,19 @@ impl SolverData {
     /// colour get a constraint of their own (one lane).
     fn prepare_contacts(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
         let (bodies, pairs) = (&self.bodies, &self.pairs);
+        // Lanes with equal point counts together (loops stop at a group's largest count):
+        // bucket 0 holds the pairs of four points, bucket 3 those of one.
         self.coloring.build(bodies.len(), pairs.len(), |i| {
             let p = &pairs[i];
-            [(p.body_a, Self::movable(bodies, p.body_a)), (p.body_b, Self::movable(bodies, p.body_b))]
+            let ends = [(p.body_a, Self::movable(bodies, p.body_a)), (p.body_b, Self::movable(bodies, p.body_b))];
+            (ends, MAX_MANIFOLD_POINTS.saturating_sub(p.point_count as usize))
         });
         self.lane_groups.clear();
         self.contact_colour_ends.clear();
         let islands = &self.islands;
-        for color in &mut self.coloring.colors {
-            if !islands.is_empty() {
-                color.retain(|&i| !islands.takes(i));
-            }
-            // Lanes with equal point counts together: loops stop at a group's largest count.
-            coloring::order_by_decreasing_key(color, &mut self.order_scratch, |i| pairs[i as usize].point_count);
-            for chunk in color.chunks(4) {
-                let mut lanes = [0; 4];
-                lanes[..chunk.len()].copy_from_slice(chunk);
-                self.lane_groups.push((lanes, chunk.len() as u8));
-            }
+        for k in 0..MAX_COLORS {
+            let colour = self.coloring.colour(k).filter(|&i| islands.is_empty() || !islands.takes(i));
+            self.lane_groups.extend(coloring::lane_groups(colour));
             self.contact_colour_ends.push(self.lane_groups.len());
         }
         let overflow = self.coloring.overflow.iter().filter(|&&i| !islands.takes(i));
@@ -223,16 +217,16 @@ impl SolverData {
         self.scalar_joints.extend((0..joints.len() as u32).filter(|&i| !takes(i as usize)));
         self.joint_coloring.build(self.bodies.len(), candidates.len(), |k| {
             let e = &ends[candidates[k] as usize];
-            [(e.body_a, e.dynamic_a), (e.body_b, e.dynamic_b)]
+            ([(e.body_a, e.dynamic_a), (e.body_b, e.dynamic_b)], 0)
         });
-        for color in &self.joint_coloring.colors {
-            for chunk in color.chunks(4) {
+        for k in 0..MAX_COLORS {
+            for (group, count) in coloring::lane_groups(self.joint_coloring.colour(k)) {
                 let mut lanes = [0; 4];
-                for (lane, &k) in chunk.iter().enumerate() {
+                for (lane, &k) in group[..count as usize].iter().enumerate() {
                     lanes[lane] = candidates[k as usize];
                     self.joint_lanes[lanes[lane] as usize] = (4 * self.joint_lane_groups.len() + lane) as u32;
                 }
-                self.joint_lane_groups.push((lanes, chunk.len() as u8));
+                self.joint_lane_groups.push((lanes, count));
             }
             self.joint_colour_ends.push(self.joint_lane_groups.len());
         }
