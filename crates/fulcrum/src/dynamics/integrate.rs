@@ -100,7 +100,7 @@ pub(crate) fn turn_inertia(workers: &Workers, bodies: &mut [SolverBody], params:
 /// Advances positions and rotations of every simulated body by `h` seconds (split among the
 /// worker threads).
 pub(crate) fn integrate_positions(workers: &Workers, bodies: &mut [SolverBody], h: f32) {
-    workers::for_each(workers, &mut bodies[1..], BODIES_PER_TASK, |body| body.advance(h));
+    workers::for_each_even(workers, &mut bodies[1..], BODIES_PER_TASK, |body| body.advance(h));
 }
 
 #[cfg(test)]

@@ -149,14 +149,20 @@ impl SolverData {
         self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| ([i, 0, 0, 0], 1)));
         self.contacts.clear();
         let deep = AtomicBool::new(false);
-        workers::extend_mapped(&self.workers, &mut self.contacts, &self.lane_groups, 8, |(lanes, count)| {
+        let prepare = |(lanes, count): &([u32; 4], u8)| {
             let inputs = lanes.map(|i| pairs[i as usize]);
             let contact = WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings);
             if contact.starts_deep {
                 deep.store(true, Ordering::Relaxed);
             }
             contact
-        });
+        };
+        // Colour by colour, so that each worker prepares the part of a colour it solves.
+        let mut start = 0;
+        for &end in self.contact_colour_ends.iter().chain([&self.lane_groups.len()]) {
+            workers::extend_mapped_even(&self.workers, &mut self.contacts, &self.lane_groups[start..end], 8, prepare);
+            start = end;
+        }
         self.deep_overlap = deep.into_inner();
         self.islands.prepare(&self.contacts, self.island_start, &self.bodies);
     }

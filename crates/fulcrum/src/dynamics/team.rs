@@ -21,6 +21,16 @@
 //! ticket fails its swap; a member counts a job's chunks before it can see the next job, which
 //! waits for that count).
 //!
+//! How far a worker that has finished its own part goes depends on the job ([`Stealing`]).
+//! Loops whose chunks differ in cost (the narrow phase's pairs) take what is left of any
+//! part. The solver's passes over one colour, and the bodies' integration, take only parts
+//! whose owner has not started: their chunks cost the same, and each worker's part of them
+//! covers the same bodies in every colour (`coloring.rs`), which stay in its core's cache.
+//! A stolen chunk moved its bodies to the thief's core, and in the next colour their owner
+//! had to fetch them back: on terrain with two workers one chunk in seven was stolen, and a
+//! colour took as long as with one worker. A part whose owner has not started is still
+//! taken, so a worker the system has descheduled does not hold up the step.
+//!
 //! Each part's ticket and the count have a cache line of their own. With one ticket for the
 //! whole job, every claim was a swap on a line both cores wanted: a job of 78 empty chunks (a
 //! colour of large_pyramid) cost 5.3 µs with two workers, 68 ns a chunk. A worker's own part
@@ -68,11 +78,30 @@ enum Claim {
     Lost,
 }
 
+/// Which parts of a job a worker takes chunks from once its own part is done.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stealing {
+    /// Any part with chunks left: for chunks of uneven cost.
+    Any,
+    /// Only parts whose owner has not claimed a chunk yet: for chunks of even cost whose
+    /// data should stay in its owner's cache (see the module docs).
+    Unstarted,
+}
+
+/// One worker's part of the current job.
+struct Part {
+    /// epoch << 40 | next << 20 | end: the chunks next..end are left.
+    ticket: AtomicU64,
+    /// The part's first chunk (written before the ticket that publishes it).
+    start: AtomicU64,
+}
+
 /// The shared state of one team (see the module docs).
 pub(crate) struct Team {
-    /// Per worker (the caller first), the part of the current job it starts on:
-    /// epoch << 40 | next << 20 | end, the chunks next..end are left.
-    parts: Box<[OwnLine<AtomicU64>]>,
+    /// Per worker (the caller first), the part of the current job it starts on.
+    parts: Box<[OwnLine<Part>]>,
+    /// [`Stealing::Unstarted`] for the current job (written before its parts).
+    unstarted_only: AtomicBool,
     /// Chunks of the current job run to the end (each worker adds its own once).
     done: OwnLine<AtomicUsize>,
     /// Jobs published so far (the epoch of the current one; written by the caller only).
@@ -95,7 +124,10 @@ impl Team {
     /// A team of `workers` (the caller and `workers` − 1 members, at least one).
     pub(crate) fn new(workers: usize) -> Team {
         Team {
-            parts: (0..workers.max(1)).map(|_| OwnLine(AtomicU64::new(0))).collect(),
+            parts: (0..workers.max(1))
+                .map(|_| OwnLine(Part { ticket: AtomicU64::new(0), start: AtomicU64::new(0) }))
+                .collect(),
+            unstarted_only: AtomicBool::new(false),
             done: OwnLine(AtomicUsize::new(0)),
             jobs: AtomicU64::new(0),
             job: UnsafeCell::new(None),
@@ -105,8 +137,8 @@ impl Team {
     }
 
     /// Runs `job(k)` for every k in 0..chunks (at most [`MAX_CHUNKS`]) on the members and
-    /// this thread; returns when all have run.
-    pub(crate) fn run(&self, chunks: usize, job: &(dyn Fn(usize) + Sync)) {
+    /// this thread, their parts shared out as `stealing` says; returns when all have run.
+    pub(crate) fn run(&self, chunks: usize, stealing: Stealing, job: &(dyn Fn(usize) + Sync)) {
         assert!(chunks <= MAX_CHUNKS, "a team job of {chunks} chunks");
         if chunks == 0 {
             return;
@@ -118,10 +150,13 @@ impl Team {
         self.done.store(0, Ordering::Relaxed);
         let epoch = self.jobs.load(Ordering::Relaxed) + 1;
         self.jobs.store(epoch, Ordering::Relaxed);
+        self.unstarted_only.store(stealing == Stealing::Unstarted, Ordering::Relaxed);
         let workers = self.parts.len();
         for (w, part) in self.parts.iter().enumerate() {
             let (start, end) = (w * chunks / workers, (w + 1) * chunks / workers);
-            part.store(epoch << (2 * INDEX_BITS) | (start as u64) << INDEX_BITS | end as u64, Ordering::Release);
+            part.start.store(start as u64, Ordering::Relaxed);
+            let ticket = epoch << (2 * INDEX_BITS) | (start as u64) << INDEX_BITS | end as u64;
+            part.ticket.store(ticket, Ordering::Release);
         }
         let ran = self.work(0);
         self.done.fetch_add(ran, Ordering::AcqRel);
@@ -157,14 +192,19 @@ impl Team {
 
     /// Claims a chunk of `part`, if one is left, and runs it: the first one left for its
     /// owner (`own`), the last one for the others.
-    fn claim_and_run(&self, part: &AtomicU64, own: bool) -> Claim {
-        let ticket = part.load(Ordering::Acquire);
+    fn claim_and_run(&self, part: &Part, own: bool) -> Claim {
+        let ticket = part.ticket.load(Ordering::Acquire);
         let (next, end) = ((ticket >> INDEX_BITS) & INDEX_MASK, ticket & INDEX_MASK);
         if next >= end {
             return Claim::Empty;
         }
+        // (Read after the ticket: both are this job's, or the ticket is stale and the swap
+        // below fails.)
+        if !own && self.unstarted_only.load(Ordering::Relaxed) && next != part.start.load(Ordering::Relaxed) {
+            return Claim::Empty;
+        }
         let (claimed, chunk) = if own { (ticket + (1 << INDEX_BITS), next) } else { (ticket - 1, end - 1) };
-        if part.compare_exchange_weak(ticket, claimed, Ordering::AcqRel, Ordering::Relaxed).is_err() {
+        if part.ticket.compare_exchange_weak(ticket, claimed, Ordering::AcqRel, Ordering::Relaxed).is_err() {
             return Claim::Lost;
         }
         // SAFETY: the claim succeeded, so this chunk's job is the published one and stays
@@ -214,8 +254,9 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
-    /// Three members and the caller run 1,000 jobs of up to 40 chunks: every chunk of every
-    /// job runs exactly once, before its `run` returns.
+    /// Three members and the caller run 1,000 jobs of up to 40 chunks, stealing from any part
+    /// or from unstarted ones in turn: every chunk of every job runs exactly once, before its
+    /// `run` returns.
     #[test]
     fn every_chunk_runs_once_per_job() {
         let team = Arc::new(Team::new(4));
@@ -228,13 +269,77 @@ mod tests {
         for round in 0..1000usize {
             let chunks = round % 41;
             let counts: Vec<AtomicUsize> = (0..chunks).map(|_| AtomicUsize::new(0)).collect();
-            team.run(chunks, &|k| {
+            let stealing = if round % 2 == 0 { Stealing::Any } else { Stealing::Unstarted };
+            team.run(chunks, stealing, &|k| {
                 counts[k].fetch_add(1, Ordering::Relaxed);
             });
             assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "round {round}");
         }
         team.stop();
         members.into_iter().for_each(|m| m.join().unwrap());
+    }
+
+    /// Members that never come (descheduled, or gone): the caller takes their unstarted parts
+    /// and finishes every job, in either mode.
+    #[test]
+    fn the_caller_takes_the_parts_of_members_that_never_start() {
+        let team = Team::new(3);
+        for stealing in [Stealing::Any, Stealing::Unstarted] {
+            let counts: Vec<AtomicUsize> = (0..30).map(|_| AtomicUsize::new(0)).collect();
+            team.run(30, stealing, &|k| {
+                counts[k].fetch_add(1, Ordering::Relaxed);
+            });
+            assert!(counts.iter().all(|c| c.load(Ordering::Relaxed) == 1), "{stealing:?}");
+        }
+    }
+
+    /// With [`Stealing::Unstarted`], a member that has started its part is left to finish it:
+    /// the caller, done with its own part, does not take the member's remaining chunks.
+    #[test]
+    fn a_started_part_is_left_to_its_owner_when_stealing_only_unstarted_parts() {
+        let team = Arc::new(Team::new(2));
+        // Chunks 0..10 are the caller's part, 10..20 the member's. The member (driven by hand
+        // here) starts only once the caller has claimed chunk 0, so it cannot take from the
+        // caller's part; the caller's chunk 0 waits until the member has started chunk 10,
+        // and chunk 10 waits until the caller's part is done, so the caller, once done,
+        // finds the member's part started with nine chunks left.
+        let (caller_claimed, member_started, caller_done) =
+            (Arc::new(AtomicBool::new(false)), AtomicBool::new(false), AtomicUsize::new(0));
+        let member = {
+            let (team, caller_claimed) = (team.clone(), caller_claimed.clone());
+            std::thread::spawn(move || {
+                while !caller_claimed.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+                let ran = team.work(1);
+                team.done.fetch_add(ran, Ordering::AcqRel);
+                ran
+            })
+        };
+        let ran_by_caller = AtomicUsize::new(0);
+        let caller = std::thread::current().id();
+        team.run(20, Stealing::Unstarted, &|k| {
+            if std::thread::current().id() == caller {
+                ran_by_caller.fetch_add(1, Ordering::Relaxed);
+            }
+            if k == 0 {
+                caller_claimed.store(true, Ordering::Release);
+                while !member_started.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+            }
+            if k == 10 {
+                member_started.store(true, Ordering::Release);
+                while caller_done.load(Ordering::Acquire) < 10 {
+                    std::hint::spin_loop();
+                }
+            }
+            if k < 10 {
+                caller_done.fetch_add(1, Ordering::AcqRel);
+            }
+        });
+        assert_eq!(member.join().unwrap(), 10);
+        assert_eq!(ran_by_caller.load(Ordering::Relaxed), 10);
     }
 
     /// A chunk that panics makes `run` panic once every other chunk has run, and the team
@@ -248,7 +353,7 @@ mod tests {
         };
         let ran = AtomicUsize::new(0);
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            team.run(20, &|k| {
+            team.run(20, Stealing::Any, &|k| {
                 ran.fetch_add(1, Ordering::Relaxed);
                 assert!(k != 7, "chunk 7 fails");
             })
@@ -256,7 +361,7 @@ mod tests {
         assert!(outcome.is_err(), "the panic was lost");
         assert_eq!(ran.load(Ordering::Relaxed), 20);
         let after = AtomicUsize::new(0);
-        team.run(10, &|_| {
+        team.run(10, Stealing::Any, &|_| {
             after.fetch_add(1, Ordering::Relaxed);
         });
         assert_eq!(after.load(Ordering::Relaxed), 10);
@@ -278,7 +383,7 @@ mod tests {
             let jobs = 20_000;
             let start = std::time::Instant::now();
             for _ in 0..jobs {
-                team.run(chunks, &|k| {
+                team.run(chunks, Stealing::Any, &|k| {
                     std::hint::black_box(k);
                 });
             }

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::solver_body::SolverBody;
 #[cfg(feature = "parallel")]
-use super::team::{Team, MAX_CHUNKS};
+use super::team::{Stealing, Team, MAX_CHUNKS};
 
 /// How many worker threads step a world, and their pool.
 #[derive(Default)]
@@ -197,7 +197,23 @@ macro_rules! split_loop {
 /// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
     split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, |_, item| f(item)),
+        team: |team| team_for_each(team, items, min_len, Stealing::Any, |_, item| f(item)),
+        serial: items.iter_mut().for_each(&f),
+        parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
+}
+
+/// Calls `f` on every item, split as [`for_each`], for items of even cost whose data should
+/// stay with the worker that had them in the last such loop (the bodies, and the colours of
+/// the solver: see `team.rs`): a worker takes the part of another only if that one has not
+/// started.
+pub(crate) fn for_each_even<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    min_len: usize,
+    f: impl Fn(&mut T) + Sync + Send,
+) {
+    split_loop!(workers, items.len(), min_len,
+        team: |team| team_for_each(team, items, min_len, Stealing::Unstarted, |_, item| f(item)),
         serial: items.iter_mut().for_each(&f),
         parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
 }
@@ -210,13 +226,13 @@ pub(crate) fn for_each_indexed<T: Send>(
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
     split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, &f),
+        team: |team| team_for_each(team, items, min_len, Stealing::Any, &f),
         serial: items.iter_mut().enumerate().for_each(|(i, item)| f(i, item)),
         parallel: items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item)))
 }
 
 /// Calls `f` on every pair of an item and its partner in `with` (same length), split as
-/// [`for_each`].
+/// [`for_each_even`] (the bodies with their parameters).
 pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     workers: &Workers,
     items: &mut [T],
@@ -225,7 +241,7 @@ pub(crate) fn for_each_zipped<T: Send, U: Sync>(
     f: impl Fn(&mut T, &U) + Sync + Send,
 ) {
     split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, |i, item| f(item, &with[i])),
+        team: |team| team_for_each(team, items, min_len, Stealing::Unstarted, |i, item| f(item, &with[i])),
         serial: items.iter_mut().zip(with).for_each(|(item, partner)| f(item, partner)),
         parallel: items.par_iter_mut().zip(with).with_min_len(min_len).for_each(|(item, partner)| f(item, partner)))
 }
@@ -243,7 +259,7 @@ pub(crate) fn map_mut<T: Send, R: Send>(
         team: |team| {
             let shared = SharedItems::new(items);
             // SAFETY: each index is taken by exactly one call.
-            team_extend(team, out, shared.len, min_len, |i| f(unsafe { shared.item(i) }))
+            team_extend(team, out, shared.len, min_len, Stealing::Any, |i| f(unsafe { shared.item(i) }))
         },
         serial: out.extend(items.iter_mut().map(&f)),
         parallel: out.par_extend(items.par_iter_mut().with_min_len(min_len).map(&f)))
@@ -258,7 +274,22 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
     split_loop!(workers, sources.len(), min_len,
-        team: |team| team_extend(team, out, sources.len(), min_len, |i| f(&sources[i])),
+        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Any, |i| f(&sources[i])),
+        serial: out.extend(sources.iter().map(&f)),
+        parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
+}
+
+/// [`extend_mapped`] for sources of even cost, split as [`for_each_even`] (so the worker
+/// that computes an item is the one that has it in the loops over the same range after).
+pub(crate) fn extend_mapped_even<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    f: impl Fn(&S) -> T + Sync + Send,
+) {
+    split_loop!(workers, sources.len(), min_len,
+        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Unstarted, |i| f(&sources[i])),
         serial: out.extend(sources.iter().map(&f)),
         parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
 }
@@ -346,7 +377,7 @@ pub(crate) fn for_each_in_colour<T: Send>(
             // each task writes only the movable bodies of its own items and reads, besides
             // them, only bodies no task writes (static and kinematic ones). So no body written
             // by one task is read or written by another while `bodies` is lent out here.
-            for_each(workers, items, per_task, |item| f(item, unsafe { shared.range(0, shared.len) }));
+            for_each_even(workers, items, per_task, |item| f(item, unsafe { shared.range(0, shared.len) }));
             return;
         }
     }
@@ -372,10 +403,16 @@ fn chunking(len: usize, per_chunk: usize) -> (usize, impl Fn(usize) -> std::ops:
 
 /// Runs `f(index, item)` on every item through `team` (see [`chunking`]).
 #[cfg(feature = "parallel")]
-fn team_for_each<T: Send>(team: &Team, items: &mut [T], per_chunk: usize, f: impl Fn(usize, &mut T) + Sync) {
+fn team_for_each<T: Send>(
+    team: &Team,
+    items: &mut [T],
+    per_chunk: usize,
+    stealing: Stealing,
+    f: impl Fn(usize, &mut T) + Sync,
+) {
     let (chunks, range_of) = chunking(items.len(), per_chunk);
     let shared = SharedItems::new(items);
-    team.run(chunks, &|chunk| {
+    team.run(chunks, stealing, &|chunk| {
         let range = range_of(chunk);
         // SAFETY: the chunks are disjoint ranges of `items`, which is lent out until `run`
         // returns, after the last chunk.
@@ -386,14 +423,21 @@ fn team_for_each<T: Send>(team: &Team, items: &mut [T], per_chunk: usize, f: imp
 
 /// Appends `f(i)` for i in 0..len to `out`, in order, computed through `team`.
 #[cfg(feature = "parallel")]
-fn team_extend<T: Send>(team: &Team, out: &mut Vec<T>, len: usize, per_chunk: usize, f: impl Fn(usize) -> T + Sync) {
+fn team_extend<T: Send>(
+    team: &Team,
+    out: &mut Vec<T>,
+    len: usize,
+    per_chunk: usize,
+    stealing: Stealing,
+    f: impl Fn(usize) -> T + Sync,
+) {
     out.reserve(len);
     let base = out.len();
     let spare = SharedItems { start: out.spare_capacity_mut().as_mut_ptr().cast::<T>(), len };
     let (chunks, range_of) = chunking(len, per_chunk);
     // SAFETY: every index below `len` of the reserved spare capacity is written by exactly
     // one chunk; the length is set only after all have run (a panic leaks what was written).
-    team.run(chunks, &|chunk| range_of(chunk).for_each(|i| unsafe { spare.write(i, f(i)) }));
+    team.run(chunks, stealing, &|chunk| range_of(chunk).for_each(|i| unsafe { spare.write(i, f(i)) }));
     unsafe { out.set_len(base + len) };
 }
 
@@ -411,7 +455,7 @@ fn team_collect<T: Send>(
     let mut parts: Vec<Vec<T>> = Vec::new();
     parts.resize_with(chunks, Vec::new);
     let shared = SharedItems::new(&mut parts);
-    team.run(chunks, &|chunk| {
+    team.run(chunks, Stealing::Any, &|chunk| {
         // SAFETY: chunk k alone takes part k.
         let part = unsafe { shared.item(chunk) };
         let range = range_of(chunk);

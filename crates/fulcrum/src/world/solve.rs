@@ -75,7 +75,7 @@ impl World {
         data.params.clear();
         data.bodies.push(SolverBody::STATIC);
         data.params.push(SolverBodyParams::STATIC);
-        workers::extend_mapped(&data.workers, &mut data.bodies, &self.awake_ids, BODIES_PER_TASK, |id| {
+        workers::extend_mapped_even(&data.workers, &mut data.bodies, &self.awake_ids, BODIES_PER_TASK, |id| {
             solver_body(awake(id))
         });
         workers::extend_mapped(&data.workers, &mut data.params, &self.awake_ids, BODIES_PER_TASK, |id| {
