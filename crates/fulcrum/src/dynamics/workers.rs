@@ -331,6 +331,33 @@ pub(crate) fn extend_flat_mapped<'a, S: Sync, T: Send, I>(
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s))))
 }
 
+/// Appends what `f(source, out)` appends for every source, in order; split as [`for_each`]
+/// (each task appends to a list of its own, joined in order at the end).
+pub(crate) fn extend_by<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    f: impl Fn(&S, &mut Vec<T>) + Sync + Send,
+) {
+    split_loop!(workers, sources.len(), min_len,
+    team: |team| team_collect(team, out, sources.len(), min_len, |range, part| {
+        range.for_each(|i| f(&sources[i], part))
+    }),
+    serial: sources.iter().for_each(|s| f(s, out)),
+    parallel: {
+        let parts: Vec<Vec<T>> = sources
+            .par_chunks(min_len)
+            .map(|chunk| {
+                let mut part = Vec::new();
+                chunk.iter().for_each(|s| f(s, &mut part));
+                part
+            })
+            .collect();
+        parts.into_iter().for_each(|mut part| out.append(&mut part))
+    })
+}
+
 /// [`extend_filter_mapped`] over items `f` may change.
 pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
     workers: &Workers,
@@ -462,7 +489,46 @@ fn team_collect<T: Send>(
         part.reserve(range.len());
         f(range, part);
     });
-    parts.iter_mut().for_each(|part| out.append(part));
+    append_parts(team, out, &mut parts);
+}
+
+/// Bytes of parts below which [`append_parts`] copies them on this thread.
+#[cfg(feature = "parallel")]
+const SERIAL_APPEND_BYTES: usize = 64 * 1024;
+
+/// Moves the parts, in order, to the end of `out`; big ones are copied by the team, each
+/// part to its offset (one copy of 20,000 joint inputs on one thread took 0.4 ms).
+#[cfg(feature = "parallel")]
+fn append_parts<T: Send>(team: &Team, out: &mut Vec<T>, parts: &mut [Vec<T>]) {
+    let total: usize = parts.iter().map(Vec::len).sum();
+    if total * std::mem::size_of::<T>() < SERIAL_APPEND_BYTES {
+        parts.iter_mut().for_each(|part| out.append(part));
+        return;
+    }
+    out.reserve(total);
+    let base = out.len();
+    let offsets: Vec<usize> = parts
+        .iter()
+        .scan(0, |offset, part| {
+            let at = *offset;
+            *offset += part.len();
+            Some(at)
+        })
+        .collect();
+    let spare = SharedItems { start: out.spare_capacity_mut().as_mut_ptr().cast::<T>(), len: total };
+    let shared = SharedItems::new(parts);
+    team.run(shared.len, Stealing::Any, &|k| {
+        // SAFETY: part k alone is read and emptied by chunk k, and copied to the reserved
+        // spare capacity at offset k, which no other part's range overlaps; its items are
+        // moved (the part forgets them), and `out` takes them when every chunk has run.
+        unsafe {
+            let part = shared.item(k);
+            std::ptr::copy_nonoverlapping(part.as_ptr(), spare.at(offsets[k]), part.len());
+            part.set_len(0);
+        }
+    });
+    // SAFETY: the `total` items after `base` were all written above.
+    unsafe { out.set_len(base + total) };
 }
 
 /// Items lent to the chunks of a team job (see [`team_for_each`]), or the solver bodies to
@@ -500,10 +566,56 @@ impl<T> SharedItems<T> {
         &mut *self.start.add(i)
     }
 
+    /// Where item `i` is (`i` at most the length).
+    ///
+    /// # Safety
+    /// `i` is at most the length.
+    unsafe fn at(&self, i: usize) -> *mut T {
+        debug_assert!(i <= self.len);
+        self.start.add(i)
+    }
+
     /// # Safety
     /// `i` is within the (uninitialised) items and no other chunk touches it meanwhile.
     unsafe fn write(&self, i: usize, value: T) {
         debug_assert!(i < self.len);
         self.start.add(i).write(value);
+    }
+}
+
+#[cfg(all(test, feature = "parallel"))]
+mod tests {
+    use super::*;
+
+    /// `op` with three workers, inside their team as the step runs its loops.
+    fn on_team(op: impl FnOnce(&Workers) + Send) {
+        let mut workers = Workers::default();
+        workers.set_threads(3);
+        let runner = workers.runner();
+        runner.run(|| {
+            let _team = workers.begin_team();
+            op(&workers);
+            workers.end_team();
+        });
+    }
+
+    /// The collecting loops give, with a team of three, what they give on one thread: lists
+    /// of uneven length per source, and a filtered list big enough to be joined in parallel.
+    #[test]
+    fn collected_lists_come_out_in_source_order() {
+        let sources: Vec<u64> = (0..20_000).collect();
+        let repeat = |&s: &u64, out: &mut Vec<u64>| out.extend(std::iter::repeat_n(s, (s % 4) as usize));
+        let wide = |i: usize, &s: &u64| (s % 3 != 0).then_some([s, i as u64, s * s, 7]);
+        let (mut serial_by, mut serial_filtered) = (vec![1], vec![[0; 4]]);
+        sources.iter().for_each(|s| repeat(s, &mut serial_by));
+        serial_filtered.extend(sources.iter().enumerate().filter_map(|(i, s)| wide(i, s)));
+        assert!(serial_filtered.len() * std::mem::size_of::<[u64; 4]>() > SERIAL_APPEND_BYTES);
+        on_team(|workers| {
+            let (mut by, mut filtered) = (vec![1], vec![[0; 4]]);
+            extend_by(workers, &mut by, &sources, 64, repeat);
+            extend_filter_mapped(workers, &mut filtered, &sources, 64, wide);
+            assert_eq!(by, serial_by);
+            assert_eq!(filtered, serial_filtered);
+        });
     }
 }

@@ -40,7 +40,7 @@ impl World {
     /// Broad phase: turns the new overlapping proxy pairs into contact pairs.
     pub(crate) fn find_new_pairs(&mut self) {
         let mut pairs = std::mem::take(&mut self.new_pairs);
-        self.broad_phase.update_pairs(&mut pairs);
+        self.broad_phase.update_pairs_on(&self.solver.workers, &mut pairs);
         for &(user_a, user_b) in &pairs {
             self.try_create_contact(user_a, user_b);
         }

@@ -5,9 +5,13 @@
 
 use super::World;
 use crate::body::BodyKind;
+use crate::dynamics::workers;
 use crate::id::{BodyId, ColliderId};
 use crate::math::{Pose, Vec3};
 use crate::shape::Shape;
+
+/// Fewest bodies per task when the hot entries are rebuilt in parallel.
+const BODIES_PER_TASK: usize = 256;
 
 /// What the narrow phase needs of a collider, at its slot index.
 #[derive(Clone, Copy, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -88,20 +92,24 @@ impl World {
     }
 
     /// Rebuilds the bodies' hot entries (once per step, before the narrow phase).
+    /// Split among the workers: a body record is 288 bytes, and reading ten thousand of them
+    /// took 0.1 ms.
     pub(crate) fn refresh_body_hot(&mut self) {
         self.body_hot.clear();
-        self.body_hot.resize(self.bodies.capacity_index(), BodyHot::default());
-        for (id, body) in self.bodies.iter() {
-            let is_static = body.kind == BodyKind::Static;
-            self.body_hot[id.index()] = BodyHot {
-                alive: true,
-                enabled: body.enabled,
-                active: body.awake && !is_static,
-                sleeping: !body.awake && !is_static,
-                velocity: body.linear_velocity,
-                spin_reach: body.angular_velocity.length() * body.max_extent,
-            };
-        }
+        let slots = self.bodies.slots();
+        workers::extend_mapped_even(&self.solver.workers, &mut self.body_hot, slots, BODIES_PER_TASK, |slot| {
+            slot.value().map_or(BodyHot::default(), |body| {
+                let is_static = body.kind == BodyKind::Static;
+                BodyHot {
+                    alive: true,
+                    enabled: body.enabled,
+                    active: body.awake && !is_static,
+                    sleeping: !body.awake && !is_static,
+                    velocity: body.linear_velocity,
+                    spin_reach: body.angular_velocity.length() * body.max_extent,
+                }
+            })
+        });
     }
 
     /// The hot entry of a body slot (a dead default when out of range).

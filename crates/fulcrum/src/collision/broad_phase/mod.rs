@@ -36,6 +36,7 @@ mod traversal;
 pub use aabb_tree::{DynamicTree, LeafId};
 pub use traversal::cast_ray_through_trees;
 
+use crate::dynamics::workers::{self, Workers};
 use crate::geometry::{Aabb, Ray};
 use crate::math::Vec3;
 
@@ -292,18 +293,25 @@ impl BroadPhase {
     /// of the trees (see [`DynamicTree::for_each_overlapping_pair`]), whose cost does not
     /// grow with the number moved. Both give the same list. No allocation once `out` and the
     /// internal lists have grown to their steady-state sizes.
+    #[cfg(test)]
     pub fn update_pairs(&mut self, out: &mut Vec<(u32, u32)>) {
+        self.update_pairs_on(&Workers::default(), out);
+    }
+
+    /// [`Self::update_pairs`] with the queries split among `workers` (each task appends its
+    /// pairs to a list of its own; the lists are joined in order, then sorted as before).
+    pub(crate) fn update_pairs_on(&mut self, workers: &Workers, out: &mut Vec<(u32, u32)>) {
         self.moved.sort_unstable();
         self.moved.dedup();
         let search = match self.moved.len() * Self::WALK_FRACTION >= self.proxy_count() {
             true => PairSearch::Walk,
             false => PairSearch::Queries,
         };
-        self.update_pairs_by(out, search);
+        self.update_pairs_by(workers, out, search);
     }
 
-    /// [`Self::update_pairs`] with the search method chosen by the caller (for tests).
-    pub(crate) fn update_pairs_by(&mut self, out: &mut Vec<(u32, u32)>, search: PairSearch) {
+    /// [`Self::update_pairs_on`] with the search method chosen by the caller (for tests).
+    pub(crate) fn update_pairs_by(&mut self, workers: &Workers, out: &mut Vec<(u32, u32)>, search: PairSearch) {
         out.clear();
         self.moving_tree.update_enlarged(Self::REFIT_FRACTION);
         // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
@@ -312,11 +320,12 @@ impl BroadPhase {
         moved.dedup();
         match search {
             PairSearch::Queries => {
-                for &id in &moved {
-                    if self.tree(id.kind()).is_moved(id.leaf()) {
-                        self.find_pairs_of(id, out);
+                let this = &*self;
+                workers::extend_by(workers, out, &moved, QUERIES_PER_TASK, |&id, found| {
+                    if this.tree(id.kind()).is_moved(id.leaf()) {
+                        this.find_pairs_of(id, found);
                     }
-                }
+                });
             }
             PairSearch::Walk => self.find_pairs_by_walk(out),
         }
@@ -412,6 +421,10 @@ pub(crate) enum PairSearch {
 }
 
 /// Appends the pair of two users as (smaller, larger); equal users make no pair.
+/// Fewest moved proxies per task when their queries are split among the workers (a query
+/// costs some tens of nanoseconds).
+const QUERIES_PER_TASK: usize = 128;
+
 #[inline]
 fn push_pair(out: &mut Vec<(u32, u32)>, user_a: u32, user_b: u32) {
     if user_a != user_b {

@@ -527,7 +527,7 @@ fn pair_rounds_against_brute_force(search: Option<PairSearch>) {
     let mut pairs = Vec::new();
     for round in 0..12 {
         match search {
-            Some(search) => bp.update_pairs_by(&mut pairs, search),
+            Some(search) => bp.update_pairs_by(&Default::default(), &mut pairs, search),
             None => bp.update_pairs(&mut pairs),
         }
         assert!(pairs.windows(2).all(|w| w[0] < w[1]) && pairs.iter().all(|p| p.0 < p.1));
