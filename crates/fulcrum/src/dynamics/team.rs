@@ -70,8 +70,8 @@ impl<T> std::ops::Deref for OwnLine<T> {
 /// What one attempt to claim a chunk did.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Claim {
-    /// Claimed a chunk and ran it.
-    Ran,
+    /// Claimed this many chunks and ran them.
+    Ran(usize),
     /// None is left in the current job (or there is none).
     Empty,
     /// Another member claimed the chunk first: try again.
@@ -181,7 +181,7 @@ impl Team {
             let (part, own) = (&self.parts[(w + k) % workers], k == 0);
             loop {
                 match self.claim_and_run(part, own) {
-                    Claim::Ran => ran += 1,
+                    Claim::Ran(chunks) => ran += chunks,
                     Claim::Lost => {}
                     Claim::Empty => break,
                 }
@@ -200,21 +200,30 @@ impl Team {
         }
         // (Read after the ticket: both are this job's, or the ticket is stale and the swap
         // below fails.)
-        if !own && self.unstarted_only.load(Ordering::Relaxed) && next != part.start.load(Ordering::Relaxed) {
+        let unstarted_only = self.unstarted_only.load(Ordering::Relaxed);
+        if !own && unstarted_only && next != part.start.load(Ordering::Relaxed) {
             return Claim::Empty;
         }
-        let (claimed, chunk) = if own { (ticket + (1 << INDEX_BITS), next) } else { (ticket - 1, end - 1) };
+        // The owner of a part nobody may take once started claims all of it at once.
+        let (claimed, chunks) = match (own, unstarted_only) {
+            (true, true) => (ticket + ((end - next) << INDEX_BITS), next..end),
+            (true, false) => (ticket + (1 << INDEX_BITS), next..next + 1),
+            (false, _) => (ticket - 1, end - 1..end),
+        };
         if part.ticket.compare_exchange_weak(ticket, claimed, Ordering::AcqRel, Ordering::Relaxed).is_err() {
             return Claim::Lost;
         }
-        // SAFETY: the claim succeeded, so this chunk's job is the published one and stays
-        // alive and published until this chunk is counted.
+        // SAFETY: the claim succeeded, so this job is the published one and stays alive and
+        // published until these chunks are counted.
         let job = unsafe { (*self.job.get()).expect("a claimed chunk has its job") };
-        let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { (*job)(chunk as usize) }));
-        if ran.is_err() {
-            self.panicked.store(true, Ordering::Relaxed);
+        let count = chunks.end - chunks.start;
+        for chunk in chunks {
+            let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| unsafe { (*job)(chunk as usize) }));
+            if ran.is_err() {
+                self.panicked.store(true, Ordering::Relaxed);
+            }
         }
-        Claim::Ran
+        Claim::Ran(count as usize)
     }
 
     /// Member `w`'s loop (1 ≤ w < workers): runs chunks while jobs come, until
@@ -379,16 +388,18 @@ mod tests {
             let team = team.clone();
             std::thread::spawn(move || team.help(1))
         };
-        for chunks in [1, 8, 78] {
-            let jobs = 20_000;
-            let start = std::time::Instant::now();
-            for _ in 0..jobs {
-                team.run(chunks, Stealing::Any, &|k| {
-                    std::hint::black_box(k);
-                });
+        for stealing in [Stealing::Any, Stealing::Unstarted] {
+            for chunks in [1, 8, 78] {
+                let jobs = 20_000;
+                let start = std::time::Instant::now();
+                for _ in 0..jobs {
+                    team.run(chunks, stealing, &|k| {
+                        std::hint::black_box(k);
+                    });
+                }
+                let per_job = start.elapsed().as_secs_f64() * 1e6 / jobs as f64;
+                eprintln!("{stealing:?}: {chunks} empty chunks: {per_job:.2} us per job");
             }
-            let per_job = start.elapsed().as_secs_f64() * 1e6 / jobs as f64;
-            eprintln!("{chunks} empty chunks: {per_job:.2} us per job");
         }
         team.stop();
         member.join().unwrap();
