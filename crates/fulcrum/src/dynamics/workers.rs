@@ -279,6 +279,20 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
         parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
 }
 
+/// Appends `f(index, source)` for every source to `out`, in order; split as [`for_each`].
+pub(crate) fn extend_mapped_indexed<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    f: impl Fn(usize, &S) -> T + Sync + Send,
+) {
+    split_loop!(workers, sources.len(), min_len,
+        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Any, |i| f(i, &sources[i])),
+        serial: out.extend(sources.iter().enumerate().map(|(i, s)| f(i, s))),
+        parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).map(|(i, s)| f(i, s))))
+}
+
 /// [`extend_mapped`] for sources of even cost, split as [`for_each_even`] (so the worker
 /// that computes an item is the one that has it in the loops over the same range after).
 pub(crate) fn extend_mapped_even<S: Sync, T: Send>(

@@ -238,9 +238,10 @@ pub(crate) struct JointForest {
     tree_of: Vec<u32>,
     /// The loop solves' other working arrays.
     scratch: LoopScratch,
-    /// The joints' ends (and the body count) that `union_find`, `closing`, `loopy` and
-    /// `in_tree` were found for; they are found again only when these change.
-    loops_for: (Vec<JointEnds>, usize),
+    /// The version of the joints' ends (see `SolverData::prepare_joints`) and the body
+    /// count that `union_find`, `closing`, `loopy` and `in_tree` were found for; they are
+    /// found again only when these change.
+    loops_for: Option<(u64, usize)>,
     /// Per constraint: its equality rows go to the tree solve.
     in_tree: Vec<bool>,
 }
@@ -256,11 +257,11 @@ impl JointForest {
 
     /// Picks this step's tree joints (setting `in_tree` on them) and their elimination order.
     /// Trees with a body in one of the touching `pairs` do not look ahead (see
-    /// [`Self::add_look_ahead`]).
+    /// [`Self::add_look_ahead`]). `ends_version` changes whenever `ends` do.
     pub fn build(
         &mut self,
         constraints: &mut [JointConstraint],
-        ends: &[JointEnds],
+        (ends, ends_version): (&[JointEnds], u64),
         bodies: &[SolverBody],
         pairs: &[PairInput],
     ) {
@@ -270,8 +271,9 @@ impl JointForest {
         }
         self.order.clear();
         self.bodies.clear();
-        if self.loops_for.0 != ends || self.loops_for.1 != bodies.len() {
+        if self.loops_for != Some((ends_version, bodies.len())) {
             self.find_tree_joints(ends, bodies.len());
+            self.loops_for = Some((ends_version, bodies.len()));
         }
         if !self.in_tree.contains(&true) {
             return self.clear();
@@ -299,9 +301,6 @@ impl JointForest {
             let open = body.is_some_and(|b| !self.loopy[self.union_find.find(b) as usize]);
             self.in_tree.push(candidate(e) && open);
         }
-        self.loops_for.0.clear();
-        self.loops_for.0.extend_from_slice(ends);
-        self.loops_for.1 = body_count;
     }
 
     /// Marks the trees with a body in a touching pair.
