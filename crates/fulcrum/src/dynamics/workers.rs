@@ -318,9 +318,7 @@ pub(crate) fn extend_filter_mapped<S: Sync, T: Send>(
     f: impl Fn(usize, &S) -> Option<T> + Sync + Send,
 ) {
     split_loop!(workers, sources.len(), min_len,
-        team: |team| team_collect(team, out, sources.len(), min_len, |range, part| {
-            part.extend(range.filter_map(|i| f(i, &sources[i])))
-        }),
+        team: |team| team_filter_extend(team, out, sources.len(), min_len, |i| f(i, &sources[i])),
         serial: out.extend(sources.iter().enumerate().filter_map(|(i, s)| f(i, s))),
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
 }
@@ -383,10 +381,8 @@ pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
     split_loop!(workers, items.len(), min_len,
         team: |team| {
             let shared = SharedItems::new(items);
-            team_collect(team, out, shared.len, min_len, |range, part| {
-                // SAFETY: each index is taken by exactly one chunk.
-                part.extend(range.filter_map(|i| f(i, unsafe { shared.item(i) })))
-            })
+            // SAFETY: each index is taken by exactly one chunk.
+            team_filter_extend(team, out, shared.len, min_len, |i| f(i, unsafe { shared.item(i) }))
         },
         serial: out.extend(items.iter_mut().enumerate().filter_map(|(i, s)| f(i, s))),
         parallel: out.par_extend(items.par_iter_mut().enumerate().with_min_len(min_len).filter_map(|(i, s)| f(i, s))))
@@ -480,6 +476,54 @@ fn team_extend<T: Send>(
     // one chunk; the length is set only after all have run (a panic leaks what was written).
     team.run(chunks, stealing, &|chunk| range_of(chunk).for_each(|i| unsafe { spare.write(i, f(i)) }));
     unsafe { out.set_len(base + len) };
+}
+
+/// Appends `f(i)` for i in 0..len where it is `Some`, in order, computed through `team`:
+/// each chunk writes what it keeps straight into the reserved tail of `out` from its own
+/// first index on, then the chunks' runs are moved down over the gaps, in order. So when
+/// (nearly) everything is kept, as with the joints each step, nothing is copied a second time
+/// (through a list per chunk, the 20,000 joint inputs were written twice, and two threads
+/// gathered them only 1.3x faster than one).
+#[cfg(feature = "parallel")]
+fn team_filter_extend<T: Send>(
+    team: &Team,
+    out: &mut Vec<T>,
+    len: usize,
+    per_chunk: usize,
+    f: impl Fn(usize) -> Option<T> + Sync,
+) {
+    out.reserve(len);
+    let base = out.len();
+    let spare = SharedItems { start: out.spare_capacity_mut().as_mut_ptr().cast::<T>(), len };
+    let (chunks, range_of) = chunking(len, per_chunk);
+    let mut kept = vec![0usize; chunks];
+    let counts = SharedItems::new(&mut kept);
+    team.run(chunks, Stealing::Any, &|chunk| {
+        let range = range_of(chunk);
+        let mut at = range.start;
+        for i in range {
+            if let Some(value) = f(i) {
+                // SAFETY: a chunk writes only within its own range of the reserved tail,
+                // at most one value per index of the range.
+                unsafe { spare.write(at, value) };
+                at += 1;
+            }
+        }
+        // SAFETY: chunk k alone writes count k.
+        unsafe { *counts.item(chunk) = at - range_of(chunk).start };
+    });
+    let mut end = 0;
+    for (chunk, &count) in kept.iter().enumerate() {
+        let start = range_of(chunk).start;
+        if start != end {
+            // SAFETY: the `count` values written from `start` move down to `end` (at most
+            // `start`; the ranges may overlap, hence `copy`), after the values kept before.
+            unsafe { std::ptr::copy(spare.at(start), spare.at(end), count) };
+        }
+        end += count;
+    }
+    // SAFETY: the first `end` items of the tail now hold every value kept, in order.
+    unsafe { out.set_len(base + end) };
 }
 
 /// Appends, in chunk order, what `f(range, part)` appends for the chunks of 0..len,
@@ -619,7 +663,7 @@ mod tests {
     fn collected_lists_come_out_in_source_order() {
         let sources: Vec<u64> = (0..20_000).collect();
         let repeat = |&s: &u64, out: &mut Vec<u64>| out.extend(std::iter::repeat_n(s, (s % 4) as usize));
-        let wide = |i: usize, &s: &u64| (s % 3 != 0).then_some([s, i as u64, s * s, 7]);
+        let wide = |i: usize, &s: &u64| (s % 3 != 0 || s > 15_000).then_some([s, i as u64, s * s, 7]);
         let (mut serial_by, mut serial_filtered) = (vec![1], vec![[0; 4]]);
         sources.iter().for_each(|s| repeat(s, &mut serial_by));
         serial_filtered.extend(sources.iter().enumerate().filter_map(|(i, s)| wide(i, s)));
