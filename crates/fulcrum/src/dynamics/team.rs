@@ -42,6 +42,8 @@
 use std::cell::UnsafeCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+pub(crate) use super::workers::Stealing;
+
 /// A published job: chunk index → work (its lifetime is erased; see the module docs).
 type Job = *const (dyn Fn(usize) + Sync);
 
@@ -76,16 +78,6 @@ enum Claim {
     Empty,
     /// Another member claimed the chunk first: try again.
     Lost,
-}
-
-/// Which parts of a job a worker takes chunks from once its own part is done.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Stealing {
-    /// Any part with chunks left: for chunks of uneven cost.
-    Any,
-    /// Only parts whose owner has not claimed a chunk yet: for chunks of even cost whose
-    /// data should stay in its owner's cache (see the module docs).
-    Unstarted,
 }
 
 /// One worker's part of the current job.

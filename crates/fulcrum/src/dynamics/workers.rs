@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use super::solver_body::SolverBody;
 #[cfg(feature = "parallel")]
-use super::team::{Stealing, Team, MAX_CHUNKS};
+use super::team::{Team, MAX_CHUNKS};
 
 /// How many worker threads step a world, and their pool.
 #[derive(Default)]
@@ -166,6 +166,16 @@ impl Runner {
     }
 }
 
+/// Which parts of a loop a worker takes once its own part is done (see `team.rs`).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Stealing {
+    /// Any part with chunks left: for chunks of uneven cost.
+    Any,
+    /// Only parts whose owner has not claimed a chunk yet: for chunks of even cost whose
+    /// data should stay in its owner's cache (see the module docs).
+    Unstarted,
+}
+
 /// The shape of every loop below: fewer than two tasks' worth of items (`len` against
 /// `min_len`) run `serial` on this thread and do not count as parallel time; otherwise the
 /// loop is timed as parallel work and runs `parallel` (with rayon's traits in scope) when
@@ -196,10 +206,7 @@ macro_rules! split_loop {
 /// workers; on this thread alone, and not counted as parallel time, when there are fewer
 /// than two tasks' worth.
 pub(crate) fn for_each<T: Send>(workers: &Workers, items: &mut [T], min_len: usize, f: impl Fn(&mut T) + Sync + Send) {
-    split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, Stealing::Any, |_, item| f(item)),
-        serial: items.iter_mut().for_each(&f),
-        parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
+    for_each_indexed_with(workers, items, min_len, Stealing::Any, |_, item| f(item))
 }
 
 /// Calls `f` on every item, split as [`for_each`], for items of even cost whose data should
@@ -212,10 +219,7 @@ pub(crate) fn for_each_even<T: Send>(
     min_len: usize,
     f: impl Fn(&mut T) + Sync + Send,
 ) {
-    split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, Stealing::Unstarted, |_, item| f(item)),
-        serial: items.iter_mut().for_each(&f),
-        parallel: items.par_iter_mut().with_min_len(min_len).for_each(&f))
+    for_each_indexed_with(workers, items, min_len, Stealing::Unstarted, |_, item| f(item))
 }
 
 /// Calls `f(index, item)` on every item, split as [`for_each`].
@@ -225,8 +229,20 @@ pub(crate) fn for_each_indexed<T: Send>(
     min_len: usize,
     f: impl Fn(usize, &mut T) + Sync + Send,
 ) {
+    for_each_indexed_with(workers, items, min_len, Stealing::Any, f)
+}
+
+/// [`for_each_indexed`], its parts shared out as `stealing` says.
+#[cfg_attr(not(feature = "parallel"), allow(unused_variables))]
+fn for_each_indexed_with<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    min_len: usize,
+    stealing: Stealing,
+    f: impl Fn(usize, &mut T) + Sync + Send,
+) {
     split_loop!(workers, items.len(), min_len,
-        team: |team| team_for_each(team, items, min_len, Stealing::Any, &f),
+        team: |team| team_for_each(team, items, min_len, stealing, &f),
         serial: items.iter_mut().enumerate().for_each(|(i, item)| f(i, item)),
         parallel: items.par_iter_mut().enumerate().with_min_len(min_len).for_each(|(i, item)| f(i, item)))
 }
@@ -273,10 +289,7 @@ pub(crate) fn extend_mapped<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
-    split_loop!(workers, sources.len(), min_len,
-        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Any, |i| f(&sources[i])),
-        serial: out.extend(sources.iter().map(&f)),
-        parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
+    extend_mapped_indexed_with(workers, out, sources, min_len, Stealing::Any, |_, s| f(s))
 }
 
 /// Appends `f(index, source)` for every source to `out`, in order; split as [`for_each`].
@@ -287,8 +300,21 @@ pub(crate) fn extend_mapped_indexed<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(usize, &S) -> T + Sync + Send,
 ) {
+    extend_mapped_indexed_with(workers, out, sources, min_len, Stealing::Any, f)
+}
+
+/// [`extend_mapped_indexed`], its parts shared out as `stealing` says.
+#[cfg_attr(not(feature = "parallel"), allow(unused_variables))]
+fn extend_mapped_indexed_with<S: Sync, T: Send>(
+    workers: &Workers,
+    out: &mut Vec<T>,
+    sources: &[S],
+    min_len: usize,
+    stealing: Stealing,
+    f: impl Fn(usize, &S) -> T + Sync + Send,
+) {
     split_loop!(workers, sources.len(), min_len,
-        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Any, |i| f(i, &sources[i])),
+        team: |team| team_extend(team, out, sources.len(), min_len, stealing, |i| f(i, &sources[i])),
         serial: out.extend(sources.iter().enumerate().map(|(i, s)| f(i, s))),
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).map(|(i, s)| f(i, s))))
 }
@@ -302,10 +328,7 @@ pub(crate) fn extend_mapped_even<S: Sync, T: Send>(
     min_len: usize,
     f: impl Fn(&S) -> T + Sync + Send,
 ) {
-    split_loop!(workers, sources.len(), min_len,
-        team: |team| team_extend(team, out, sources.len(), min_len, Stealing::Unstarted, |i| f(&sources[i])),
-        serial: out.extend(sources.iter().map(&f)),
-        parallel: out.par_extend(sources.par_iter().with_min_len(min_len).map(&f)))
+    extend_mapped_indexed_with(workers, out, sources, min_len, Stealing::Unstarted, |_, s| f(s))
 }
 
 /// Appends `f(index, source)` for every source where it is `Some`, in order; split as
