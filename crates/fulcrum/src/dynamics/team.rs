@@ -144,8 +144,13 @@ impl Team {
         self.jobs.store(epoch, Ordering::Relaxed);
         self.unstarted_only.store(stealing == Stealing::Unstarted, Ordering::Relaxed);
         let workers = self.parts.len();
+        // Part w starts at ⌈w·chunks/workers⌉: when the chunks do not divide evenly, the
+        // first parts take the extra ones, and the caller, first to start, the first of them
+        // (the other way round, a member that learns of the job later also had more to do:
+        // three chunks split one and two).
+        let cut = |w: usize| (w * chunks).div_ceil(workers);
         for (w, part) in self.parts.iter().enumerate() {
-            let (start, end) = (w * chunks / workers, (w + 1) * chunks / workers);
+            let (start, end) = (cut(w), cut(w + 1));
             part.start.store(start as u64, Ordering::Relaxed);
             let ticket = epoch << (2 * INDEX_BITS) | (start as u64) << INDEX_BITS | end as u64;
             part.ticket.store(ticket, Ordering::Release);
