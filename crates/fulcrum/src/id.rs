@@ -90,6 +90,12 @@ impl<T> Slot<T> {
     pub(crate) fn value_mut(&mut self) -> Option<&mut T> {
         self.value.as_mut()
     }
+
+    /// The id of the object in this slot, at slot index `index`, if alive.
+    #[inline]
+    pub(crate) fn id<I: From<RawId>>(&self, index: usize) -> Option<I> {
+        self.value.as_ref().map(|_| I::from(RawId { index: index as u32, generation: self.generation }))
+    }
 }
 
 /// Slot storage with generational ids of type `I`.

@@ -16,7 +16,7 @@ use crate::dynamics::solver;
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
-use crate::id::{Arena, BodyId};
+use crate::id::{Arena, BodyId, RawId, Slot};
 use crate::math::{rotate_inertia, Mat3};
 
 /// Wall-clock split of one solve, ms (see `StepTimings`).
@@ -55,32 +55,38 @@ impl World {
     }
 
     /// Assigns dense solver indices (from 1; 0 is the shared static body) to awake,
-    /// non-static bodies in slot order, then fills their solver state (split among the
-    /// workers).
+    /// non-static bodies in slot order, and fills their solver state. Both are split among
+    /// the workers: each run of body slots counts its simulated bodies first, and takes its
+    /// indices from the sum of the counts before it.
     fn gather_bodies(&mut self) {
-        self.awake_ids.clear();
-        let mut next = 1;
-        for (id, body) in self.bodies.iter_mut() {
-            body.solver_index = 0;
-            if !body.awake || !body.enabled || body.kind == BodyKind::Static {
-                continue;
-            }
-            body.solver_index = next;
-            next += 1;
-            self.awake_ids.push(id);
+        let (data, gravity) = (&mut self.solver, self.settings.gravity);
+        let mut runs: Vec<&mut [Slot<Body>]> = self.bodies.slots_mut().chunks_mut(BODIES_PER_TASK).collect();
+        let mut counts = Vec::new();
+        workers::map_mut(&data.workers, &mut runs, &mut counts, 1, |run| {
+            run.iter().filter(|slot| slot.value().is_some_and(simulated)).count()
+        });
+        let total: usize = counts.iter().sum();
+        self.awake_ids.resize(total, BodyId::from(RawId { index: 0, generation: 0 }));
+        // Resized rather than cleared: only entries past last step's count are filled first.
+        data.bodies.resize(total + 1, SolverBody::STATIC);
+        data.params.resize(total + 1, SolverBodyParams::STATIC);
+        (data.bodies[0], data.params[0]) = (SolverBody::STATIC, SolverBodyParams::STATIC);
+        let (mut ids, mut solved, mut params) = (&mut self.awake_ids[..], &mut data.bodies[1..], &mut data.params[1..]);
+        let mut tasks = Vec::with_capacity(runs.len());
+        let mut first_index = 1;
+        for (k, (slots, count)) in runs.into_iter().zip(counts).enumerate() {
+            let run = BodyRun {
+                first_slot: k * BODIES_PER_TASK,
+                first_index,
+                slots,
+                ids: take_front(&mut ids, count),
+                solved: take_front(&mut solved, count),
+                params: take_front(&mut params, count),
+            };
+            tasks.push(run);
+            first_index += count as u32;
         }
-        let (data, bodies, gravity) = (&mut self.solver, &self.bodies, self.settings.gravity);
-        let awake = |id: &BodyId| bodies.get(*id).expect("awake bodies exist");
-        data.bodies.clear();
-        data.params.clear();
-        data.bodies.push(SolverBody::STATIC);
-        data.params.push(SolverBodyParams::STATIC);
-        workers::extend_mapped_even(&data.workers, &mut data.bodies, &self.awake_ids, BODIES_PER_TASK, |id| {
-            solver_body(awake(id))
-        });
-        workers::extend_mapped(&data.workers, &mut data.params, &self.awake_ids, BODIES_PER_TASK, |id| {
-            solver_params(awake(id), gravity)
-        });
+        workers::for_each_even(&data.workers, &mut tasks, 1, |run| run.gather(gravity));
     }
 
     /// Lists every manifold of the touching, non-sensor pairs with a simulated body for the
@@ -231,6 +237,47 @@ fn solved_ends<'a>(
     moves.then_some((a, b))
 }
 
+/// Whether the solver moves `body` this step: awake, enabled and not static.
+fn simulated(body: &Body) -> bool {
+    body.awake && body.enabled && body.kind != BodyKind::Static
+}
+
+/// The first `count` items of `items`, which keeps the rest.
+fn take_front<'a, T>(items: &mut &'a mut [T], count: usize) -> &'a mut [T] {
+    let (front, rest) = std::mem::take(items).split_at_mut(count);
+    *items = rest;
+    front
+}
+
+/// A run of body slots, and the places of its simulated bodies in the solver's arrays.
+struct BodyRun<'a> {
+    /// Slot index of the run's first slot.
+    first_slot: usize,
+    /// Solver index of its first simulated body.
+    first_index: u32,
+    slots: &'a mut [Slot<Body>],
+    ids: &'a mut [BodyId],
+    solved: &'a mut [SolverBody],
+    params: &'a mut [SolverBodyParams],
+}
+
+impl BodyRun<'_> {
+    /// Gives each simulated body of the run its solver index and state (the others index 0).
+    fn gather(&mut self, gravity: crate::math::Vec3) {
+        let mut k = 0;
+        for (offset, slot) in self.slots.iter_mut().enumerate() {
+            let id = slot.id(self.first_slot + offset);
+            let Some(body) = slot.value_mut() else { continue };
+            body.solver_index = 0;
+            let Some(id) = id.filter(|_| simulated(body)) else { continue };
+            body.solver_index = self.first_index + k as u32;
+            self.ids[k] = id;
+            (self.solved[k], self.params[k]) = solver_state(body, gravity);
+            k += 1;
+        }
+    }
+}
+
 /// Fewest contact pairs per task when they are gathered in parallel.
 const CONTACTS_PER_TASK: usize = 256;
 
@@ -269,34 +316,25 @@ fn finalize_body(body: &mut Body, solved: &SolverBody) -> Option<Finalized> {
 const BODIES_PER_TASK: usize = 256;
 
 /// A body's solver state at the start of the step (zero inverse mass and inertia unless
-/// dynamic).
-fn solver_body(body: &Body) -> SolverBody {
-    let (inv_mass, inv_inertia) = if body.kind == BodyKind::Dynamic {
-        (body.inv_mass, rotate_inertia(Mat3::from_quat(body.pose.rotation), body.inv_inertia_local))
+/// dynamic), and its integration parameters for the step: accelerations from gravity and the
+/// applied force and torque, damping, world inertia.
+fn solver_state(body: &Body, gravity: crate::math::Vec3) -> (SolverBody, SolverBodyParams) {
+    let dynamic = body.kind == BodyKind::Dynamic;
+    let (inv_mass, inv_inertia, inertia) = if dynamic {
+        let rotation = Mat3::from_quat(body.pose.rotation);
+        (body.inv_mass, rotate_inertia(rotation, body.inv_inertia_local), rotate_inertia(rotation, body.inertia_local))
     } else {
-        (0.0, Mat3::ZERO)
+        (0.0, Mat3::ZERO, Mat3::ZERO)
     };
-    SolverBody {
+    let solver = SolverBody {
         delta_rotation: crate::math::Quat::IDENTITY,
         linear_velocity: body.linear_velocity.into(),
         angular_velocity: body.angular_velocity.into(),
         delta_position: crate::math::Vec3A::ZERO,
         inv_mass,
         inv_inertia,
-    }
-}
-
-/// A body's integration parameters for the step: accelerations from gravity and the applied
-/// force and torque, damping, world inertia.
-fn solver_params(body: &Body, gravity: crate::math::Vec3) -> SolverBodyParams {
-    let rotation = Mat3::from_quat(body.pose.rotation);
-    let dynamic = body.kind == BodyKind::Dynamic;
-    let (inv_mass, inv_inertia, inertia) = if dynamic {
-        (body.inv_mass, rotate_inertia(rotation, body.inv_inertia_local), rotate_inertia(rotation, body.inertia_local))
-    } else {
-        (0.0, Mat3::ZERO, Mat3::ZERO)
     };
-    SolverBodyParams {
+    let params = SolverBodyParams {
         linear_acceleration: gravity * body.gravity_scale + inv_mass * body.force,
         angular_acceleration: inv_inertia * body.torque,
         linear_damping: body.linear_damping,
@@ -305,7 +343,8 @@ fn solver_params(body: &Body, gravity: crate::math::Vec3) -> SolverBodyParams {
         inv_inertia,
         dynamic,
         gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
-    }
+    };
+    (solver, params)
 }
 
 /// True when the inertia tensor is a multiple of the identity (to 1e-5 relative): then
