@@ -33,6 +33,7 @@ pub mod geometry;
 pub mod id;
 pub mod joint;
 pub mod json;
+pub(crate) mod key_hash;
 pub mod math;
 pub mod particles;
 pub mod scene;

@@ -1,40 +1,11 @@
 //! What a triangle mesh computes once when it is built: vertex welding and the active edge and
 //! vertex flags (edge adjacency, fold classification, T-junctions).
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
-
 use super::bvh::Bvh;
 use super::triangle::fold_is_active;
 use crate::geometry::Aabb;
+use crate::key_hash::KeyMap;
 use crate::math::Vec3;
-
-/// Hashes the welding grid's `u64` cell keys with the SplitMix64 finaliser: the keys come from
-/// the mesh, not from an adversary, and SipHash made welding a large mesh several times
-/// slower.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            self.write_u64(u64::from(byte));
-        }
-    }
-
-    fn write_u64(&mut self, key: u64) {
-        let mut x = self.0 ^ key;
-        x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        self.0 = x ^ (x >> 31);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type KeyMap<V> = HashMap<u64, V, BuildHasherDefault<KeyHasher>>;
 
 /// No entry (end of a chain).
 const NONE: u32 = u32::MAX;
@@ -54,7 +25,7 @@ pub(crate) fn weld(vertices: &[Vec3], tolerance: f32) -> (Vec<Vec3>, Vec<u32>) {
     }
     let origin = Aabb::of_points(vertices).min;
     let cell_size = WELD_CELL * tolerance;
-    let mut first_in_cell: KeyMap<u32> = KeyMap::with_capacity_and_hasher(vertices.len(), Default::default());
+    let mut first_in_cell: KeyMap<u64, u32> = KeyMap::with_capacity_and_hasher(vertices.len(), Default::default());
     let mut next_in_cell: Vec<u32> = Vec::with_capacity(vertices.len());
     let mut kept: Vec<Vec3> = Vec::with_capacity(vertices.len());
     let mut remap = Vec::with_capacity(vertices.len());

@@ -4,11 +4,12 @@
 
 use super::World;
 use crate::body::BodyKind;
+use crate::collider::Collider;
 use crate::collision::contact::{Contact, ManifoldState};
 use crate::collision::manifold::Manifold;
 use crate::collision::narrow_phase::{self, PairCache};
 use crate::dynamics::workers;
-use crate::id::{BodyId, ColliderId};
+use crate::id::{Arena, BodyId, ColliderId};
 use crate::math::{Pose, Vec3};
 use crate::world::events::ContactEvent;
 
@@ -36,23 +37,34 @@ thread_local! {
 /// microseconds against a mesh).
 const PAIRS_PER_TASK: usize = 64;
 
+/// The collider ids of the broad phase's pair of users `user_a`, `user_b`, smaller first, if
+/// both colliders are alive.
+fn pair_key(colliders: &Arena<Collider, ColliderId>, user_a: u32, user_b: u32) -> Option<(ColliderId, ColliderId)> {
+    let (a, b) = (colliders.id_at(user_a as usize)?, colliders.id_at(user_b as usize)?);
+    Some(if a.0 <= b.0 { (a, b) } else { (b, a) })
+}
+
 impl World {
     /// Broad phase: turns the new overlapping proxy pairs into contact pairs.
     pub(crate) fn find_new_pairs(&mut self) {
         let mut pairs = std::mem::take(&mut self.new_pairs);
         self.broad_phase.update_pairs_on(&self.solver.workers, &mut pairs);
-        for &(user_a, user_b) in &pairs {
+        // Most pairs found already have a contact: those are dropped in a split loop, and
+        // only the new ones are created, in order, on this thread.
+        let (colliders, pair_map) = (&self.colliders, &self.pair_map);
+        let mut fresh = Vec::new();
+        workers::extend_filter_mapped(&self.solver.workers, &mut fresh, &pairs, PAIRS_PER_TASK, |_, &(a, b)| {
+            let known = pair_key(colliders, a, b).is_some_and(|key| pair_map.contains_key(&key));
+            (!known).then_some((a, b))
+        });
+        for (user_a, user_b) in fresh {
             self.try_create_contact(user_a, user_b);
         }
         self.new_pairs = pairs;
     }
 
     pub(crate) fn try_create_contact(&mut self, user_a: u32, user_b: u32) {
-        let (Some(id_a), Some(id_b)) = (self.colliders.id_at(user_a as usize), self.colliders.id_at(user_b as usize))
-        else {
-            return;
-        };
-        let (id_a, id_b) = if id_a.0 <= id_b.0 { (id_a, id_b) } else { (id_b, id_a) };
+        let Some((id_a, id_b)) = pair_key(&self.colliders, user_a, user_b) else { return };
         if self.pair_map.contains_key(&(id_a, id_b)) {
             return;
         }

@@ -18,7 +18,7 @@ mod solve;
 mod step;
 mod user_constraints;
 
-use std::collections::HashMap;
+use crate::key_hash::KeyMap;
 
 use crate::body::Body;
 use crate::character::Character;
@@ -74,7 +74,7 @@ pub struct World {
     pub(crate) contacts: Vec<Contact>,
     /// Live pairs by their colliders (lookup only; never iterated).
     #[serde(with = "snapshot::sorted_map")]
-    pub(crate) pair_map: HashMap<(ColliderId, ColliderId), u32>,
+    pub(crate) pair_map: KeyMap<(ColliderId, ColliderId), u32>,
     /// Bodies that fell asleep together, by sleeping-island index.
     pub(crate) sleeping_islands: Vec<Vec<BodyId>>,
     pub(crate) free_islands: Vec<u32>,
@@ -132,7 +132,7 @@ impl World {
             ropes: Arena::new(),
             broad_phase: BroadPhase::new(),
             contacts: Vec::new(),
-            pair_map: HashMap::new(),
+            pair_map: KeyMap::default(),
             sleeping_islands: Vec::new(),
             free_islands: Vec::new(),
             moved_static: Vec::new(),

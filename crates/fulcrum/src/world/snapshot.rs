@@ -183,7 +183,7 @@ pub(crate) mod file_form {
 pub(crate) mod sorted_map {
     use super::*;
 
-    pub(crate) fn serialize<K, V, S>(map: &HashMap<K, V>, serializer: S) -> std::result::Result<S::Ok, S::Error>
+    pub(crate) fn serialize<K, V, H, S>(map: &HashMap<K, V, H>, serializer: S) -> std::result::Result<S::Ok, S::Error>
     where
         K: Serialize + Ord,
         V: Serialize,
@@ -194,10 +194,11 @@ pub(crate) mod sorted_map {
         entries.serialize(serializer)
     }
 
-    pub(crate) fn deserialize<'de, K, V, D>(deserializer: D) -> std::result::Result<HashMap<K, V>, D::Error>
+    pub(crate) fn deserialize<'de, K, V, H, D>(deserializer: D) -> std::result::Result<HashMap<K, V, H>, D::Error>
     where
         K: Deserialize<'de> + Eq + Hash,
         V: Deserialize<'de>,
+        H: std::hash::BuildHasher + Default,
         D: Deserializer<'de>,
     {
         Ok(Vec::<(K, V)>::deserialize(deserializer)?.into_iter().collect())
