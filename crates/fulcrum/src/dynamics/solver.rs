@@ -151,20 +151,22 @@ impl SolverData {
         self.lane_groups.extend(overflow.map(|&i| ([i, 0, 0, 0], 1)));
         self.island_start = self.lane_groups.len();
         self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| ([i, 0, 0, 0], 1)));
-        self.contacts.clear();
         let deep = AtomicBool::new(false);
-        let prepare = |(lanes, count): &([u32; 4], u8)| {
+        let groups = &self.lane_groups;
+        let prepare = |c: &mut WideContact, (lanes, count): &([u32; 4], u8)| {
             let inputs = lanes.map(|i| pairs[i as usize]);
-            let contact = WideContact::prepare(&inputs[..*count as usize], world_contacts, bodies, settings);
-            if contact.starts_deep {
+            c.prepare(&inputs[..*count as usize], world_contacts, bodies, settings);
+            if c.starts_deep {
                 deep.store(true, Ordering::Relaxed);
             }
-            contact
         };
-        // Colour by colour, so that each worker prepares the part of a colour it solves.
+        // Kept from the last step and prepared in place; colour by colour, so that each
+        // worker prepares the part of a colour it solves.
+        self.contacts.resize(groups.len(), WideContact::empty());
         let mut start = 0;
-        for &end in self.contact_colour_ends.iter().chain([&self.lane_groups.len()]) {
-            workers::extend_mapped_even(&self.workers, &mut self.contacts, &self.lane_groups[start..end], 8, prepare);
+        for &end in self.contact_colour_ends.iter().chain([&groups.len()]) {
+            let colour = &mut self.contacts[start..end];
+            workers::for_each_indexed_even(&self.workers, colour, 8, |k, c| prepare(c, &groups[start + k]));
             start = end;
         }
         self.deep_overlap = deep.into_inner();

@@ -222,6 +222,16 @@ pub(crate) fn for_each_even<T: Send>(
     for_each_indexed_with(workers, items, min_len, Stealing::Unstarted, |_, item| f(item))
 }
 
+/// Calls `f(index, item)` on every item, split as [`for_each_even`].
+pub(crate) fn for_each_indexed_even<T: Send>(
+    workers: &Workers,
+    items: &mut [T],
+    min_len: usize,
+    f: impl Fn(usize, &mut T) + Sync + Send,
+) {
+    for_each_indexed_with(workers, items, min_len, Stealing::Unstarted, f)
+}
+
 /// Calls `f(index, item)` on every item, split as [`for_each`].
 pub(crate) fn for_each_indexed<T: Send>(
     workers: &Workers,
