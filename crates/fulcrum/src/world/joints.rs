@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use super::World;
 use crate::body::BodyKind;
 use crate::dynamics::joints::{JointConstraint, JointInput};
+use crate::dynamics::solver;
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
 use crate::error::{check_positive, check_vec3, Error, Result};
@@ -457,11 +458,13 @@ impl World {
 
     pub(crate) fn store_joints(&mut self, h: f32) {
         let data = &mut self.solver;
-        let bodies = &data.bodies;
+        let (bodies, lanes, wide) = (&data.bodies, &data.joint_lanes, &data.wide_joints);
         let any_broke = AtomicBool::new(false);
         let mut tasks = paired_runs(&mut data.joints, self.joints.slots_mut());
-        workers::for_each(&data.workers, &mut tasks, 1, |(constraints, slots, first_slot)| {
-            for c in constraints.iter_mut() {
+        workers::for_each_indexed(&data.workers, &mut tasks, 1, |run, (constraints, slots, first_slot)| {
+            for (offset, c) in constraints.iter_mut().enumerate() {
+                // Ball joints solved in lanes take their impulses back first.
+                solver::unpack_lane(lanes, wide, run * JOINTS_PER_TASK + offset, c);
                 let place = (c.slot as usize).checked_sub(*first_slot);
                 let Some(joint) = place.and_then(|i| slots.get_mut(i)).and_then(Slot::value_mut) else { continue };
                 c.save(&mut joint.state);
