@@ -13,7 +13,7 @@
 
 use super::block;
 use super::contact_solver::SolveParams;
-use super::simd::{Sym3, F4, Q4, V3};
+use super::simd::{Lanes, Sym3, F4, Q4, V3};
 use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{Mat3, Vec3};
@@ -114,20 +114,20 @@ pub(crate) struct WideContact {
     pub points: [WidePoint; MAX_MANIFOLD_POINTS],
 }
 
-/// Velocity state of the four A (or B) bodies.
+/// Velocity state of the A (or B) bodies of the lanes.
 #[derive(Clone, Copy)]
-pub(crate) struct WideBodies {
-    pub v: V3,
-    pub w: V3,
+pub(crate) struct WideBodies<F: Lanes = F4> {
+    pub v: V3<F>,
+    pub w: V3<F>,
 }
 
-impl WideBodies {
+impl<F: Lanes> WideBodies<F> {
     #[inline(always)]
-    pub(crate) fn gather(bodies: &[SolverBody], index: &[u32; 4]) -> WideBodies {
-        let b = index.map(|i| &bodies[i as usize]);
+    pub(crate) fn gather(bodies: &[SolverBody], index: &F::Indices) -> WideBodies<F> {
+        let index = index.as_ref();
         WideBodies {
-            v: V3::from_aligned(b.map(|b| b.linear_velocity)),
-            w: V3::from_aligned(b.map(|b| b.angular_velocity)),
+            v: F::vectors(|lane| bodies[index[lane] as usize].linear_velocity),
+            w: F::vectors(|lane| bodies[index[lane] as usize].angular_velocity),
         }
     }
 
@@ -135,28 +135,31 @@ impl WideBodies {
     /// kinematic body are skipped (no impulse changes them, and the lanes of one colour may
     /// share them: skipping keeps the writes of one colour disjoint, `workers.rs`).
     #[inline(always)]
-    pub(crate) fn scatter(&self, bodies: &mut [SolverBody], index: &[u32; 4]) {
-        let (v, w) = (self.v.to_aligned(), self.w.to_aligned());
-        for (lane, &i) in index.iter().enumerate() {
-            let body = &mut bodies[i as usize];
+    pub(crate) fn scatter(&self, bodies: &mut [SolverBody], index: &F::Indices) {
+        let index = index.as_ref();
+        F::each_vector_pair(&self.v, &self.w, |lane, v, w| {
+            let body = &mut bodies[index[lane] as usize];
             if body.movable() {
-                body.linear_velocity = v[lane];
-                body.angular_velocity = w[lane];
+                body.linear_velocity = v;
+                body.angular_velocity = w;
             }
-        }
+        });
     }
 
     #[inline(always)]
-    pub(crate) fn velocity_at(&self, r: &V3) -> V3 {
+    pub(crate) fn velocity_at(&self, r: &V3<F>) -> V3<F> {
         self.v.add(&self.w.cross(r))
     }
 }
 
 /// Displacement of the bodies since the start of the step (for current separations).
 #[inline(always)]
-pub(crate) fn gather_motion(bodies: &[SolverBody], index: &[u32; 4]) -> (V3, Q4) {
-    let b = index.map(|i| &bodies[i as usize]);
-    (V3::from_aligned(b.map(|b| b.delta_position)), Q4::from_aligned(b.map(|b| b.delta_rotation)))
+pub(crate) fn gather_motion<F: Lanes>(bodies: &[SolverBody], index: &F::Indices) -> (V3<F>, Q4<F>) {
+    let index = index.as_ref();
+    (
+        F::vectors(|lane| bodies[index[lane] as usize].delta_position),
+        F::quats(|lane| bodies[index[lane] as usize].delta_rotation),
+    )
 }
 
 /// Writes displacements back to the movable bodies (as [`WideBodies::scatter`]).

@@ -15,6 +15,7 @@ pub(crate) mod parts;
 pub(crate) mod push_out;
 pub(crate) mod rk4;
 pub(crate) mod simd;
+pub(crate) mod simd_avx;
 pub mod softness;
 pub(crate) mod solver;
 pub(crate) mod solver_body;

@@ -1,5 +1,14 @@
-//! Four-lane arithmetic for the wide solver: one lane per constraint, so a group of four
-//! constraints that share no body is solved in one pass of straight-line SIMD code.
+//! Lane arithmetic for the wide solver: one lane per constraint, so a group of constraints
+//! that share no body is solved in one pass of straight-line SIMD code.
+//!
+//! The vector types ([`V3`], [`Sym3`], [`Q4`]) are generic over the lanes ([`Lanes`]): four
+//! (`wide`'s `f32x4`, SSE, on every CPU) or eight ([`F8`](super::simd_avx::F8), AVX, used
+//! only where the CPU has AVX2, chosen at run time). Both do the same IEEE operations per
+//! lane in the same order (no fused multiply-add), so a constraint gives the same bits in
+//! either width.
+
+use std::fmt::Debug;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
 
 use wide::f32x4;
 
@@ -8,22 +17,113 @@ use crate::math::{Quat, Vec3, Vec3A};
 /// Four `f32`, one per lane.
 pub(crate) type F4 = f32x4;
 
-/// Four 3-vectors, one per lane (structure of arrays).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct V3 {
-    pub x: F4,
-    pub y: F4,
-    pub z: F4,
+/// `f32` in lanes: the operations the wide constraints need. Masks are values of the same
+/// type with all bits set in the lanes where they hold.
+pub(crate) trait Lanes:
+    Copy
+    + Default
+    + Debug
+    + Send
+    + Sync
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+    + Neg<Output = Self>
+    + AddAssign
+    + SubAssign
+{
+    /// How many lanes.
+    const COUNT: usize;
+    /// One index (of a body, a joint) per lane.
+    type Indices: Copy + Default + Debug + Send + Sync + AsRef<[u32]> + AsMut<[u32]>;
+    /// Every lane `value`.
+    fn fill(value: f32) -> Self;
+    /// Lane i `f(i)`.
+    fn build(f: impl FnMut(usize) -> f32) -> Self;
+    /// The value of lane `i`.
+    fn get(self, i: usize) -> f32;
+    /// |x| per lane.
+    fn magnitude(self) -> Self;
+    /// The mask of the lanes where `self > other`.
+    fn above(self, other: Self) -> Self;
+    /// The mask of the lanes where `self < other`.
+    fn below(self, other: Self) -> Self;
+    /// The lanes set in both masks.
+    fn both(self, other: Self) -> Self;
+    /// Per lane of this mask: `if_set` where it is set, else `if_clear`.
+    fn choose(self, if_set: Self, if_clear: Self) -> Self;
+    /// Lane i from the aligned vector `vector(i)`.
+    fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<Self>;
+    /// Lane i from the quaternion `quat(i)`.
+    fn quats(quat: impl Fn(usize) -> Quat) -> Q4<Self>;
+    /// Calls `f(i, lane i of a, lane i of b)` for every lane, in order.
+    fn each_vector_pair(a: &V3<Self>, b: &V3<Self>, f: impl FnMut(usize, Vec3A, Vec3A));
 }
 
-impl V3 {
+impl Lanes for F4 {
+    const COUNT: usize = 4;
+    type Indices = [u32; 4];
+    #[inline(always)]
+    fn fill(value: f32) -> Self {
+        F4::splat(value)
+    }
+    #[inline(always)]
+    fn build(f: impl FnMut(usize) -> f32) -> Self {
+        F4::new(std::array::from_fn(f))
+    }
+    #[inline(always)]
+    fn get(self, i: usize) -> f32 {
+        self.as_array()[i]
+    }
+    #[inline(always)]
+    fn magnitude(self) -> Self {
+        self.abs()
+    }
+    #[inline(always)]
+    fn above(self, other: Self) -> Self {
+        self.simd_gt(other)
+    }
+    #[inline(always)]
+    fn below(self, other: Self) -> Self {
+        self.simd_lt(other)
+    }
+    #[inline(always)]
+    fn both(self, other: Self) -> Self {
+        self & other
+    }
+    #[inline(always)]
+    fn choose(self, if_set: Self, if_clear: Self) -> Self {
+        self.select(if_set, if_clear)
+    }
+    #[inline(always)]
+    fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<Self> {
+        V3::from_aligned(std::array::from_fn(vector))
+    }
+    #[inline(always)]
+    fn quats(quat: impl Fn(usize) -> Quat) -> Q4<Self> {
+        Q4::from_aligned(std::array::from_fn(quat))
+    }
+    #[inline(always)]
+    fn each_vector_pair(a: &V3<Self>, b: &V3<Self>, mut f: impl FnMut(usize, Vec3A, Vec3A)) {
+        for (i, (a, b)) in a.to_aligned().into_iter().zip(b.to_aligned()).enumerate() {
+            f(i, a, b);
+        }
+    }
+}
+
+/// 3-vectors in lanes, one per lane (structure of arrays).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct V3<F: Lanes = F4> {
+    pub x: F,
+    pub y: F,
+    pub z: F,
+}
+
+impl V3<F4> {
     /// Lanes from four vectors.
     pub fn from_lanes(v: [Vec3; 4]) -> V3 {
-        V3 {
-            x: F4::new([v[0].x, v[1].x, v[2].x, v[3].x]),
-            y: F4::new([v[0].y, v[1].y, v[2].y, v[3].y]),
-            z: F4::new([v[0].z, v[1].z, v[2].z, v[3].z]),
-        }
+        V3::build(|i| v[i])
     }
 
     /// Lanes from four aligned vectors: one load each and a 4×4 transpose.
@@ -41,80 +141,96 @@ impl V3 {
             Vec3A::new(x, y, z)
         })
     }
+}
+
+impl<F: Lanes> V3<F> {
+    /// Lane i from `vector(i)`.
+    #[inline(always)]
+    pub fn build(vector: impl Fn(usize) -> Vec3) -> V3<F> {
+        V3 { x: F::build(|i| vector(i).x), y: F::build(|i| vector(i).y), z: F::build(|i| vector(i).z) }
+    }
 
     /// The vector of lane `i`.
     #[inline(always)]
     pub fn lane(&self, i: usize) -> Vec3 {
-        Vec3::new(self.x.as_array()[i], self.y.as_array()[i], self.z.as_array()[i])
+        Vec3::new(self.x.get(i), self.y.get(i), self.z.get(i))
     }
 
     #[inline(always)]
-    pub fn dot(&self, o: &V3) -> F4 {
+    pub fn dot(&self, o: &V3<F>) -> F {
         self.x * o.x + self.y * o.y + self.z * o.z
     }
 
     #[inline(always)]
-    pub fn cross(&self, o: &V3) -> V3 {
+    pub fn cross(&self, o: &V3<F>) -> V3<F> {
         V3 { x: self.y * o.z - self.z * o.y, y: self.z * o.x - self.x * o.z, z: self.x * o.y - self.y * o.x }
     }
 
     #[inline(always)]
-    pub fn add(&self, o: &V3) -> V3 {
+    pub fn add(&self, o: &V3<F>) -> V3<F> {
         V3 { x: self.x + o.x, y: self.y + o.y, z: self.z + o.z }
     }
 
     #[inline(always)]
-    pub fn sub(&self, o: &V3) -> V3 {
+    pub fn sub(&self, o: &V3<F>) -> V3<F> {
         V3 { x: self.x - o.x, y: self.y - o.y, z: self.z - o.z }
     }
 
     #[inline(always)]
-    pub fn scale(&self, s: F4) -> V3 {
+    pub fn scale(&self, s: F) -> V3<F> {
         V3 { x: self.x * s, y: self.y * s, z: self.z * s }
     }
 
     /// self + o·s
     #[inline(always)]
-    pub fn add_scaled(&self, o: &V3, s: F4) -> V3 {
+    pub fn add_scaled(&self, o: &V3<F>, s: F) -> V3<F> {
         V3 { x: self.x + o.x * s, y: self.y + o.y * s, z: self.z + o.z * s }
     }
 }
 
-/// Four symmetric 3×3 matrices (inverse inertia), one per lane.
+/// Symmetric 3×3 matrices (inverse inertia), one per lane.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Sym3 {
-    pub xx: F4,
-    pub xy: F4,
-    pub xz: F4,
-    pub yy: F4,
-    pub yz: F4,
-    pub zz: F4,
+pub(crate) struct Sym3<F: Lanes = F4> {
+    pub xx: F,
+    pub xy: F,
+    pub xz: F,
+    pub yy: F,
+    pub yz: F,
+    pub zz: F,
 }
 
-impl Sym3 {
+impl Sym3<F4> {
     /// Lanes from four symmetric matrices (the upper triangle is read).
+    #[cfg(test)]
     pub fn from_lanes(m: [crate::math::Mat3; 4]) -> Sym3 {
-        let pick = |f: fn(&crate::math::Mat3) -> f32| F4::new([f(&m[0]), f(&m[1]), f(&m[2]), f(&m[3])]);
+        Sym3::build(|i| m[i])
+    }
+}
+
+impl<F: Lanes> Sym3<F> {
+    /// Lane i from the symmetric matrix `matrix(i)` (its upper triangle is read).
+    #[inline(always)]
+    pub fn build(matrix: impl Fn(usize) -> crate::math::Mat3) -> Sym3<F> {
         Sym3 {
-            xx: pick(|m| m.x_axis.x),
-            xy: pick(|m| m.y_axis.x),
-            xz: pick(|m| m.z_axis.x),
-            yy: pick(|m| m.y_axis.y),
-            yz: pick(|m| m.z_axis.y),
-            zz: pick(|m| m.z_axis.z),
+            xx: F::build(|i| matrix(i).x_axis.x),
+            xy: F::build(|i| matrix(i).y_axis.x),
+            xz: F::build(|i| matrix(i).z_axis.x),
+            yy: F::build(|i| matrix(i).y_axis.y),
+            yz: F::build(|i| matrix(i).z_axis.y),
+            zz: F::build(|i| matrix(i).z_axis.z),
         }
     }
 
     /// The matrix of lane `i`.
     pub fn lane(&self, i: usize) -> crate::math::Mat3 {
-        let e = |f: &F4| f.as_array()[i];
+        let e = |f: &F| f.get(i);
         let (xx, xy, xz, yy, yz, zz) = (e(&self.xx), e(&self.xy), e(&self.xz), e(&self.yy), e(&self.yz), e(&self.zz));
         crate::math::Mat3::from_cols(Vec3::new(xx, xy, xz), Vec3::new(xy, yy, yz), Vec3::new(xz, yz, zz))
     }
 
     /// M·v per lane.
     #[inline(always)]
-    pub fn mul(&self, v: &V3) -> V3 {
+    pub fn mul(&self, v: &V3<F>) -> V3<F> {
         V3 {
             x: self.xx * v.x + self.xy * v.y + self.xz * v.z,
             y: self.xy * v.x + self.yy * v.y + self.yz * v.z,
@@ -124,7 +240,7 @@ impl Sym3 {
 
     /// The sum per lane.
     #[inline(always)]
-    pub fn add(&self, o: &Sym3) -> Sym3 {
+    pub fn add(&self, o: &Sym3<F>) -> Sym3<F> {
         Sym3 {
             xx: self.xx + o.xx,
             xy: self.xy + o.xy,
@@ -137,8 +253,9 @@ impl Sym3 {
 
     /// −[r]× M [r]× per lane, M being this symmetric matrix: entry (i, j) is
     /// (r × e_i)·M(r × e_j), the angular part of a point's effective mass K through M.
-    pub fn through_arm(&self, r: &V3) -> Sym3 {
-        let zero = F4::ZERO;
+    #[inline(always)]
+    pub fn through_arm(&self, r: &V3<F>) -> Sym3<F> {
+        let zero = F::fill(0.0);
         let arm_x = V3 { x: zero, y: r.z, z: -r.y };
         let arm_y = V3 { x: -r.z, y: zero, z: r.x };
         let arm_z = V3 { x: r.y, y: -r.x, z: zero };
@@ -155,14 +272,15 @@ impl Sym3 {
 
     /// M⁻¹ per lane, from the cofactors: M⁻¹ = adj(M) / det M. A lane whose determinant is
     /// zero, subnormal or not finite gets the zero matrix (its constraint then does nothing).
-    pub fn inverse(&self) -> Sym3 {
+    #[inline(always)]
+    pub fn inverse(&self) -> Sym3<F> {
         let Sym3 { xx, xy, xz, yy, yz, zz } = *self;
         let (c_xx, c_xy, c_xz) = (yy * zz - yz * yz, xz * yz - xy * zz, xy * yz - xz * yy);
         let (c_yy, c_yz, c_zz) = (xx * zz - xz * xz, xy * xz - xx * yz, xx * yy - xy * xy);
         let det = xx * c_xx + xy * c_xy + xz * c_xz;
-        let size = det.abs();
-        let usable = size.simd_gt(F4::splat(f32::MIN_POSITIVE)) & size.simd_lt(F4::splat(f32::INFINITY));
-        let scale = usable.select(F4::ONE / det, F4::ZERO);
+        let size = det.magnitude();
+        let usable = size.above(F::fill(f32::MIN_POSITIVE)).both(size.below(F::fill(f32::INFINITY)));
+        let scale = usable.choose(F::fill(1.0) / det, F::fill(0.0));
         Sym3 {
             xx: c_xx * scale,
             xy: c_xy * scale,
@@ -174,16 +292,16 @@ impl Sym3 {
     }
 }
 
-/// Four unit quaternions, one per lane.
+/// Unit quaternions, one per lane.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Q4 {
-    pub x: F4,
-    pub y: F4,
-    pub z: F4,
-    pub w: F4,
+pub(crate) struct Q4<F: Lanes = F4> {
+    pub x: F,
+    pub y: F,
+    pub z: F,
+    pub w: F,
 }
 
-impl Q4 {
+impl Q4<F4> {
     /// Lanes from four quaternions.
     #[cfg(test)]
     pub fn from_lanes(q: [Quat; 4]) -> Q4 {
@@ -231,18 +349,20 @@ impl Q4 {
         let inv_length = F4::ONE / (x * x + y * y + z * z + w * w).sqrt();
         Q4 { x: x * inv_length, y: y * inv_length, z: z * inv_length, w: w * inv_length }
     }
+}
 
+impl<F: Lanes> Q4<F> {
     /// The inverse rotation of a unit quaternion.
     #[inline(always)]
-    pub fn conjugate(&self) -> Q4 {
+    pub fn conjugate(&self) -> Q4<F> {
         Q4 { x: -self.x, y: -self.y, z: -self.z, w: self.w }
     }
 
     /// Rotates `v` by the quaternion: v + 2w (u × v) + 2 u × (u × v), u = (x, y, z).
     #[inline(always)]
-    pub fn rotate(&self, v: &V3) -> V3 {
+    pub fn rotate(&self, v: &V3<F>) -> V3<F> {
         let u = V3 { x: self.x, y: self.y, z: self.z };
-        let t = u.cross(v).scale(F4::splat(2.0));
+        let t = u.cross(v).scale(F::fill(2.0));
         v.add_scaled(&t, self.w).add(&u.cross(&t))
     }
 }

@@ -32,7 +32,7 @@ use super::contact_wide::{self as wide_contacts, WideContact};
 use super::impacts::resolve_impacts;
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::forest::JointForest;
-use super::joints::point_wide::WidePointJoints;
+use super::joints::point_wide::{BallLanes, WidePointJoints};
 use super::joints::user::ActiveUserConstraint;
 use super::joints::{JointConstraint, JointEnds, JointInput};
 use super::parts::equality::PassContext;
@@ -87,19 +87,23 @@ pub(crate) struct SolverData {
     joint_ends: Vec<JointEnds>,
     /// The joints the per-joint loops solve (those not in lanes), in order.
     scalar_joints: Vec<u32>,
-    /// Per joint: its lane group × 4 + lane in `wide_joints`, or `NO_LANE`.
+    /// Per joint: its lane group × width + lane in `ball_lanes`, or `NO_LANE`.
     pub joint_lanes: Vec<u32>,
     /// Sleeping bodies jointed to awake ones, found at the start of the step (kept to reuse
     /// its allocation).
     pub bodies_to_wake: Vec<crate::id::BodyId>,
     /// The tree-shaped joint graphs solved exactly.
     pub forest: JointForest,
-    /// Plain ball joints outside the tree solve, four per lane group, and their colouring.
-    pub wide_joints: Vec<WidePointJoints>,
+    /// Plain ball joints outside the tree solve, four or eight per lane group, and their
+    /// colouring.
+    pub ball_lanes: BallLanes,
     pub joint_coloring: Coloring,
-    /// The lanes of each ball joint group (indices into `joints`) and how many.
-    joint_lane_groups: Vec<([u32; 4], u8)>,
-    /// Where each colour's lane groups end in `wide_joints`.
+    /// Ball joints in four lanes even where the CPU could take eight (to compare the two).
+    pub four_lanes_only: bool,
+    /// The lanes of each ball joint group (indices into `joints`; the first `width` used)
+    /// and how many.
+    joint_lane_groups: Vec<([u32; 8], u8)>,
+    /// Where each colour's lane groups end in `ball_lanes`.
     joint_colour_ends: Vec<usize>,
     /// The last step's `joint_ends`, and the version of the ends: it changes whenever
     /// they differ from the last step's.
@@ -191,7 +195,7 @@ impl SolverData {
         } else {
             self.forest.clear();
         }
-        self.wide_joints.clear();
+        self.ball_lanes.clear();
         if ctx.solver.integrator != Integrator::SymplecticEuler {
             self.joint_colour_ends.clear();
             self.scalar_joints.clear();
@@ -204,8 +208,16 @@ impl SolverData {
             self.colour_wide_joints();
             self.lanes_made_for = made_for;
         }
-        let (joints, bodies) = (&self.joints, &self.bodies);
-        workers::extend_mapped(&self.workers, &mut self.wide_joints, &self.joint_lane_groups, 16, |(lanes, count)| {
+        let (joints, bodies, groups) = (&self.joints, &self.bodies, &self.joint_lane_groups);
+        #[cfg(target_arch = "x86_64")]
+        if self.ball_lanes.width == 8 {
+            workers::extend_mapped(&self.workers, &mut self.ball_lanes.eight, groups, 16, |(lanes, count)| {
+                // SAFETY: width 8 is chosen only where the CPU has AVX2.
+                unsafe { WidePointJoints::pack_avx2(&lanes[..*count as usize], joints, bodies) }
+            });
+            return;
+        }
+        workers::extend_mapped(&self.workers, &mut self.ball_lanes.four, groups, 16, |(lanes, count)| {
             WidePointJoints::pack(&lanes[..*count as usize], joints, bodies)
         });
     }
@@ -231,9 +243,11 @@ impl SolverData {
         }
     }
 
-    /// Colours the plain ball joints outside the tree solve into lane groups, four at a
-    /// time; the other joints, and those that fit no colour, go to the per-joint loops.
+    /// Colours the plain ball joints outside the tree solve into lane groups, four or eight
+    /// at a time; the other joints, and those that fit no colour, go to the per-joint loops.
     fn colour_wide_joints(&mut self) {
+        self.ball_lanes.choose_width(!self.four_lanes_only);
+        let width = self.ball_lanes.width;
         self.joint_lane_groups.clear();
         self.joint_colour_ends.clear();
         self.scalar_joints.clear();
@@ -251,14 +265,17 @@ impl SolverData {
             let e = &ends[candidates[k] as usize];
             ([(e.body_a, e.dynamic_a), (e.body_b, e.dynamic_b)], 0)
         });
+        let mut colour = Vec::new();
         for k in 0..MAX_COLORS {
-            for (group, count) in coloring::lane_groups(self.joint_coloring.colour(k)) {
-                let mut lanes = [0; 4];
-                for (lane, &k) in group[..count as usize].iter().enumerate() {
+            colour.clear();
+            colour.extend(self.joint_coloring.colour(k));
+            for group in colour.chunks(width) {
+                let mut lanes = [0; 8];
+                for (lane, &k) in group.iter().enumerate() {
                     lanes[lane] = candidates[k as usize];
-                    self.joint_lanes[lanes[lane] as usize] = (4 * self.joint_lane_groups.len() + lane) as u32;
+                    self.joint_lanes[lanes[lane] as usize] = (width * self.joint_lane_groups.len() + lane) as u32;
                 }
-                self.joint_lane_groups.push((lanes, count));
+                self.joint_lane_groups.push((lanes, group.len() as u8));
             }
             self.joint_colour_ends.push(self.joint_lane_groups.len());
         }
@@ -273,7 +290,16 @@ impl SolverData {
             self.joints[i as usize].warm_start(&mut self.bodies);
         }
         let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);
-        by_colour(workers, &mut self.wide_joints, joint_ends, &mut self.bodies, |w, bodies| w.warm_start(bodies));
+        let lanes = &mut self.ball_lanes;
+        if lanes.width == 8 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the eight-lane groups exist only where the CPU has AVX2.
+            by_colour(workers, &mut lanes.eight, joint_ends, &mut self.bodies, |w, bodies| unsafe {
+                w.warm_start_avx2(bodies)
+            });
+        } else {
+            by_colour(workers, &mut lanes.four, joint_ends, &mut self.bodies, |w, bodies| w.warm_start(bodies));
+        }
         for user in &mut self.user_constraints {
             user.warm_start(&mut self.bodies);
         }
@@ -301,7 +327,16 @@ impl SolverData {
         }
         let scales = joint_pass.rigid();
         let (workers, joint_ends, contact_ends) = (&self.workers, &self.joint_colour_ends, &self.contact_colour_ends);
-        by_colour(workers, &mut self.wide_joints, joint_ends, &mut self.bodies, |w, bodies| w.solve(bodies, scales));
+        let lanes = &mut self.ball_lanes;
+        if lanes.width == 8 {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: the eight-lane groups exist only where the CPU has AVX2.
+            by_colour(workers, &mut lanes.eight, joint_ends, &mut self.bodies, |w, bodies| unsafe {
+                w.solve_avx2(bodies, scales)
+            });
+        } else {
+            by_colour(workers, &mut lanes.four, joint_ends, &mut self.bodies, |w, bodies| w.solve(bodies, scales));
+        }
         for user in &mut self.user_constraints {
             user.solve(&mut self.bodies, joint_pass);
         }
@@ -357,15 +392,13 @@ pub(crate) struct SolveTimes {
     pub store_ms: f64,
 }
 
-/// Copies joint `i`'s impulse back from its lane in `wide_joints` (`joint_lanes` says which)
+/// Copies joint `i`'s impulse back from its lane in `ball_lanes` (`joint_lanes` says which)
 /// into its constraint `c`, when it was packed into one this step. The world's joint store
 /// does it in the pass that saves the impulses (a pass of its own over the 19,800
 /// constraints of joint_grid took 0.18 ms on one thread).
-pub(crate) fn unpack_lane(joint_lanes: &[u32], wide_joints: &[WidePointJoints], i: usize, c: &mut JointConstraint) {
+pub(crate) fn unpack_lane(joint_lanes: &[u32], ball_lanes: &BallLanes, i: usize, c: &mut JointConstraint) {
     let Some(&at) = joint_lanes.get(i).filter(|&&at| at != NO_LANE) else { return };
-    if let Some(wide) = wide_joints.get(at as usize / 4) {
-        wide.unpack(at as usize % 4, c);
-    }
+    ball_lanes.unpack(at as usize, c);
 }
 
 /// Prepares the gathered joints and contact pairs and runs the solver for one step, then

@@ -458,7 +458,7 @@ impl World {
 
     pub(crate) fn store_joints(&mut self, h: f32) {
         let data = &mut self.solver;
-        let (bodies, lanes, wide) = (&data.bodies, &data.joint_lanes, &data.wide_joints);
+        let (bodies, lanes, wide) = (&data.bodies, &data.joint_lanes, &data.ball_lanes);
         let any_broke = AtomicBool::new(false);
         let mut tasks = paired_runs(&mut data.joints, self.joints.slots_mut());
         workers::for_each_indexed(&data.workers, &mut tasks, 1, |run, (constraints, slots, first_slot)| {

@@ -1,7 +1,8 @@
-//! Ball joints four at a time: the point part of `parts/point.rs` (read its header for C, J
-//! and K) with one joint per lane. The four joints of a [`WidePointJoints`] come from one
+//! Ball joints four (or eight) at a time: the point part of `parts/point.rs` (read its header
+//! for C, J and K) with one joint per lane. The joints of a [`WidePointJoints`] come from one
 //! graph colour, so they share no movable body and their velocity updates can be written
-//! back independently.
+//! back independently. Eight lanes are used where the CPU has AVX2 (`simd_avx.rs`); each
+//! lane gives the same bits in either width.
 //!
 //! Which joints go here: plain ball joints (no cone or twist limit) that the exact tree
 //! solve does not take, which is what large loopy structures (grids, nets, cloth-like
@@ -18,46 +19,52 @@
 use super::{JointConstraint, JointModel};
 use crate::dynamics::contact_wide::{gather_motion, WideBodies};
 use crate::dynamics::parts::equality::RowScales;
-use crate::dynamics::simd::{Sym3, F4, V3};
+use crate::dynamics::simd::{Lanes, Sym3, F4, V3};
+#[cfg(target_arch = "x86_64")]
+use crate::dynamics::simd_avx::F8;
 use crate::dynamics::solver_body::SolverBody;
 use crate::math::{Mat3, Vec3};
 
-/// Four ball joints in lanes.
+/// Ball joints in lanes (four, or eight with [`F8`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WidePointJoints {
-    pub body_a: [u32; 4],
-    pub body_b: [u32; 4],
-    inv_mass_a: F4,
-    inv_mass_b: F4,
-    inv_inertia_a: Sym3,
-    inv_inertia_b: Sym3,
+pub(crate) struct WidePointJoints<F: Lanes = F4> {
+    pub body_a: F::Indices,
+    pub body_b: F::Indices,
+    inv_mass_a: F,
+    inv_mass_b: F,
+    inv_inertia_a: Sym3<F>,
+    inv_inertia_b: Sym3<F>,
     /// Anchor offsets from the centres of mass at the start of the step.
-    r_a: V3,
-    r_b: V3,
+    r_a: V3<F>,
+    r_b: V3<F>,
     /// c_B − c_A at the start of the step.
-    centers: V3,
-    /// K⁻¹ at the start of the step (zero for an empty lane), computed for the four lanes at
-    /// once when they are packed.
-    mass: Sym3,
+    centers: V3<F>,
+    /// K⁻¹ at the start of the step (zero for an empty lane), computed for all lanes at once
+    /// when they are packed.
+    mass: Sym3<F>,
     /// Accumulated impulse on B (world axes).
-    impulse: V3,
+    impulse: V3<F>,
 }
 
-impl WidePointJoints {
-    /// Packs up to four joints (indices into `joints`) into lanes. Each field is gathered
-    /// into an array of four and loaded whole (written lane by lane into the vectors, every
-    /// field was read back through a stalled store), then K⁻¹ is found for the four at once.
-    pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints {
-        let (mut body_a, mut body_b) = ([0u32; 4], [0u32; 4]);
-        let (mut inv_mass_a, mut inv_mass_b) = ([0.0f32; 4], [0.0f32; 4]);
-        let (mut inv_inertia_a, mut inv_inertia_b) = ([Mat3::ZERO; 4], [Mat3::ZERO; 4]);
+/// Most lanes of any width.
+const MAX_LANES: usize = 8;
+
+impl<F: Lanes> WidePointJoints<F> {
+    /// Packs up to `F::COUNT` joints (indices into `joints`) into lanes. Each field is
+    /// gathered into an array and loaded whole (written lane by lane into the vectors, every
+    /// field was read back through a stalled store), then K⁻¹ is found for all lanes at once.
+    #[inline(always)]
+    pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints<F> {
+        let (mut body_a, mut body_b) = (F::Indices::default(), F::Indices::default());
+        let (mut inv_mass_a, mut inv_mass_b) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
+        let (mut inv_inertia_a, mut inv_inertia_b) = ([Mat3::ZERO; MAX_LANES], [Mat3::ZERO; MAX_LANES]);
         let (mut r_a, mut r_b, mut centers, mut impulse) =
-            ([Vec3::ZERO; 4], [Vec3::ZERO; 4], [Vec3::ZERO; 4], [Vec3::ZERO; 4]);
-        for (lane, &index) in indices.iter().enumerate().take(4) {
+            ([Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES]);
+        for (lane, &index) in indices.iter().enumerate().take(F::COUNT) {
             let c = &joints[index as usize];
             let JointModel::Ball(ball) = &c.model else { continue };
             let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
-            (body_a[lane], body_b[lane]) = (c.body_a, c.body_b);
+            (body_a.as_mut()[lane], body_b.as_mut()[lane]) = (c.body_a, c.body_b);
             (inv_mass_a[lane], inv_mass_b[lane]) = (a.inv_mass, b.inv_mass);
             (inv_inertia_a[lane], inv_inertia_b[lane]) = (a.inv_inertia, b.inv_inertia);
             (r_a[lane], r_b[lane], centers[lane]) = (c.frames.r_a, c.frames.r_b, c.frames.centers);
@@ -66,15 +73,15 @@ impl WidePointJoints {
         let mut w = WidePointJoints {
             body_a,
             body_b,
-            inv_mass_a: F4::new(inv_mass_a),
-            inv_mass_b: F4::new(inv_mass_b),
-            inv_inertia_a: Sym3::from_lanes(inv_inertia_a),
-            inv_inertia_b: Sym3::from_lanes(inv_inertia_b),
-            r_a: V3::from_lanes(r_a),
-            r_b: V3::from_lanes(r_b),
-            centers: V3::from_lanes(centers),
+            inv_mass_a: F::build(|i| inv_mass_a[i]),
+            inv_mass_b: F::build(|i| inv_mass_b[i]),
+            inv_inertia_a: Sym3::build(|i| inv_inertia_a[i]),
+            inv_inertia_b: Sym3::build(|i| inv_inertia_b[i]),
+            r_a: V3::build(|i| r_a[i]),
+            r_b: V3::build(|i| r_b[i]),
+            centers: V3::build(|i| centers[i]),
             mass: Sym3::default(),
-            impulse: V3::from_lanes(impulse),
+            impulse: V3::build(|i| impulse[i]),
         };
         w.mass = w.effective_mass().inverse();
         w
@@ -83,7 +90,8 @@ impl WidePointJoints {
     /// K of the four point parts (`parts/point.rs`), one per lane:
     /// K = (1/m_A + 1/m_B)·1 − [r_A]× I_A⁻¹ [r_A]× − [r_B]× I_B⁻¹ [r_B]×. An empty lane has
     /// no mass and K = 0, so its K⁻¹ is zero too.
-    fn effective_mass(&self) -> Sym3 {
+    #[inline(always)]
+    fn effective_mass(&self) -> Sym3<F> {
         let masses = self.inv_mass_a + self.inv_mass_b;
         let linear = Sym3 { xx: masses, yy: masses, zz: masses, ..Sym3::default() };
         linear.add(&self.inv_inertia_a.through_arm(&self.r_a)).add(&self.inv_inertia_b.through_arm(&self.r_b))
@@ -98,7 +106,7 @@ impl WidePointJoints {
 
     /// Applies impulse `p` at `r_a` to A (negative) and at `r_b` to B (positive).
     #[inline(always)]
-    fn apply(&self, a: &mut WideBodies, b: &mut WideBodies, r_a: &V3, r_b: &V3, p: &V3) {
+    fn apply(&self, a: &mut WideBodies<F>, b: &mut WideBodies<F>, r_a: &V3<F>, r_b: &V3<F>, p: &V3<F>) {
         a.v = a.v.add_scaled(p, -self.inv_mass_a);
         a.w = a.w.sub(&self.inv_inertia_a.mul(&r_a.cross(p)));
         b.v = b.v.add_scaled(p, self.inv_mass_b);
@@ -106,33 +114,108 @@ impl WidePointJoints {
     }
 
     /// Applies the accumulated impulses.
+    #[inline(always)]
     pub fn warm_start(&self, bodies: &mut [SolverBody]) {
         let (mut a, mut b) = (WideBodies::gather(bodies, &self.body_a), WideBodies::gather(bodies, &self.body_b));
-        let ((_, turn_a), (_, turn_b)) = (gather_motion(bodies, &self.body_a), gather_motion(bodies, &self.body_b));
+        let ((_, turn_a), (_, turn_b)) =
+            (gather_motion::<F>(bodies, &self.body_a), gather_motion::<F>(bodies, &self.body_b));
         let (r_a, r_b) = (turn_a.rotate(&self.r_a), turn_b.rotate(&self.r_b));
         self.apply(&mut a, &mut b, &r_a, &r_b, &self.impulse);
         a.scatter(bodies, &self.body_a);
         b.scatter(bodies, &self.body_b);
     }
 
-    /// One block solve of the four point parts with `scales`.
+    /// One block solve of the lanes' point parts with `scales`.
+    #[inline(always)]
     pub fn solve(&mut self, bodies: &mut [SolverBody], scales: RowScales) {
         let (mut a, mut b) = (WideBodies::gather(bodies, &self.body_a), WideBodies::gather(bodies, &self.body_b));
         let ((shift_a, turn_a), (shift_b, turn_b)) =
-            (gather_motion(bodies, &self.body_a), gather_motion(bodies, &self.body_b));
+            (gather_motion::<F>(bodies, &self.body_a), gather_motion::<F>(bodies, &self.body_b));
         let (r_a, r_b) = (turn_a.rotate(&self.r_a), turn_b.rotate(&self.r_b));
         let separation = self.centers.add(&shift_b).sub(&shift_a).add(&r_b).sub(&r_a);
         let velocity = b.velocity_at(&r_b).sub(&a.velocity_at(&r_a));
-        let target = velocity.add_scaled(&separation, F4::splat(scales.bias_rate));
+        let target = velocity.add_scaled(&separation, F::fill(scales.bias_rate));
         let delta = self
             .mass
             .mul(&target)
-            .scale(F4::splat(-scales.mass_scale))
-            .add_scaled(&self.impulse, F4::splat(-scales.impulse_scale));
+            .scale(F::fill(-scales.mass_scale))
+            .add_scaled(&self.impulse, F::fill(-scales.impulse_scale));
         self.impulse = self.impulse.add(&delta);
         self.apply(&mut a, &mut b, &r_a, &r_b, &delta);
         a.scatter(bodies, &self.body_a);
         b.scatter(bodies, &self.body_b);
+    }
+}
+
+/// The ball-joint lane groups of a step: four lanes to a group, or eight where the CPU has
+/// AVX2. Either width gives the same bits (`simd_avx.rs`).
+#[derive(Default)]
+pub(crate) struct BallLanes {
+    /// Lanes per group (4 or 8).
+    pub width: usize,
+    pub four: Vec<WidePointJoints>,
+    #[cfg(target_arch = "x86_64")]
+    pub eight: Vec<WidePointJoints<F8>>,
+}
+
+impl BallLanes {
+    /// Chooses the width for the next groups: eight when `allow_eight` and the CPU has AVX2.
+    pub fn choose_width(&mut self, allow_eight: bool) {
+        let eight = allow_eight && crate::dynamics::simd_avx::eight_lanes_available();
+        self.width = if eight { 8 } else { 4 };
+    }
+
+    /// Forgets the last step's groups.
+    pub fn clear(&mut self) {
+        self.four.clear();
+        #[cfg(target_arch = "x86_64")]
+        self.eight.clear();
+    }
+
+    /// Copies the impulse of lane `at` (group × width + lane) back into its joint `c`.
+    pub fn unpack(&self, at: usize, c: &mut JointConstraint) {
+        let (group, lane) = (at / self.width.max(1), at % self.width.max(1));
+        #[cfg(target_arch = "x86_64")]
+        if self.width == 8 {
+            if let Some(wide) = self.eight.get(group) {
+                wide.unpack(lane, c);
+            }
+            return;
+        }
+        if let Some(wide) = self.four.get(group) {
+            wide.unpack(lane, c);
+        }
+    }
+}
+
+/// The eight-lane kernels compiled for AVX2, everything above inlined into them.
+#[cfg(target_arch = "x86_64")]
+impl WidePointJoints<F8> {
+    /// [`WidePointJoints::pack`] in eight lanes.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 (`simd_avx::eight_lanes_available`).
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn pack_avx2(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> Self {
+        Self::pack(indices, joints, bodies)
+    }
+
+    /// [`WidePointJoints::warm_start`] in eight lanes.
+    ///
+    /// # Safety
+    /// As [`WidePointJoints::pack_avx2`].
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn warm_start_avx2(&self, bodies: &mut [SolverBody]) {
+        self.warm_start(bodies)
+    }
+
+    /// [`WidePointJoints::solve`] in eight lanes.
+    ///
+    /// # Safety
+    /// As [`WidePointJoints::pack_avx2`].
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn solve_avx2(&mut self, bodies: &mut [SolverBody], scales: RowScales) {
+        self.solve(bodies, scales)
     }
 }
 
@@ -146,6 +229,78 @@ mod tests {
         let rotation = Mat3::from_quat(Quat::from_euler(glam::EulerRot::XYZ, turn, 0.7 * turn, -0.4 * turn));
         let inv_inertia = rotation * Mat3::from_diagonal(diagonal) * rotation.transpose();
         SolverBody { inv_mass, inv_inertia, ..SolverBody::STATIC }
+    }
+
+    /// A 20 × 20 net of spheres joined by ball joints (760 of them in lanes), pinned at two
+    /// corners, swinging and folding onto a ground box for 240 steps: every body's position,
+    /// rotation and velocities, as bits.
+    fn swinging_net(four_lanes_only: bool) -> (Vec<u32>, usize) {
+        use crate::prelude::*;
+        let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
+        world.solver.four_lanes_only = four_lanes_only;
+        let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -0.5, 0.0))).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap())).unwrap();
+        let side = 20;
+        let net: Vec<BodyId> = (0..side * side)
+            .map(|n| {
+                let position =
+                    Vec3::new(0.5 * (n % side) as f32, 6.0 + 0.1 * (n / side) as f32, 0.5 * (n / side) as f32);
+                let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
+                world.create_collider(body, &ColliderDef::new(Shape::sphere(0.15).unwrap())).unwrap();
+                body
+            })
+            .collect();
+        for n in 0..side * side {
+            let here = world.body(net[n]).unwrap().position();
+            if n % side < side - 1 {
+                world
+                    .create_joint(&JointDef::ball(Some(net[n]), net[n + 1], here + Vec3::new(0.25, 0.0, 0.0)))
+                    .unwrap();
+            }
+            if n / side < side - 1 {
+                let next = world.body(net[n + side]).unwrap().position();
+                world.create_joint(&JointDef::ball(Some(net[n]), net[n + side], 0.5 * (here + next))).unwrap();
+            }
+        }
+        for corner in [0, side - 1] {
+            let anchor = world.body(net[corner]).unwrap().position();
+            world.create_joint(&JointDef::ball(None, net[corner], anchor)).unwrap();
+        }
+        let mut bits = Vec::new();
+        for step in 0..240 {
+            world.step(1.0 / 60.0).unwrap();
+            if step % 40 == 39 {
+                for &id in &net {
+                    let b = world.body(id).unwrap();
+                    let (p, q, v, w) = (b.position(), b.rotation(), b.linear_velocity(), b.angular_velocity());
+                    let values = [p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z];
+                    bits.extend(values.map(f32::to_bits));
+                }
+            }
+        }
+        let lanes = &world.solver.ball_lanes;
+        #[cfg(target_arch = "x86_64")]
+        let groups = lanes.four.len() + lanes.eight.len();
+        #[cfg(not(target_arch = "x86_64"))]
+        let groups = lanes.four.len();
+        assert!(groups * lanes.width >= 700, "{groups} groups of {}", lanes.width);
+        (bits, lanes.width)
+    }
+
+    /// Ball joints solved eight to a group (on a CPU with AVX2) give the bits they give four
+    /// to a group: each lane does the same IEEE operations in the same order.
+    #[test]
+    fn eight_lanes_give_the_bits_of_four() {
+        let (four, four_width) = swinging_net(true);
+        let (eight, eight_width) = swinging_net(false);
+        assert_eq!(four_width, 4);
+        let expected = if crate::dynamics::simd_avx::eight_lanes_available() { 8 } else { 4 };
+        assert_eq!(eight_width, expected);
+        assert_eq!(four.len(), eight.len());
+        let first_difference = four.iter().zip(&eight).position(|(a, b)| a != b);
+        assert_eq!(first_difference, None, "the widths part at value {first_difference:?}");
+        // The net moved: the comparison is not of bodies at rest.
+        assert!(four.chunks(13).any(|body| f32::from_bits(body[7]).abs() > 0.5));
     }
 
     /// K⁻¹ of four lanes at once equals each lane's own (`point_mass`) to rounding, for

@@ -1,0 +1,197 @@
+//! Eight lanes of `f32` in one AVX register, for the wide constraints on CPUs with AVX2.
+//!
+//! Every operation is the AVX form of the one `wide`'s four lanes use (the same IEEE
+//! operation per lane: no fused multiply-add, negation as a sign flip, `blendv` for
+//! selection), so a constraint solved in eight lanes gives the bits it gives in four.
+//!
+//! The operations are plain functions around the intrinsics, inlined into the solver's
+//! kernels, which are compiled for AVX2 (`#[target_feature]`). Values of [`F8`] are made
+//! only on the path chosen when the CPU reports AVX2 ([`eight_lanes_available`]): that is
+//! what makes calling the intrinsics sound.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+
+#[cfg(target_arch = "x86_64")]
+use std::arch::x86_64::*;
+
+use super::simd::{Lanes, F4, Q4, V3};
+use crate::math::{Quat, Vec3A};
+
+/// Does this CPU run the eight-lane kernels (AVX2)? Checked once, then cached by `std`.
+pub(crate) fn eight_lanes_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Eight `f32`, one per lane.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+#[repr(transparent)]
+pub(crate) struct F8(__m256);
+
+#[cfg(target_arch = "x86_64")]
+impl F8 {
+    fn from_array(values: [f32; 8]) -> F8 {
+        // SAFETY: __m256 is eight f32 in memory order, with no invalid bit patterns.
+        F8(unsafe { std::mem::transmute::<[f32; 8], __m256>(values) })
+    }
+
+    fn to_array(self) -> [f32; 8] {
+        // SAFETY: as above.
+        unsafe { std::mem::transmute::<__m256, [f32; 8]>(self.0) }
+    }
+
+    /// Lanes 0–3 from `low`, 4–7 from `high`.
+    #[inline(always)]
+    fn join(low: F4, high: F4) -> F8 {
+        // SAFETY: f32x4 is one __m128 on x86_64; F8 exists only where AVX is present.
+        unsafe {
+            let (low, high) = (std::mem::transmute::<F4, __m128>(low), std::mem::transmute::<F4, __m128>(high));
+            F8(_mm256_set_m128(high, low))
+        }
+    }
+
+    /// Lanes 0–3 and lanes 4–7.
+    #[inline(always)]
+    pub(crate) fn halves(self) -> (F4, F4) {
+        // SAFETY: as in `join`.
+        unsafe {
+            let (low, high) = (_mm256_castps256_ps128(self.0), _mm256_extractf128_ps::<1>(self.0));
+            (std::mem::transmute::<__m128, F4>(low), std::mem::transmute::<__m128, F4>(high))
+        }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl V3<F8> {
+    /// Lanes 0–3 and lanes 4–7.
+    #[inline(always)]
+    fn halves(&self) -> (V3<F4>, V3<F4>) {
+        let ((x0, x1), (y0, y1), (z0, z1)) = (self.x.halves(), self.y.halves(), self.z.halves());
+        (V3 { x: x0, y: y0, z: z0 }, V3 { x: x1, y: y1, z: z1 })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Default for F8 {
+    fn default() -> F8 {
+        F8::from_array([0.0; 8])
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl fmt::Debug for F8 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.to_array().fmt(f)
+    }
+}
+
+/// A binary operator of F8 through its AVX intrinsic.
+macro_rules! binary {
+    ($trait:ident, $method:ident, $intrinsic:ident) => {
+        #[cfg(target_arch = "x86_64")]
+        impl $trait for F8 {
+            type Output = F8;
+            #[inline(always)]
+            fn $method(self, other: F8) -> F8 {
+                // SAFETY: F8 exists only where AVX is present (module notes).
+                F8(unsafe { $intrinsic(self.0, other.0) })
+            }
+        }
+    };
+}
+
+binary!(Add, add, _mm256_add_ps);
+binary!(Sub, sub, _mm256_sub_ps);
+binary!(Mul, mul, _mm256_mul_ps);
+binary!(Div, div, _mm256_div_ps);
+
+#[cfg(target_arch = "x86_64")]
+impl Neg for F8 {
+    type Output = F8;
+    #[inline(always)]
+    fn neg(self) -> F8 {
+        // SAFETY: as above. The sign bit flipped, as `wide` does.
+        F8(unsafe { _mm256_xor_ps(self.0, _mm256_set1_ps(-0.0)) })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl AddAssign for F8 {
+    #[inline(always)]
+    fn add_assign(&mut self, other: F8) {
+        *self = *self + other;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl SubAssign for F8 {
+    #[inline(always)]
+    fn sub_assign(&mut self, other: F8) {
+        *self = *self - other;
+    }
+}
+
+// SAFETY (every intrinsic below): F8 exists only where AVX is present (module notes).
+#[cfg(target_arch = "x86_64")]
+impl Lanes for F8 {
+    const COUNT: usize = 8;
+    type Indices = [u32; 8];
+    #[inline(always)]
+    fn fill(value: f32) -> F8 {
+        F8(unsafe { _mm256_set1_ps(value) })
+    }
+    #[inline(always)]
+    fn build(f: impl FnMut(usize) -> f32) -> F8 {
+        F8::from_array(std::array::from_fn(f))
+    }
+    #[inline(always)]
+    fn get(self, i: usize) -> f32 {
+        self.to_array()[i]
+    }
+    #[inline(always)]
+    fn magnitude(self) -> F8 {
+        F8(unsafe { _mm256_and_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX))) })
+    }
+    #[inline(always)]
+    fn above(self, other: F8) -> F8 {
+        F8(unsafe { _mm256_cmp_ps::<_CMP_GT_OS>(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn below(self, other: F8) -> F8 {
+        F8(unsafe { _mm256_cmp_ps::<_CMP_LT_OS>(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn both(self, other: F8) -> F8 {
+        F8(unsafe { _mm256_and_ps(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn choose(self, if_set: F8, if_clear: F8) -> F8 {
+        F8(unsafe { _mm256_blendv_ps(if_clear.0, if_set.0, self.0) })
+    }
+    #[inline(always)]
+    fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<F8> {
+        let (low, high) = (F4::vectors(&vector), F4::vectors(|i| vector(i + 4)));
+        V3 { x: F8::join(low.x, high.x), y: F8::join(low.y, high.y), z: F8::join(low.z, high.z) }
+    }
+    #[inline(always)]
+    fn quats(quat: impl Fn(usize) -> Quat) -> Q4<F8> {
+        let (low, high) = (F4::quats(&quat), F4::quats(|i| quat(i + 4)));
+        let join = F8::join;
+        Q4 { x: join(low.x, high.x), y: join(low.y, high.y), z: join(low.z, high.z), w: join(low.w, high.w) }
+    }
+    #[inline(always)]
+    fn each_vector_pair(a: &V3<F8>, b: &V3<F8>, mut f: impl FnMut(usize, Vec3A, Vec3A)) {
+        let (a_low, a_high) = a.halves();
+        let (b_low, b_high) = b.halves();
+        F4::each_vector_pair(&a_low, &b_low, &mut f);
+        F4::each_vector_pair(&a_high, &b_high, |i, a, b| f(i + 4, a, b));
+    }
+}
