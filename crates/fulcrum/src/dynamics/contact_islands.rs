@@ -58,6 +58,7 @@ use super::block::REGULARISATION;
 use super::contact_prepare_wide::PairInput;
 use super::contact_solver::SolveParams;
 use super::contact_wide::{self, WideContact};
+use super::simd::Lanes;
 use super::solver_body::SolverBody;
 use crate::math::{Vec3, Vec3A};
 use glam::DVec3;
@@ -319,7 +320,7 @@ impl ContactIslands {
 
     /// Builds each island's rows and K from its manifolds, prepared one per constraint in
     /// `contacts[start..]` in the order of [`ContactIslands::ordered_pairs`].
-    pub(crate) fn prepare(&mut self, contacts: &[WideContact], start: usize, bodies: &[SolverBody]) {
+    pub(crate) fn prepare<F: Lanes>(&mut self, contacts: &[WideContact<F>], start: usize, bodies: &[SolverBody]) {
         if self.islands.len() < self.count {
             self.islands.resize_with(self.count, Island::default);
         }
@@ -335,7 +336,12 @@ impl ContactIslands {
     }
 
     /// One pass over every island: the normal rows exactly, then each manifold's friction.
-    pub(crate) fn solve(&mut self, contacts: &mut [WideContact], bodies: &mut [SolverBody], params: &SolveParams) {
+    pub(crate) fn solve<F: Lanes>(
+        &mut self,
+        contacts: &mut [WideContact<F>],
+        bodies: &mut [SolverBody],
+        params: &SolveParams,
+    ) {
         for island in &mut self.islands[..self.count] {
             let range = island.contacts.clone();
             island.solve(&mut contacts[range], bodies, params);
@@ -345,16 +351,16 @@ impl ContactIslands {
 
 impl Island {
     /// The rows of every real point of the island's manifolds (lane 0 of each), K and ε.
-    fn prepare(&mut self, contacts: &[WideContact], bodies: &[SolverBody]) {
+    fn prepare<F: Lanes>(&mut self, contacts: &[WideContact<F>], bodies: &[SolverBody]) {
         self.rows.clear();
         for (index, c) in contacts.iter().enumerate() {
             let normal = c.normal.lane(0);
-            for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.as_array()[0] > 0.0) {
+            for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.get(0) > 0.0) {
                 let (arm_a, arm_b) = p.arms(&c.normal);
                 let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
                 let sides = [
-                    (c.body_a[0], -normal, -arm_a.lane(0), c.inv_mass_a.as_array()[0], c.inv_inertia_a.lane(0)),
-                    (c.body_b[0], normal, arm_b.lane(0), c.inv_mass_b.as_array()[0], c.inv_inertia_b.lane(0)),
+                    (c.body_a.as_ref()[0], -normal, -arm_a.lane(0), c.inv_mass_a.get(0), c.inv_inertia_a.lane(0)),
+                    (c.body_b.as_ref()[0], normal, arm_b.lane(0), c.inv_mass_b.get(0), c.inv_inertia_b.lane(0)),
                 ];
                 for (body, linear, angular, inv_mass, inv_inertia) in sides {
                     if bodies[body as usize].movable() {
@@ -387,7 +393,7 @@ impl Island {
         self.soft_gamma.clear();
         self.soft_gamma.extend(self.rows.iter().map(|row| {
             let c = &contacts[row.contact as usize];
-            let (mass_scale, impulse_scale) = (c.mass_scale.as_array()[0], c.impulse_scale.as_array()[0]);
+            let (mass_scale, impulse_scale) = (c.mass_scale.get(0), c.impulse_scale.get(0));
             impulse_scale as f64 / (mass_scale as f64 * heaviest)
         }));
         self.factors.iter_mut().for_each(|f| f.set.clear());
@@ -400,10 +406,10 @@ impl Island {
     }
 
     /// Mass of the heaviest movable body of the island's manifolds, kg.
-    fn heaviest_mass(&self, contacts: &[WideContact]) -> f64 {
+    fn heaviest_mass<F: Lanes>(&self, contacts: &[WideContact<F>]) -> f64 {
         contacts
             .iter()
-            .flat_map(|c| [c.inv_mass_a.as_array()[0], c.inv_mass_b.as_array()[0]])
+            .flat_map(|c| [c.inv_mass_a.get(0), c.inv_mass_b.get(0)])
             .filter(|&inv| inv > 0.0)
             .map(|inv| 1.0 / inv as f64)
             .fold(f64::MIN_POSITIVE, f64::max)
@@ -429,7 +435,7 @@ impl Island {
 
     /// One pass: b and the soft scales from the current velocities and separations, the exact
     /// normal impulses, their change applied to the bodies, then each manifold's friction.
-    fn solve(&mut self, contacts: &mut [WideContact], bodies: &mut [SolverBody], params: &SolveParams) {
+    fn solve<F: Lanes>(&mut self, contacts: &mut [WideContact<F>], bodies: &mut [SolverBody], params: &SolveParams) {
         let n = self.rows.len();
         let mut contact = usize::MAX;
         let (mut bias, mut gamma) = ([0.0f32; 4], 0.0);
@@ -445,7 +451,7 @@ impl Island {
             self.gamma[i] = gamma;
             self.bias[i] = bias[row.point as usize] as f64;
             self.b[i] = velocity + self.bias[i];
-            self.prior[i] = contacts[contact].points[row.point as usize].normal_impulse.as_array()[0] as f64;
+            self.prior[i] = contacts[contact].points[row.point as usize].normal_impulse.get(0) as f64;
         }
         // b = v − K·prior: the velocities without any normal impulse.
         for i in 0..n {

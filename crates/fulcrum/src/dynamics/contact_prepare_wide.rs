@@ -7,7 +7,7 @@
 use super::block::{self, REGULARISATION};
 use super::contact_wide::{put, put3, put_sym, WideContact};
 use super::push_out::{deep_depth, PushLimits};
-use super::simd::{Sym3, F4, V3};
+use super::simd::{Lanes, Sym3, F4, V3};
 use super::softness::Softness;
 use super::solver_body::SolverBody;
 use super::workers::{self, Workers};
@@ -52,19 +52,19 @@ pub(crate) struct PrepareSettings {
 }
 
 /// Scalar gathers of one lane: everything that differs per manifold.
-struct LaneData {
+struct LaneData<F: Lanes = F4> {
     /// Each point where A's arm ends, and where B's does (the same point unless the lane
     /// solves in a kept frame, `ContactFrame`).
-    position: [V3; MAX_MANIFOLD_POINTS],
-    position_b: [V3; MAX_MANIFOLD_POINTS],
-    separation: [F4; MAX_MANIFOLD_POINTS],
-    center_a: V3,
-    center_b: V3,
-    stored_friction: V3,
-    stored_rolling: V3,
+    position: [V3<F>; MAX_MANIFOLD_POINTS],
+    position_b: [V3<F>; MAX_MANIFOLD_POINTS],
+    separation: [F; MAX_MANIFOLD_POINTS],
+    center_a: V3<F>,
+    center_b: V3<F>,
+    stored_friction: V3<F>,
+    stored_rolling: V3<F>,
 }
 
-impl WideContact {
+impl<F: Lanes> WideContact<F> {
     /// Prepares up to four pairs (all from one colour) in lanes, in place (built elsewhere and
     /// moved in, the 1,952 bytes were copied once more: 2% of large_pyramid's step).
     pub(crate) fn prepare(
@@ -79,13 +79,13 @@ impl WideContact {
         let mut data = LaneData {
             position: [V3::default(); MAX_MANIFOLD_POINTS],
             position_b: [V3::default(); MAX_MANIFOLD_POINTS],
-            separation: [F4::ZERO; MAX_MANIFOLD_POINTS],
+            separation: [F::fill(0.0); MAX_MANIFOLD_POINTS],
             center_a: V3::default(),
             center_b: V3::default(),
             stored_friction: V3::default(),
             stored_rolling: V3::default(),
         };
-        for (lane, pair) in pairs.iter().enumerate().take(4) {
+        for (lane, pair) in pairs.iter().enumerate().take(F::COUNT) {
             w.gather_lane(lane, pair, &contacts[pair.contact_index as usize], bodies, settings, &mut data);
         }
         w.prepare_points(&data);
@@ -104,16 +104,16 @@ impl WideContact {
         contact: &Contact,
         bodies: &[SolverBody],
         settings: &PrepareSettings,
-        data: &mut LaneData,
+        data: &mut LaneData<F>,
     ) {
         let (a, b) = (&bodies[pair.body_a as usize], &bodies[pair.body_b as usize]);
         let state = contact.state(pair.manifold_index as usize);
         let manifold = &state.manifold;
         let count = manifold.count;
-        self.body_a[lane] = pair.body_a;
-        self.body_b[lane] = pair.body_b;
-        self.contact_index[lane] = pair.contact_index;
-        self.manifold_index[lane] = pair.manifold_index;
+        self.body_a.as_mut()[lane] = pair.body_a;
+        self.body_b.as_mut()[lane] = pair.body_b;
+        self.contact_index.as_mut()[lane] = pair.contact_index;
+        self.manifold_index.as_mut()[lane] = pair.manifold_index as u32;
         self.max_points = self.max_points.max(count);
         put(&mut self.inv_mass_a, lane, a.inv_mass);
         put(&mut self.inv_mass_b, lane, b.inv_mass);
@@ -146,7 +146,7 @@ impl WideContact {
             0 => full,
             mask => mask,
         };
-        self.mask[lane] = mask;
+        self.mask.as_mut()[lane] = mask as u32;
         for (i, point) in manifold.points().iter().enumerate() {
             self.starts_deep |= -point.separation > deep;
             let (at_a, at_b) = match frame {
@@ -167,7 +167,7 @@ impl WideContact {
     }
 
     /// Anchors, base separations and the normal rows' arms.
-    fn prepare_points(&mut self, data: &LaneData) {
+    fn prepare_points(&mut self, data: &LaneData<F>) {
         let n = self.normal;
         for i in 0..self.max_points {
             let p = &mut self.points[i];
@@ -185,52 +185,52 @@ impl WideContact {
     fn prepare_block(&mut self) {
         let m = self.max_points;
         let masses = self.inv_mass_a + self.inv_mass_b;
-        let arms: [(V3, V3); 4] = std::array::from_fn(|i| self.points[i].arms(&self.normal));
-        let weighted_a: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&arms[i].0));
-        let weighted_b: [V3; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&arms[i].1));
-        let mut trace = F4::ZERO;
-        let mut count = F4::ZERO;
+        let arms: [(V3<F>, V3<F>); 4] = std::array::from_fn(|i| self.points[i].arms(&self.normal));
+        let weighted_a: [V3<F>; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&arms[i].0));
+        let weighted_b: [V3<F>; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&arms[i].1));
+        let mut trace = F::fill(0.0);
+        let mut count = F::fill(0.0);
         for i in 0..m {
             for j in i..m {
                 let (pi, pj) = (&self.points[i], &self.points[j]);
                 let k = masses + arms[i].0.dot(&weighted_a[j]) + arms[i].1.dot(&weighted_b[j]);
                 let both = pi.active * pj.active;
-                let identity = if i == j { F4::ONE - pi.active } else { F4::ZERO };
+                let identity = if i == j { F::fill(1.0) - pi.active } else { F::fill(0.0) };
                 self.k[block::sym_index(i, j)] = k * both + identity;
             }
             let k_ii = self.k[block::sym_index(i, i)];
             let active = self.points[i].active;
-            self.points[i].normal_mass = active * (F4::ONE / k_ii);
+            self.points[i].normal_mass = active * (F::fill(1.0) / k_ii);
             trace += k_ii * active;
             count += active;
         }
-        self.epsilon = F4::splat(REGULARISATION) * trace / count.max(F4::ONE);
+        self.epsilon = F::fill(REGULARISATION) * trace / count.max(F::fill(1.0));
         self.factor_block(m);
     }
 
     /// Cholesky of (K + εE) restricted to the active set, lane-parallel; the diagonal of the
     /// factor is stored inverted, as in `block::BlockFactor`.
     fn factor_block(&mut self, m: usize) {
-        let inside: [F4; 4] = std::array::from_fn(|i| self.points[i].in_set);
-        let entry = |k: &[F4; 10], i: usize, j: usize| -> F4 {
+        let inside: [F; 4] = std::array::from_fn(|i| self.points[i].in_set);
+        let entry = |k: &[F; 10], i: usize, j: usize| -> F {
             let both = inside[i] * inside[j];
-            let value = k[block::sym_index(i, j)] + if i == j { self.epsilon } else { F4::ZERO };
-            value * both + if i == j { F4::ONE - inside[i] } else { F4::ZERO }
+            let value = k[block::sym_index(i, j)] + if i == j { self.epsilon } else { F::fill(0.0) };
+            value * both + if i == j { F::fill(1.0) - inside[i] } else { F::fill(0.0) }
         };
-        let mut l = [F4::ZERO; 10];
+        let mut l = [F::fill(0.0); 10];
         for (i, value) in l.iter_mut().enumerate() {
             // Rows past the largest manifold stay identity rows.
-            *value = if [0, 4, 7, 9].contains(&i) { F4::ONE } else { F4::ZERO };
+            *value = if [0, 4, 7, 9].contains(&i) { F::fill(1.0) } else { F::fill(0.0) };
         }
-        let mut valid = F4::ZERO.simd_ge(F4::ZERO);
+        let mut valid = F::fill(0.0).at_least(F::fill(0.0));
         for j in 0..m {
             let mut diagonal = entry(&self.k, j, j);
             for p in 0..j {
                 let v = l[block::sym_index(p, j)];
                 diagonal -= v * v;
             }
-            valid &= diagonal.simd_gt(F4::ZERO);
-            let inv = F4::ONE / diagonal.max(F4::splat(1e-30)).sqrt();
+            valid &= diagonal.above(F::fill(0.0));
+            let inv = F::fill(1.0) / diagonal.max(F::fill(1e-30)).sqrt();
             l[block::sym_index(j, j)] = inv;
             for i in j + 1..m {
                 let mut v = entry(&self.k, i, j);
@@ -241,23 +241,23 @@ impl WideContact {
             }
         }
         self.factor = l;
-        let bits = valid.to_bitmask();
-        self.factor_valid = std::array::from_fn(|lane| bits & (1 << lane) != 0);
+        let bits = valid.bits();
+        self.factor_valid = bits;
     }
 
     /// Friction centre (points about to separate weigh less), lever arms, the 2×2 tangent
     /// mass, the twist mass, and the warm-start friction projected on the new tangents.
-    fn prepare_friction(&mut self, data: &LaneData, settings: &PrepareSettings) {
-        let inv_spec = F4::splat(1.0 / settings.speculative_distance.max(1e-6));
-        let (mut sum_a, mut sum_b, mut total) = (V3::default(), V3::default(), F4::ZERO);
+    fn prepare_friction(&mut self, data: &LaneData<F>, settings: &PrepareSettings) {
+        let inv_spec = F::fill(1.0 / settings.speculative_distance.max(1e-6));
+        let (mut sum_a, mut sum_b, mut total) = (V3::default(), V3::default(), F::fill(0.0));
         for i in 0..self.max_points {
             let p = &self.points[i];
-            let weight = (F4::ONE - data.separation[i] * inv_spec).max(F4::splat(1e-3)).min(F4::ONE) * p.active;
+            let weight = (F::fill(1.0) - data.separation[i] * inv_spec).max(F::fill(1e-3)).min(F::fill(1.0)) * p.active;
             sum_a = sum_a.add_scaled(&p.anchor_a, weight);
             sum_b = sum_b.add_scaled(&p.anchor_b, weight);
             total += weight;
         }
-        let inv_total = F4::ONE / total.max(F4::splat(1e-30));
+        let inv_total = F::fill(1.0) / total.max(F::fill(1e-30));
         let (ca, cb) = (sum_a.scale(inv_total), sum_b.scale(inv_total));
         self.friction_anchor_a = ca;
         self.friction_anchor_b = cb;
@@ -269,8 +269,8 @@ impl WideContact {
         self.tangent_mass = tangent_mass(self, &ca, &cb);
         let twist_k = self.normal.dot(&self.inv_inertia_a.mul(&self.normal))
             + self.normal.dot(&self.inv_inertia_b.mul(&self.normal));
-        self.twist_mass = twist_k.simd_gt(F4::ZERO).select(F4::ONE / twist_k, F4::ZERO);
-        let warm = F4::splat(settings.warm_scale);
+        self.twist_mass = twist_k.above(F::fill(0.0)).choose(F::fill(1.0) / twist_k, F::fill(0.0));
+        let warm = F::fill(settings.warm_scale);
         self.friction_impulse =
             [data.stored_friction.dot(&self.tangent1) * warm, data.stored_friction.dot(&self.tangent2) * warm];
     }
@@ -279,12 +279,12 @@ impl WideContact {
     /// from a moving body's centre of mass to the friction centre (the larger of the two), so
     /// `rolling_lever` = c·ρ; the 2×2 angular mass in the tangent basis; the warm-start
     /// impulse projected on the new tangents.
-    fn prepare_rolling(&mut self, data: &LaneData, settings: &PrepareSettings) {
+    fn prepare_rolling(&mut self, data: &LaneData<F>, settings: &PrepareSettings) {
         let n = &self.normal;
-        let moves_a = self.inv_mass_a.simd_gt(F4::ZERO);
-        let moves_b = self.inv_mass_b.simd_gt(F4::ZERO);
-        let radius_a = moves_a.select(n.dot(&self.friction_anchor_a).abs(), F4::ZERO);
-        let radius_b = moves_b.select(n.dot(&self.friction_anchor_b).abs(), F4::ZERO);
+        let moves_a = self.inv_mass_a.above(F::fill(0.0));
+        let moves_b = self.inv_mass_b.above(F::fill(0.0));
+        let radius_a = moves_a.choose(n.dot(&self.friction_anchor_a).magnitude(), F::fill(0.0));
+        let radius_b = moves_b.choose(n.dot(&self.friction_anchor_b).magnitude(), F::fill(0.0));
         self.rolling_lever *= radius_a.max(radius_b);
         let (t1, t2) = (&self.tangent1, &self.tangent2);
         let (i1, i2) = (
@@ -292,7 +292,7 @@ impl WideContact {
             self.inv_inertia_a.mul(t2).add(&self.inv_inertia_b.mul(t2)),
         );
         self.rolling_mass = inverse_2x2(t1.dot(&i1), t1.dot(&i2), t2.dot(&i2));
-        let warm = F4::splat(settings.warm_scale);
+        let warm = F::fill(settings.warm_scale);
         self.rolling_impulse = [data.stored_rolling.dot(t1) * warm, data.stored_rolling.dot(t2) * warm];
     }
 
@@ -301,15 +301,15 @@ impl WideContact {
     fn store_lane(&self, lane: usize, state: &mut ManifoldState, step_scale: f32) {
         for i in 0..state.manifold.count {
             let p = &self.points[i];
-            state.impulses[i] = PointImpulse { normal: p.normal_impulse.as_array()[lane] * step_scale };
+            state.impulses[i] = PointImpulse { normal: p.normal_impulse.get(lane) * step_scale };
         }
-        let (f1, f2) = (self.friction_impulse[0].as_array()[lane], self.friction_impulse[1].as_array()[lane]);
+        let (f1, f2) = (self.friction_impulse[0].get(lane), self.friction_impulse[1].get(lane));
         state.friction_impulse = FrictionImpulse {
             linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
-            twist: self.twist_impulse.as_array()[lane] * step_scale,
+            twist: self.twist_impulse.get(lane) * step_scale,
             rolling: self.rolling_torque(lane) * step_scale,
         };
-        state.block_mask = self.mask[lane];
+        state.block_mask = self.mask.as_ref()[lane] as u8;
         self.store_frame(lane, state);
     }
 }
@@ -318,19 +318,24 @@ impl WideContact {
 /// first manifold is solved in exactly one lane of one constraint, so those are written by
 /// the workers in parallel, each through a pointer to that one field; the further manifolds
 /// of mesh pairs (a few) follow on this thread.
-pub(crate) fn store_impulses(workers: &Workers, wide: &[WideContact], contacts: &mut [Contact], step_scale: f32) {
+pub(crate) fn store_impulses<F: Lanes>(
+    workers: &Workers,
+    wide: &[WideContact<F>],
+    contacts: &mut [Contact],
+    step_scale: f32,
+) {
     let shared = SharedContacts { start: contacts.as_mut_ptr(), len: contacts.len() };
     // The lanes of further manifolds, (constraint, lane), found by the parallel pass.
     let mut further = Vec::new();
     workers::extend_flat_mapped(workers, &mut further, wide, STORE_PER_TASK, |group, c| {
-        let mut rest = [None; 4];
-        for (lane, further) in rest.iter_mut().enumerate() {
-            if c.manifold_index[lane] > 0 {
+        let mut rest = [None; 8];
+        for (lane, further) in rest.iter_mut().enumerate().take(F::COUNT) {
+            if c.manifold_index.as_ref()[lane] > 0 {
                 *further = Some((group, lane));
                 continue;
             }
             // SAFETY: no other lane of any constraint stores manifold 0 of this pair.
-            if let Some(state) = unsafe { shared.first_state(c.contact_index[lane] as usize) } {
+            if let Some(state) = unsafe { shared.first_state(c.contact_index.as_ref()[lane] as usize) } {
                 c.store_lane(lane, state, step_scale);
             }
         }
@@ -338,8 +343,8 @@ pub(crate) fn store_impulses(workers: &Workers, wide: &[WideContact], contacts: 
     });
     for (group, lane) in further {
         let c = &wide[group];
-        let Some(contact) = contacts.get_mut(c.contact_index[lane] as usize) else { continue };
-        c.store_lane(lane, contact.state_mut(c.manifold_index[lane] as usize), step_scale);
+        let Some(contact) = contacts.get_mut(c.contact_index.as_ref()[lane] as usize) else { continue };
+        c.store_lane(lane, contact.state_mut(c.manifold_index.as_ref()[lane] as usize), step_scale);
     }
 }
 
@@ -369,7 +374,7 @@ impl SharedContacts {
     }
 }
 
-impl WideContact {
+impl<F: Lanes> WideContact<F> {
     /// Keeps the frame lane `lane` was solved in (normal, arms) for the next step.
     fn store_frame(&self, lane: usize, state: &mut ManifoldState) {
         let count = state.manifold.count;
@@ -392,24 +397,24 @@ impl WideContact {
         if !self.rolling {
             return Vec3::ZERO;
         }
-        let (r1, r2) = (self.rolling_impulse[0].as_array()[lane], self.rolling_impulse[1].as_array()[lane]);
+        let (r1, r2) = (self.rolling_impulse[0].get(lane), self.rolling_impulse[1].get(lane));
         r1 * self.tangent1.lane(lane) + r2 * self.tangent2.lane(lane)
     }
 }
 
 /// Inverse of the symmetric 2×2 matrix [[k11, k12], [k12, k22]] as [m11, m12, m22] (zero when
 /// singular).
-fn inverse_2x2(k11: F4, k12: F4, k22: F4) -> [F4; 3] {
+fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
     let det = k11 * k22 - k12 * k12;
-    let inv = det.simd_gt(F4::ZERO).select(F4::ONE / det, F4::ZERO);
+    let inv = det.above(F::fill(0.0)).choose(F::fill(1.0) / det, F::fill(0.0));
     [k22 * inv, -(k12 * inv), k11 * inv]
 }
 
 /// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).
-fn tangent_mass(w: &WideContact, ca: &V3, cb: &V3) -> [F4; 3] {
+fn tangent_mass<F: Lanes>(w: &WideContact<F>, ca: &V3<F>, cb: &V3<F>) -> [F; 3] {
     let (t1, t2) = (&w.tangent1, &w.tangent2);
     let (a1, a2, b1, b2) = (ca.cross(t1), ca.cross(t2), cb.cross(t1), cb.cross(t2));
-    let (ia, ib): (&Sym3, &Sym3) = (&w.inv_inertia_a, &w.inv_inertia_b);
+    let (ia, ib): (&Sym3<F>, &Sym3<F>) = (&w.inv_inertia_a, &w.inv_inertia_b);
     let (ia1, ia2, ib1, ib2) = (ia.mul(&a1), ia.mul(&a2), ib.mul(&b1), ib.mul(&b2));
     let m = w.inv_mass_a + w.inv_mass_b;
     let k11 = m + a1.dot(&ia1) + b1.dot(&ib1);

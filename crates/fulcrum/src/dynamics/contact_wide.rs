@@ -13,7 +13,7 @@
 
 use super::block;
 use super::contact_solver::SolveParams;
-use super::simd::{Lanes, Sym3, F4, Q4, V3};
+use super::simd::{lane_bits, Lanes, Sym3, F4, Q4, V3};
 use super::solver_body::SolverBody;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 use crate::math::{Mat3, Vec3};
@@ -24,94 +24,94 @@ const APPROACH_TOLERANCE: f32 = 1e-5;
 
 /// One manifold point in four lanes.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WidePoint {
+pub(crate) struct WidePoint<F: Lanes = F4> {
     /// Anchor from A's centre of mass, world axes at the start of the step, m.
-    pub anchor_a: V3,
+    pub anchor_a: V3<F>,
     /// Anchor from B's centre of mass, m.
-    pub anchor_b: V3,
+    pub anchor_b: V3<F>,
     /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
-    pub base_separation: F4,
+    pub base_separation: F,
     /// Accumulated normal impulse of this substep / step, N·s.
-    pub normal_impulse: F4,
+    pub normal_impulse: F,
     /// 1/K along the normal (0 for padding).
-    pub normal_mass: F4,
+    pub normal_mass: F,
     /// Distance from the friction centre, m (twist friction bound).
-    pub lever_arm: F4,
+    pub lever_arm: F,
     /// 1 for a real point, 0 for padding.
-    pub active: F4,
+    pub active: F,
     /// 1 when the point is in its lane's block active set (expected to push), else 0.
-    pub in_set: F4,
+    pub in_set: F,
 }
 
-impl WidePoint {
+impl<F: Lanes> WidePoint<F> {
     /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian. Computed where they
     /// are used rather than stored: two cross products cost less than streaming 96 more bytes
     /// per point through every pass (the constraints of a big scene do not fit in the caches).
     #[inline(always)]
-    pub(crate) fn arms(&self, normal: &V3) -> (V3, V3) {
+    pub(crate) fn arms(&self, normal: &V3<F>) -> (V3<F>, V3<F>) {
         (self.anchor_a.cross(normal), self.anchor_b.cross(normal))
     }
 }
 
 /// Up to four contact constraints of one colour, or one pair that fits no colour.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct WideContact {
-    pub body_a: [u32; 4],
-    pub body_b: [u32; 4],
+pub(crate) struct WideContact<F: Lanes = F4> {
+    pub body_a: F::Indices,
+    pub body_b: F::Indices,
     /// Index of each lane's contact pair in the world's list (u32::MAX for an empty lane).
-    pub contact_index: [u32; 4],
+    pub contact_index: F::Indices,
     /// Which of the pair's manifolds each lane holds.
-    pub manifold_index: [u8; 4],
+    pub manifold_index: F::Indices,
     /// Inverse masses and world inverse inertias at the start of the step.
-    pub inv_mass_a: F4,
-    pub inv_mass_b: F4,
-    pub inv_inertia_a: Sym3,
-    pub inv_inertia_b: Sym3,
+    pub inv_mass_a: F,
+    pub inv_mass_b: F,
+    pub inv_inertia_a: Sym3<F>,
+    pub inv_inertia_b: Sym3<F>,
     /// Contact normal from A to B and the tangents that complete the basis.
-    pub normal: V3,
-    pub tangent1: V3,
-    pub tangent2: V3,
+    pub normal: V3<F>,
+    pub tangent1: V3<F>,
+    pub tangent2: V3<F>,
     /// Friction centre relative to A's and B's centres of mass, m.
-    pub friction_anchor_a: V3,
-    pub friction_anchor_b: V3,
+    pub friction_anchor_a: V3<F>,
+    pub friction_anchor_b: V3<F>,
     /// Inverse of the 2×2 tangent K: [k11, k12, k22].
-    pub tangent_mass: [F4; 3],
+    pub tangent_mass: [F; 3],
     /// Accumulated friction impulse along tangent1 and tangent2, N·s.
-    pub friction_impulse: [F4; 2],
+    pub friction_impulse: [F; 2],
     /// 1/K of the twist row, and its accumulated angular impulse, N·m·s.
-    pub twist_mass: F4,
-    pub twist_impulse: F4,
+    pub twist_mass: F,
+    pub twist_impulse: F,
     /// Rolling resistance: the torque bound per newton of normal force, c·ρ (m; 0 in lanes
     /// without), the inverse of the 2×2 angular K in the tangent basis, and the accumulated
     /// angular impulse along tangent1 and tangent2, N·m·s.
-    pub rolling_lever: F4,
-    pub rolling_mass: [F4; 3],
-    pub rolling_impulse: [F4; 2],
+    pub rolling_lever: F,
+    pub rolling_mass: [F; 3],
+    pub rolling_impulse: [F; 2],
     /// Some lane resists rolling (otherwise its rows are skipped).
     pub rolling: bool,
     /// Friction coefficient μ and restitution e of the pair.
-    pub friction: F4,
-    pub restitution: F4,
+    pub friction: F,
+    pub restitution: F,
     /// The pair's softness (bias rate, mass and impulse scales of the biased pass).
-    pub bias_rate: F4,
-    pub mass_scale: F4,
-    pub impulse_scale: F4,
+    pub bias_rate: F,
+    pub mass_scale: F,
+    pub impulse_scale: F,
     /// Overlap beyond which a point is deep (`push_out.rs`), m.
-    pub deep_depth: F4,
+    pub deep_depth: F,
     /// Some lane has a point deeper than its deep depth at the start of the step.
     pub starts_deep: bool,
     /// Block K (padded rows are identity rows).
-    pub k: [F4; 10],
+    pub k: [F; 10],
     /// Its Cholesky factor (diagonal stored inverted) and regularisation.
-    pub factor: [F4; 10],
-    pub epsilon: F4,
-    /// Lanes whose factor is valid.
-    pub factor_valid: [bool; 4],
+    pub factor: [F; 10],
+    pub epsilon: F,
+    /// Lanes whose factor is valid (bit per lane).
+    pub factor_valid: u32,
     /// Each lane's block active set (bit i = point i).
-    pub mask: [u8; 4],
+    pub mask: F::Indices,
     /// Most points in any lane: loops stop there (1 for sphere contacts, 4 for box faces).
     pub max_points: usize,
-    pub points: [WidePoint; MAX_MANIFOLD_POINTS],
+    pub points: [WidePoint<F>; MAX_MANIFOLD_POINTS],
 }
 
 /// Velocity state of the A (or B) bodies of the lanes.
@@ -177,7 +177,14 @@ pub(crate) fn scatter_motion(bodies: &mut [SolverBody], index: &[u32; 4], dp: &V
 
 /// Applies impulse `p` at `r` to A (negative) and B (positive).
 #[inline(always)]
-pub(crate) fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra: &V3, rb: &V3, p: &V3) {
+pub(crate) fn apply<F: Lanes>(
+    c: &WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    ra: &V3<F>,
+    rb: &V3<F>,
+    p: &V3<F>,
+) {
     a.v = a.v.add_scaled(p, -c.inv_mass_a);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&ra.cross(p)));
     b.v = b.v.add_scaled(p, c.inv_mass_b);
@@ -185,19 +192,19 @@ pub(crate) fn apply(c: &WideContact, a: &mut WideBodies, b: &mut WideBodies, ra:
 }
 
 #[inline(always)]
-pub(crate) fn put(target: &mut F4, lane: usize, value: f32) {
-    target.as_mut_array()[lane] = value;
+pub(crate) fn put<F: Lanes>(target: &mut F, lane: usize, value: f32) {
+    target.set(lane, value);
 }
 
 #[inline(always)]
-pub(crate) fn put3(target: &mut V3, lane: usize, value: Vec3) {
+pub(crate) fn put3<F: Lanes>(target: &mut V3<F>, lane: usize, value: Vec3) {
     put(&mut target.x, lane, value.x);
     put(&mut target.y, lane, value.y);
     put(&mut target.z, lane, value.z);
 }
 
 #[inline(always)]
-pub(crate) fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
+pub(crate) fn put_sym<F: Lanes>(target: &mut Sym3<F>, lane: usize, m: &Mat3) {
     put(&mut target.xx, lane, m.x_axis.x);
     put(&mut target.xy, lane, m.y_axis.x);
     put(&mut target.xz, lane, m.z_axis.x);
@@ -206,38 +213,39 @@ pub(crate) fn put_sym(target: &mut Sym3, lane: usize, m: &Mat3) {
     put(&mut target.zz, lane, m.z_axis.z);
 }
 
-impl WideContact {
+impl<F: Lanes> WideContact<F> {
     /// Four empty lanes: the shared static body, no points, identity blocks.
-    pub(crate) fn empty() -> WideContact {
-        let identity: [F4; 10] = std::array::from_fn(|e| {
+    pub(crate) fn empty() -> WideContact<F> {
+        let identity: [F; 10] = std::array::from_fn(|e| {
             let diagonal = [0, 4, 7, 9].contains(&e);
-            F4::splat(if diagonal { 1.0 } else { 0.0 })
+            F::fill(if diagonal { 1.0 } else { 0.0 })
         });
+        let mut contact_index = F::Indices::default();
+        contact_index.as_mut().fill(u32::MAX);
         let mut w = WideContact {
-            contact_index: [u32::MAX; 4],
-            manifold_index: [0; 4],
-            mass_scale: F4::ONE,
+            contact_index,
+            mass_scale: F::fill(1.0),
             k: identity,
             factor: identity,
-            factor_valid: [true; 4],
+            factor_valid: lane_bits::<F>(),
             ..Default::default()
         };
-        w.normal.y = F4::ONE;
+        w.normal.y = F::fill(1.0);
         w
     }
 
     /// After an exact solve of `lane`: when the points that push changed, re-factor the lane's
     /// block for the new set so the next passes take the fast path again.
     fn adopt_active_set(&mut self, lane: usize, k: &block::Sym4, x: &[f32; 4]) {
-        let real = (0..4).filter(|&i| self.points[i].active.as_array()[lane] > 0.0).count();
+        let real = (0..4).filter(|&i| self.points[i].active.get(lane) > 0.0).count();
         let pushing = (0..real).filter(|&i| x[i] > 0.0).fold(0u8, |m, i| m | (1 << i));
         let mask = if pushing == 0 { block::full_mask(real) } else { pushing };
-        if mask == self.mask[lane] {
+        if mask as u32 == self.mask.as_ref()[lane] {
             return;
         }
         let (packed, epsilon, valid, _) = block::BlockFactor::masked(k, 4, mask).parts();
-        self.mask[lane] = mask;
-        self.factor_valid[lane] = valid;
+        self.mask.as_mut()[lane] = mask as u32;
+        self.factor_valid = (self.factor_valid & !(1 << lane)) | ((valid as u32) << lane);
         put(&mut self.epsilon, lane, epsilon);
         for (e, value) in packed.iter().enumerate() {
             put(&mut self.factor[e], lane, *value);
@@ -249,20 +257,20 @@ impl WideContact {
 }
 
 /// Applies the accumulated impulses of every lane as a first guess.
-pub(crate) fn warm_start(c: &WideContact, bodies: &mut [SolverBody]) {
+pub(crate) fn warm_start<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
     match c.max_points {
-        0 | 1 => warm_start_points::<1>(c, bodies),
-        2 => warm_start_points::<2>(c, bodies),
-        3 => warm_start_points::<3>(c, bodies),
-        _ => warm_start_points::<4>(c, bodies),
+        0 | 1 => warm_start_points::<F, 1>(c, bodies),
+        2 => warm_start_points::<F, 2>(c, bodies),
+        3 => warm_start_points::<F, 3>(c, bodies),
+        _ => warm_start_points::<F, 4>(c, bodies),
     }
 }
 
 /// [`warm_start`] for manifolds of at most `M` points (loops unrolled per count).
-fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody]) {
+fn warm_start_points<F: Lanes, const M: usize>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
-    let mut normal_sum = F4::ZERO;
+    let mut normal_sum = F::fill(0.0);
     let (mut arm_sum_a, mut arm_sum_b) = (c.normal.scale(c.twist_impulse), c.normal.scale(c.twist_impulse));
     for p in &c.points[..M] {
         let (arm_a, arm_b) = p.arms(&c.normal);
@@ -290,14 +298,14 @@ fn warm_start_points<const M: usize>(c: &WideContact, bodies: &mut [SolverBody])
 /// Applies the normal impulse changes `delta` of all points at once:
 /// Δv = ∓ m⁻¹ n Σδ, Δω = ∓ I⁻¹ Σ δ_i (r_i × n).
 #[inline(always)]
-fn apply_normal_deltas<const M: usize>(
-    c: &WideContact,
-    arms: &[(V3, V3); 4],
-    a: &mut WideBodies,
-    b: &mut WideBodies,
-    delta: &[F4; 4],
+fn apply_normal_deltas<F: Lanes, const M: usize>(
+    c: &WideContact<F>,
+    arms: &[(V3<F>, V3<F>); 4],
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    delta: &[F; 4],
 ) {
-    let mut sum = F4::ZERO;
+    let mut sum = F::fill(0.0);
     let mut arm_a = V3::default();
     let mut arm_b = V3::default();
     for ((point_a, point_b), d) in arms[..M].iter().zip(delta) {
@@ -313,35 +321,35 @@ fn apply_normal_deltas<const M: usize>(
 }
 
 /// One velocity pass over four constraints: normal rows (block or sequential), then friction.
-pub(crate) fn solve(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
+pub(crate) fn solve<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     match c.max_points {
-        0 | 1 => solve_points::<1>(c, bodies, params),
-        2 => solve_points::<2>(c, bodies, params),
-        3 => solve_points::<3>(c, bodies, params),
-        _ => solve_points::<4>(c, bodies, params),
+        0 | 1 => solve_points::<F, 1>(c, bodies, params),
+        2 => solve_points::<F, 2>(c, bodies, params),
+        3 => solve_points::<F, 3>(c, bodies, params),
+        _ => solve_points::<F, 4>(c, bodies, params),
     }
 }
 
 /// [`solve`] for manifolds of at most `M` points (loops unrolled per count).
-fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], params: &SolveParams) {
+fn solve_points<F: Lanes, const M: usize>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
     let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
-    let pass = normal_pass::<M>(c, &motion, params);
+    let pass = normal_pass::<F, M>(c, &motion, params);
     // The switches are copied out first: read through `params` at the branches, they made
     // LLVM unpack the struct bit by bit in every call (measured: +20% instructions here).
     let SolveParams { block, reverse, friction, .. } = *params;
     let total_normal = if block {
-        let (total, unsolved) = solve_normal_block::<M>(c, &mut a, &mut b, &pass);
+        let (total, unsolved) = solve_normal_block::<F, M>(c, &mut a, &mut b, &pass);
         match unsolved {
             0 => total,
-            _ => solve_unsolved_lanes::<M>(c, &mut a, &mut b, &pass, reverse, unsolved, total),
+            _ => solve_unsolved_lanes::<F, M>(c, &mut a, &mut b, &pass, reverse, unsolved, total),
         }
     } else {
-        solve_normal_sequential::<M>(c, &mut a, &mut b, &pass, reverse, all_lanes())
+        solve_normal_sequential::<F, M>(c, &mut a, &mut b, &pass, reverse, all_lanes())
     };
     if friction {
-        solve_twist::<M>(c, &mut a, &mut b);
+        solve_twist::<F, M>(c, &mut a, &mut b);
         if c.rolling {
             solve_rolling(c, &mut a, &mut b, total_normal);
         }
@@ -353,19 +361,23 @@ fn solve_points<const M: usize>(c: &mut WideContact, bodies: &mut [SolverBody], 
 
 /// Lane 0's per-point velocity biases and soft mass and impulse scales in this pass (for the
 /// exact solve of contact islands, whose manifolds each sit alone in lane 0 of a constraint).
-pub(crate) fn lane_zero_biases(c: &WideContact, bodies: &[SolverBody], params: &SolveParams) -> ([f32; 4], f32, f32) {
+pub(crate) fn lane_zero_biases<F: Lanes>(
+    c: &WideContact<F>,
+    bodies: &[SolverBody],
+    params: &SolveParams,
+) -> ([f32; 4], f32, f32) {
     let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
-    let pass = normal_pass::<4>(c, &motion, params);
-    (pass.bias.map(|b| b.as_array()[0]), pass.mass_scale.as_array()[0], pass.impulse_scale.as_array()[0])
+    let pass = normal_pass::<F, 4>(c, &motion, params);
+    (pass.bias.map(|b| b.get(0)), pass.mass_scale.get(0), pass.impulse_scale.get(0))
 }
 
 /// The friction rows alone (twist, rolling, tangent), bounded by the normal impulses as they
 /// stand: for manifolds whose normal rows the island solve has just solved.
-pub(crate) fn solve_friction_rows(c: &mut WideContact, bodies: &mut [SolverBody]) {
+pub(crate) fn solve_friction_rows<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
-    let total_normal = c.points.iter().fold(F4::ZERO, |sum, p| sum + p.normal_impulse);
-    solve_twist::<4>(c, &mut a, &mut b);
+    let total_normal = c.points.iter().fold(F::fill(0.0), |sum, p| sum + p.normal_impulse);
+    solve_twist::<F, 4>(c, &mut a, &mut b);
     if c.rolling {
         solve_rolling(c, &mut a, &mut b, total_normal);
     }
@@ -378,25 +390,25 @@ pub(crate) fn solve_friction_rows(c: &mut WideContact, bodies: &mut [SolverBody]
 /// a time instead; returns the total normal impulse with theirs in place of `total`'s.
 #[cold]
 #[inline(never)]
-fn solve_unsolved_lanes<const M: usize>(
-    c: &mut WideContact,
-    a: &mut WideBodies,
-    b: &mut WideBodies,
-    pass: &NormalPass,
+fn solve_unsolved_lanes<F: Lanes, const M: usize>(
+    c: &mut WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    pass: &NormalPass<F>,
     reverse: bool,
     unsolved: u32,
-    total: F4,
-) -> F4 {
-    let lanes = F4::new(std::array::from_fn(|lane| if unsolved & (1 << lane) != 0 { 1.0 } else { 0.0 }));
-    let lanes = lanes.simd_gt(F4::ZERO);
-    let sequential = solve_normal_sequential::<M>(c, a, b, pass, reverse, lanes);
-    lanes.select(sequential, total)
+    total: F,
+) -> F {
+    let lanes = F::build(|lane| if unsolved & (1 << lane) != 0 { 1.0 } else { 0.0 });
+    let lanes = lanes.above(F::fill(0.0));
+    let sequential = solve_normal_sequential::<F, M>(c, a, b, pass, reverse, lanes);
+    lanes.choose(sequential, total)
 }
 
 /// A lane mask with every lane set.
 #[inline(always)]
-fn all_lanes() -> F4 {
-    F4::ZERO.simd_ge(F4::ZERO)
+fn all_lanes<F: Lanes>() -> F {
+    F::fill(0.0).at_least(F::fill(0.0))
 }
 
 /// The bodies' motion since the start of the step as each lane's normal sees it, so that a
@@ -408,16 +420,16 @@ fn all_lanes() -> F4 {
 /// ```
 ///
 /// (n·(Δq r) = (Δq⁻¹ n)·r: the shared normal is rotated once per body instead of every anchor.)
-pub(crate) struct NormalMotion {
-    moved_centres: F4,
-    normal_in_a: V3,
-    normal_in_b: V3,
+pub(crate) struct NormalMotion<F: Lanes = F4> {
+    moved_centres: F,
+    normal_in_a: V3<F>,
+    normal_in_b: V3<F>,
 }
 
-impl NormalMotion {
+impl<F: Lanes> NormalMotion<F> {
     /// From the displacements (Δp, Δq) of the A and B bodies.
     #[inline(always)]
-    pub(crate) fn new(normal: &V3, (dpa, dqa): (&V3, &Q4), (dpb, dqb): (&V3, &Q4)) -> NormalMotion {
+    pub(crate) fn new(normal: &V3<F>, (dpa, dqa): (&V3<F>, &Q4<F>), (dpb, dqb): (&V3<F>, &Q4<F>)) -> NormalMotion<F> {
         NormalMotion {
             moved_centres: normal.dot(&dpb.sub(dpa)),
             normal_in_a: dqa.conjugate().rotate(normal),
@@ -427,7 +439,12 @@ impl NormalMotion {
 
     /// From the solver bodies of each lane.
     #[inline(always)]
-    pub(crate) fn gather(normal: &V3, bodies: &[SolverBody], body_a: &[u32; 4], body_b: &[u32; 4]) -> NormalMotion {
+    pub(crate) fn gather(
+        normal: &V3<F>,
+        bodies: &[SolverBody],
+        body_a: &F::Indices,
+        body_b: &F::Indices,
+    ) -> NormalMotion<F> {
         let (dpa, dqa) = gather_motion(bodies, body_a);
         let (dpb, dqb) = gather_motion(bodies, body_b);
         NormalMotion::new(normal, (&dpa, &dqa), (&dpb, &dqb))
@@ -435,16 +452,16 @@ impl NormalMotion {
 
     /// The current separation of point `p`, m (negative when overlapping).
     #[inline(always)]
-    pub(crate) fn separation(&self, p: &WidePoint) -> F4 {
+    pub(crate) fn separation(&self, p: &WidePoint<F>) -> F {
         self.moved_centres + self.normal_in_b.dot(&p.anchor_b) - self.normal_in_a.dot(&p.anchor_a) + p.base_separation
     }
 }
 
 /// The normal rows' terms in one pass: each point's velocity bias, and the soft scales.
-struct NormalPass {
-    bias: [F4; 4],
-    mass_scale: F4,
-    impulse_scale: F4,
+struct NormalPass<F: Lanes = F4> {
+    bias: [F; 4],
+    mass_scale: F,
+    impulse_scale: F,
 }
 
 /// The velocity bias of an overlapping point whose spring asks for `demand` (≤ 0): the
@@ -457,42 +474,49 @@ struct NormalPass {
 /// bias = max(demand, min(0, −demand − 2D))
 /// ```
 #[inline(always)]
-fn faded_push(demand: F4, deep_demand: F4) -> F4 {
-    demand.max((F4::ZERO - demand - deep_demand - deep_demand).min(F4::ZERO))
+fn faded_push<F: Lanes>(demand: F, deep_demand: F) -> F {
+    demand.max((F::fill(0.0) - demand - deep_demand - deep_demand).min(F::fill(0.0)))
 }
 
 /// Per point: the velocity bias at the current separation (speculative, soft or Baumgarte);
 /// and the pass's soft scales.
 #[inline(always)]
-fn normal_pass<const M: usize>(c: &WideContact, motion: &NormalMotion, params: &SolveParams) -> NormalPass {
+fn normal_pass<F: Lanes, const M: usize>(
+    c: &WideContact<F>,
+    motion: &NormalMotion<F>,
+    params: &SolveParams,
+) -> NormalPass<F> {
     let (mass_scale, impulse_scale) =
-        if params.use_bias { (c.mass_scale, c.impulse_scale) } else { (F4::ONE, F4::ZERO) };
-    let inv_h = F4::splat(params.inv_h);
-    let slop = F4::splat(params.slop);
+        if params.use_bias { (c.mass_scale, c.impulse_scale) } else { (F::fill(1.0), F::fill(0.0)) };
+    let inv_h = F::fill(params.inv_h);
+    let slop = F::fill(params.slop);
     let deep_demand = c.bias_rate * c.deep_depth;
-    let mut bias = [F4::ZERO; 4];
+    let mut bias = [F::fill(0.0); 4];
     for (i, bias) in bias.iter_mut().enumerate().take(M) {
         let p = &c.points[i];
         let s = motion.separation(p);
-        let soft =
-            if params.use_bias { faded_push(c.bias_rate * (s + slop).min(F4::ZERO), deep_demand) } else { F4::ZERO };
-        *bias = s.simd_gt(F4::ZERO).select(s * inv_h, soft) * p.active;
+        let soft = if params.use_bias {
+            faded_push(c.bias_rate * (s + slop).min(F::fill(0.0)), deep_demand)
+        } else {
+            F::fill(0.0)
+        };
+        *bias = s.above(F::fill(0.0)).choose(s * inv_h, soft) * p.active;
     }
     NormalPass { bias, mass_scale, impulse_scale }
 }
 
 /// Normal velocities (with bias) of the points before this pass's update.
 #[inline(always)]
-fn normal_velocities<const M: usize>(
-    c: &WideContact,
-    arms: &[(V3, V3); 4],
-    a: &WideBodies,
-    b: &WideBodies,
-    bias: &[F4; 4],
-) -> [F4; 4] {
+fn normal_velocities<F: Lanes, const M: usize>(
+    c: &WideContact<F>,
+    arms: &[(V3<F>, V3<F>); 4],
+    a: &WideBodies<F>,
+    b: &WideBodies<F>,
+    bias: &[F; 4],
+) -> [F; 4] {
     // n·(v_B + ω_B × r_B − v_A − ω_A × r_A) = n·(v_B − v_A) + (r_B × n)·ω_B − (r_A × n)·ω_A
     let linear = c.normal.dot(&b.v.sub(&a.v));
-    let mut velocity = [F4::ZERO; 4];
+    let mut velocity = [F::fill(0.0); 4];
     for (i, p) in c.points[..M].iter().enumerate() {
         let (arm_a, arm_b) = &arms[i];
         velocity[i] = (linear + arm_b.dot(&b.w) - arm_a.dot(&a.w) + bias[i]) * p.active;
@@ -505,54 +529,55 @@ fn normal_velocities<const M: usize>(
 /// separating) get the exact small LCP one lane at a time. Returns the total normal impulse
 /// and the bit mask of lanes left unsolved (the exact search found no solution; their
 /// impulses are unchanged).
-fn solve_normal_block<const M: usize>(
-    c: &mut WideContact,
-    a: &mut WideBodies,
-    b: &mut WideBodies,
-    pass: &NormalPass,
-) -> (F4, u32) {
+fn solve_normal_block<F: Lanes, const M: usize>(
+    c: &mut WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    pass: &NormalPass<F>,
+) -> (F, u32) {
     let mass_scale = pass.mass_scale;
-    let arms: [(V3, V3); 4] =
+    let arms: [(V3<F>, V3<F>); 4] =
         std::array::from_fn(|i| if i < M { c.points[i].arms(&c.normal) } else { Default::default() });
-    let velocity = normal_velocities::<M>(c, &arms, a, b, &pass.bias);
-    let prior: [F4; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
+    let velocity = normal_velocities::<F, M>(c, &arms, a, b, &pass.bias);
+    let prior: [F; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
     let m = M;
-    let mut rhs = [F4::ZERO; 4];
-    let mut target = [F4::ZERO; 4];
+    let mut rhs = [F::fill(0.0); 4];
+    let mut target = [F::fill(0.0); 4];
     for i in 0..m {
-        let applied = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
+        let applied = (0..m).fold(F::fill(0.0), |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
         rhs[i] = (velocity[i] - applied) * c.points[i].active;
         target[i] = (-(mass_scale * rhs[i]) + c.epsilon * prior[i]) * c.points[i].in_set;
     }
     let x = cholesky_solve(&c.factor, &target, m);
     // Points outside the active set get nothing; they must not be approaching then.
-    let all_true = all_lanes();
-    let outside: [F4; 4] = std::array::from_fn(|i| c.points[i].in_set.simd_lt(F4::splat(0.5)));
+    let all_true = all_lanes::<F>();
+    let outside: [F; 4] = std::array::from_fn(|i| c.points[i].in_set.below(F::fill(0.5)));
     let mut outside_ok = all_true;
-    if outside[..m].iter().any(|o| o.any()) {
-        let inv_mass_scale = F4::ONE / mass_scale;
+    if outside[..m].iter().any(|o| o.bits() != 0) {
+        let inv_mass_scale = F::fill(1.0) / mass_scale;
         for i in 0..m {
-            let kx = (0..m).fold(F4::ZERO, |sum, j| sum + c.k[block::sym_index(i, j)] * x[j]);
+            let kx = (0..m).fold(F::fill(0.0), |sum, j| sum + c.k[block::sym_index(i, j)] * x[j]);
             let w = kx * inv_mass_scale + rhs[i];
-            outside_ok &= !outside[i] | w.simd_ge(F4::splat(-APPROACH_TOLERANCE));
+            outside_ok &= !outside[i] | w.at_least(F::fill(-APPROACH_TOLERANCE));
         }
     }
     // Side-by-side faces hover around zero approach speed; below APPROACH_TOLERANCE (well
     // under a micrometre of overlap per step, corrected by the next pass) they count as apart.
-    let tolerance = F4::splat(-APPROACH_TOLERANCE);
-    let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.simd_ge(tolerance));
-    let all_push = x.iter().fold(all_true, |m, v| m & v.simd_ge(F4::ZERO));
-    let valid = F4::new(c.factor_valid.map(|v| if v { 1.0 } else { 0.0 })).simd_gt(F4::ZERO);
+    let tolerance = F::fill(-APPROACH_TOLERANCE);
+    let nobody_approaches = rhs.iter().fold(all_true, |m, r| m & r.at_least(tolerance));
+    let all_push = x.iter().fold(all_true, |m, v| m & v.at_least(F::fill(0.0)));
+    let valid = F::build(|lane| if c.factor_valid & (1 << lane) != 0 { 1.0 } else { 0.0 }).above(F::fill(0.0));
     let accepted = (nobody_approaches | (all_push & outside_ok)) & valid;
-    let mut solution: [F4; 4] = std::array::from_fn(|i| nobody_approaches.select(F4::ZERO, x[i]));
-    let accepted = accepted.to_bitmask();
-    let unsolved = match accepted {
-        0b1111 => 0,
-        _ => c.solve_exactly(accepted, &rhs, &prior, mass_scale, &mut solution),
+    let mut solution: [F; 4] = std::array::from_fn(|i| nobody_approaches.choose(F::fill(0.0), x[i]));
+    let accepted = accepted.bits();
+    let unsolved = if accepted == lane_bits::<F>() {
+        0
+    } else {
+        c.solve_exactly(accepted, &rhs, &prior, mass_scale, &mut solution)
     };
-    let mut total = F4::ZERO;
-    let mut delta = [F4::ZERO; 4];
+    let mut total = F::fill(0.0);
+    let mut delta = [F::fill(0.0); 4];
     for i in 0..m {
         let p = &mut c.points[i];
         let new = solution[i] * p.active;
@@ -560,34 +585,35 @@ fn solve_normal_block<const M: usize>(
         p.normal_impulse = new;
         total += new;
     }
-    apply_normal_deltas::<M>(c, &arms, a, b, &delta);
+    apply_normal_deltas::<F, M>(c, &arms, a, b, &delta);
     (total, unsolved)
 }
 
-impl WideContact {
+impl<F: Lanes> WideContact<F> {
     /// The exact small LCP (`block::solve_lcp`) for each lane not in `accepted` (a bit mask),
     /// written into `solution`; a lane whose points that push changed adopts the new set.
     /// Returns the bit mask of lanes without a solution (their `solution` is `prior`).
     fn solve_exactly(
         &mut self,
         accepted: u32,
-        rhs: &[F4; 4],
-        prior: &[F4; 4],
-        mass_scale: F4,
-        solution: &mut [F4; 4],
+        rhs: &[F; 4],
+        prior: &[F; 4],
+        mass_scale: F,
+        solution: &mut [F; 4],
     ) -> u32 {
         let mut unsolved = 0;
-        for lane in (0..4).filter(|&l| accepted & (1 << l) == 0) {
-            let k: block::Sym4 = std::array::from_fn(|e| self.k[e].as_array()[lane]);
-            let l: block::Sym4 = std::array::from_fn(|e| self.factor[e].as_array()[lane]);
-            let (epsilon, valid, mask) = (self.epsilon.as_array()[lane], self.factor_valid[lane], self.mask[lane]);
+        for lane in (0..F::COUNT).filter(|&l| accepted & (1 << l) == 0) {
+            let k: block::Sym4 = std::array::from_fn(|e| self.k[e].get(lane));
+            let l: block::Sym4 = std::array::from_fn(|e| self.factor[e].get(lane));
+            let valid = self.factor_valid & (1 << lane) != 0;
+            let (epsilon, mask) = (self.epsilon.get(lane), self.mask.as_ref()[lane] as u8);
             let factor = block::BlockFactor::from_parts(l, epsilon, valid, mask);
             let problem = block::BlockProblem {
                 k: &k,
                 factor: &factor,
-                b: std::array::from_fn(|i| rhs[i].as_array()[lane]),
-                prior: std::array::from_fn(|i| prior[i].as_array()[lane]),
-                mass_scale: mass_scale.as_array()[lane],
+                b: std::array::from_fn(|i| rhs[i].get(lane)),
+                prior: std::array::from_fn(|i| prior[i].get(lane)),
+                mass_scale: mass_scale.get(lane),
                 n: 4,
             };
             let exact = match block::solve_lcp(&problem) {
@@ -610,9 +636,9 @@ impl WideContact {
 
 /// (L Lᵀ) x = r with the packed factor (inverted diagonal), lane-parallel.
 #[inline(always)]
-fn cholesky_solve(l: &[F4; 10], r: &[F4; 4], m: usize) -> [F4; 4] {
+fn cholesky_solve<F: Lanes>(l: &[F; 10], r: &[F; 4], m: usize) -> [F; 4] {
     let at = |i: usize, j: usize| l[block::sym_index(i, j)];
-    let mut y = [F4::ZERO; 4];
+    let mut y = [F::fill(0.0); 4];
     for i in 0..m {
         let mut v = r[i];
         for p in 0..i {
@@ -620,7 +646,7 @@ fn cholesky_solve(l: &[F4; 10], r: &[F4; 4], m: usize) -> [F4; 4] {
         }
         y[i] = v * at(i, i);
     }
-    let mut x = [F4::ZERO; 4];
+    let mut x = [F::fill(0.0); 4];
     for i in (0..m).rev() {
         let mut v = y[i];
         for p in i + 1..m {
@@ -633,15 +659,15 @@ fn cholesky_solve(l: &[F4; 10], r: &[F4; 4], m: usize) -> [F4; 4] {
 
 /// One point at a time, alternating the order between passes, in the lanes of the mask
 /// `lanes` (all of them with the block solver off; those the block left unsolved with it on).
-fn solve_normal_sequential<const M: usize>(
-    c: &mut WideContact,
-    a: &mut WideBodies,
-    b: &mut WideBodies,
-    pass: &NormalPass,
+fn solve_normal_sequential<F: Lanes, const M: usize>(
+    c: &mut WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    pass: &NormalPass<F>,
     reverse: bool,
-    lanes: F4,
-) -> F4 {
-    let mut total = F4::ZERO;
+    lanes: F,
+) -> F {
+    let mut total = F::fill(0.0);
     let m = M;
     for k in 0..m {
         let i = if reverse { m - 1 - k } else { k };
@@ -650,7 +676,7 @@ fn solve_normal_sequential<const M: usize>(
         let vn = c.normal.dot(&dv);
         let p = &mut c.points[i];
         let impulse = -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
-        let new = lanes.select((p.normal_impulse + impulse).max(F4::ZERO) * p.active, p.normal_impulse);
+        let new = lanes.choose((p.normal_impulse + impulse).max(F::fill(0.0)) * p.active, p.normal_impulse);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
         total += new;
@@ -665,8 +691,8 @@ fn solve_normal_sequential<const M: usize>(
 /// rolling resists spinning too; a lone point has no spread, so without it a ball spins on
 /// its contact point for ever).
 #[inline(always)]
-fn solve_twist<const M: usize>(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies) {
-    let (mut spread, mut total) = (F4::ZERO, F4::ZERO);
+fn solve_twist<F: Lanes, const M: usize>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>) {
+    let (mut spread, mut total) = (F::fill(0.0), F::fill(0.0));
     for p in &c.points[..M] {
         spread += p.normal_impulse * p.lever_arm;
         total += p.normal_impulse;
@@ -682,7 +708,7 @@ fn solve_twist<const M: usize>(c: &mut WideContact, a: &mut WideBodies, b: &mut 
 
 /// Central friction: 2×2 block at the friction centre, clamped to the disc μ Σ λ_n.
 #[inline(always)]
-fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, total_normal: F4) {
+fn solve_friction<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
     let (ca, cb) = (c.friction_anchor_a, c.friction_anchor_b);
     let dv = b.velocity_at(&cb).sub(&a.velocity_at(&ca));
     let (vt1, vt2) = (c.tangent1.dot(&dv), c.tangent2.dot(&dv));
@@ -698,7 +724,7 @@ fn solve_friction(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, t
 /// plane, Δλ = −K⁻¹ ω_t with K_ij = t_i·(I_A⁻¹ + I_B⁻¹) t_j, its accumulated value bounded by
 /// the disc c·ρ·Σλ_n (a torque of at most c·ρ·N).
 #[inline(always)]
-fn solve_rolling(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, total_normal: F4) {
+fn solve_rolling<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
     let spin = b.w.sub(&a.w);
     let (w1, w2) = (c.tangent1.dot(&spin), c.tangent2.dot(&spin));
     let old = c.rolling_impulse;
@@ -713,16 +739,16 @@ fn solve_rolling(c: &mut WideContact, a: &mut WideBodies, b: &mut WideBodies, to
 /// −M·v (M the symmetric inverse mass [m11, m12, m22], v the rows' velocities) and is scaled
 /// back onto the disc of radius `radius`.
 #[inline(always)]
-fn disc_bounded_step(old: [F4; 2], mass: &[F4; 3], v: [F4; 2], radius: F4) -> [F4; 2] {
+fn disc_bounded_step<F: Lanes>(old: [F; 2], mass: &[F; 3], v: [F; 2], radius: F) -> [F; 2] {
     let [m11, m12, m22] = *mass;
     clamp_to_disc([old[0] - (m11 * v[0] + m12 * v[1]), old[1] - (m12 * v[0] + m22 * v[1])], radius)
 }
 
 /// The 2-vector `value` scaled back onto the disc of radius `radius` when it lies outside.
 #[inline(always)]
-fn clamp_to_disc(value: [F4; 2], radius: F4) -> [F4; 2] {
+fn clamp_to_disc<F: Lanes>(value: [F; 2], radius: F) -> [F; 2] {
     let length_sq = value[0] * value[0] + value[1] * value[1];
-    let over = length_sq.simd_gt(radius * radius);
-    let scale = over.select(radius / length_sq.max(F4::splat(1e-30)).sqrt(), F4::ONE);
+    let over = length_sq.above(radius * radius);
+    let scale = over.choose(radius / length_sq.max(F::fill(1e-30)).sqrt(), F::fill(1.0));
     [value[0] * scale, value[1] * scale]
 }

@@ -29,7 +29,7 @@
 use super::block::sym_index;
 use super::contact_wide::{apply, WideBodies, WideContact};
 use super::parts::dense::{self, Mat6, Vec6};
-use super::simd::{F4, V3};
+use super::simd::{Lanes, V3};
 use super::solver_body::{SolverBody, SolverBodyParams};
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
 
@@ -49,15 +49,15 @@ pub(crate) struct ImpactParams {
 }
 
 /// Resolves the impacts of all contacts with restitution (see the module documentation).
-pub(crate) fn resolve_impacts(
-    contacts: &mut [WideContact],
+pub(crate) fn resolve_impacts<F: Lanes>(
+    contacts: &mut [WideContact<F>],
     bodies: &mut [SolverBody],
     params: &[SolverBodyParams],
     settings: &ImpactParams,
 ) {
     for _ in 0..MAX_SWEEPS {
         let mut struck = false;
-        for c in contacts.iter_mut().filter(|c| c.restitution.simd_gt(F4::ZERO).any()) {
+        for c in contacts.iter_mut().filter(|c| c.restitution.above(F::fill(0.0)).bits() != 0) {
             struck |= strike(c, bodies, params, settings);
         }
         if !struck {
@@ -77,8 +77,8 @@ struct LanePoints {
 }
 
 /// Resolves the impacts of one group of lanes; true if any lane had one.
-fn strike(
-    c: &mut WideContact,
+fn strike<F: Lanes>(
+    c: &mut WideContact<F>,
     bodies: &mut [SolverBody],
     params: &[SolverBodyParams],
     settings: &ImpactParams,
@@ -89,10 +89,10 @@ fn strike(
     if lanes.iter().all(|lane| lane.impacting == 0) {
         return false;
     }
-    let mut impulse = [[0.0f32; 4]; MAX_MANIFOLD_POINTS];
+    let mut impulse = [[0.0f32; 8]; MAX_MANIFOLD_POINTS];
     for (lane, points) in lanes.iter().enumerate().filter(|(_, points)| points.impacting != 0) {
         let k: Mat6 = std::array::from_fn(|i| {
-            std::array::from_fn(|j| if i < 4 && j < 4 { c.k[sym_index(i, j)].as_array()[lane] } else { 0.0 })
+            std::array::from_fn(|j| if i < 4 && j < 4 { c.k[sym_index(i, j)].get(lane) } else { 0.0 })
         });
         let x = solve_impact(&k, points, c.max_points);
         for i in 0..c.max_points {
@@ -100,7 +100,7 @@ fn strike(
         }
     }
     for i in 0..c.max_points {
-        let delta = F4::new(impulse[i]);
+        let delta = F::build(|lane| impulse[i][lane]);
         let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
         apply(c, &mut a, &mut b, &ra, &rb, &c.normal.scale(delta));
     }
@@ -112,19 +112,19 @@ fn strike(
 /// Per lane: each point's normal velocity, whether it closes within the step and whether it
 /// strikes. A gap s closes when s + v̄ dt < 0, v̄ the mean normal velocity over the step with
 /// the bodies' accelerations (gravity) taken in.
-fn lane_points(
-    c: &WideContact,
-    a: &WideBodies,
-    b: &WideBodies,
+fn lane_points<F: Lanes>(
+    c: &WideContact<F>,
+    a: &WideBodies<F>,
+    b: &WideBodies<F>,
     params: &[SolverBodyParams],
     settings: &ImpactParams,
-) -> [LanePoints; 4] {
-    let acceleration = |ids: &[u32; 4]| V3::from_lanes(ids.map(|i| params[i as usize].linear_acceleration));
+) -> [LanePoints; 8] {
+    let acceleration = |ids: &F::Indices| V3::build(|lane| params[ids.as_ref()[lane] as usize].linear_acceleration);
     let relative_acceleration = c.normal.dot(&acceleration(&c.body_b).sub(&acceleration(&c.body_a)));
     // The solve passes remove approach speed one solver step ahead (speculative contacts), so
     // a gap counts as closing if it closes by the end of the next step's first solver step.
-    let horizon = F4::splat(settings.dt + settings.h);
-    let mut lanes: [LanePoints; 4] =
+    let horizon = F::fill(settings.dt + settings.h);
+    let mut lanes: [LanePoints; 8] =
         std::array::from_fn(|_| LanePoints { velocity: [0.0; 4], target: [0.0; 4], closing: 0, impacting: 0 });
     let linear = c.normal.dot(&b.v.sub(&a.v));
     for i in 0..c.max_points {
@@ -135,30 +135,30 @@ fn lane_points(
         // The contact speed c* of a gap s closing at c under the closing acceleration α, and
         // the speed u back at the gap after a bounce at contact: c*² = c² + 2αs,
         // u² = e² c*² − 2αs (u = e c when touching).
-        let (speed, gap) = (-velocity, gap.max(F4::ZERO));
+        let (speed, gap) = (-velocity, gap.max(F::fill(0.0)));
         let closing_acceleration = -relative_acceleration;
-        let contact_speed_squared = speed * speed + F4::splat(2.0) * closing_acceleration * gap;
-        let mean_velocity = velocity + F4::splat(0.5) * horizon * relative_acceleration;
-        let closing = (gap + mean_velocity * horizon).simd_lt(F4::ZERO)
-            & contact_speed_squared.simd_gt(F4::ZERO)
-            & p.active.simd_gt(F4::ZERO);
-        let fast = velocity.simd_lt(F4::splat(-settings.threshold)) & c.restitution.simd_gt(F4::ZERO);
+        let contact_speed_squared = speed * speed + F::fill(2.0) * closing_acceleration * gap;
+        let mean_velocity = velocity + F::fill(0.5) * horizon * relative_acceleration;
+        let closing = (gap + mean_velocity * horizon).below(F::fill(0.0))
+            & contact_speed_squared.above(F::fill(0.0))
+            & p.active.above(F::fill(0.0));
+        let fast = velocity.below(F::fill(-settings.threshold)) & c.restitution.above(F::fill(0.0));
         let bounce_squared =
-            c.restitution * c.restitution * contact_speed_squared - F4::splat(2.0) * closing_acceleration * gap;
+            c.restitution * c.restitution * contact_speed_squared - F::fill(2.0) * closing_acceleration * gap;
         // The integrator takes α h off the speed in the solver step that follows (before
         // it moves the bodies), so the bounce is handed over with it added back: symplectic
         // Euler's own energy, ½v² − α s − ½ α h v, is then kept through the bounce.
-        let bounce = bounce_squared.max(F4::ZERO).sqrt();
+        let bounce = bounce_squared.max(F::fill(0.0)).sqrt();
         let target = bounce
-            .simd_gt(F4::ZERO)
-            .select((bounce + closing_acceleration * F4::splat(settings.h)).max(F4::ZERO), F4::ZERO);
-        let (closing, impacting) = (closing.to_bitmask(), (closing & fast).to_bitmask());
-        for (lane, points) in lanes.iter_mut().enumerate() {
-            points.velocity[i] = velocity.as_array()[lane];
+            .above(F::fill(0.0))
+            .choose((bounce + closing_acceleration * F::fill(settings.h)).max(F::fill(0.0)), F::fill(0.0));
+        let (closing, impacting) = (closing.bits(), (closing & fast).bits());
+        for (lane, points) in lanes.iter_mut().enumerate().take(F::COUNT) {
+            points.velocity[i] = velocity.get(lane);
             points.closing |= (((closing >> lane) & 1) as u8) << i;
             if (impacting >> lane) & 1 != 0 {
                 points.impacting |= 1 << i;
-                points.target[i] = target.as_array()[lane];
+                points.target[i] = target.get(lane);
             }
         }
     }

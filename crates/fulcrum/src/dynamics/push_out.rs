@@ -35,7 +35,7 @@
 //! manifold starts the step deep (found while the contacts are prepared, `starts_deep`).
 
 use super::contact_wide::{NormalMotion, WideContact};
-use super::simd::F4;
+use super::simd::Lanes;
 use super::solver_body::SolverBody;
 use crate::math::Vec3A;
 
@@ -75,15 +75,20 @@ pub(crate) struct PushOut {
 impl PushOut {
     /// Finds the support levels, the visiting order and the held supports for this step's
     /// contacts.
-    pub(crate) fn prepare(&mut self, contacts: &[WideContact], bodies: &[SolverBody], limits: &PushLimits) {
+    pub(crate) fn prepare<F: Lanes>(
+        &mut self,
+        contacts: &[WideContact<F>],
+        bodies: &[SolverBody],
+        limits: &PushLimits,
+    ) {
         self.find_levels(contacts, bodies);
         self.rows.clear();
         for (index, c) in contacts.iter().enumerate() {
-            for lane in 0..4 {
-                if c.contact_index[lane] == u32::MAX {
+            for lane in 0..F::COUNT {
+                if c.contact_index.as_ref()[lane] == u32::MAX {
                     continue;
                 }
-                let (a, b) = (c.body_a[lane] as usize, c.body_b[lane] as usize);
+                let (a, b) = (c.body_a.as_ref()[lane] as usize, c.body_b.as_ref()[lane] as usize);
                 let holder = self.holder(c, lane, limits);
                 // Rows against immovable bodies last.
                 let key = match self.level[a].min(self.level[b]) {
@@ -98,10 +103,10 @@ impl PushOut {
 
     /// Which body of `lane` holds: a dynamic body on a lower level that supports a heavier
     /// one (the normal from it within 60° of up).
-    fn holder(&self, c: &WideContact, lane: usize, limits: &PushLimits) -> Holder {
-        let (a, b) = (c.body_a[lane] as usize, c.body_b[lane] as usize);
+    fn holder<F: Lanes>(&self, c: &WideContact<F>, lane: usize, limits: &PushLimits) -> Holder {
+        let (a, b) = (c.body_a.as_ref()[lane] as usize, c.body_b.as_ref()[lane] as usize);
         let n = Vec3A::from(c.normal.lane(lane));
-        let (inv_ma, inv_mb) = (c.inv_mass_a.to_array()[lane], c.inv_mass_b.to_array()[lane]);
+        let (inv_ma, inv_mb) = (c.inv_mass_a.get(lane), c.inv_mass_b.get(lane));
         let supports = |lower_to_upper: Vec3A| lower_to_upper.dot(limits.up) > 0.5;
         let dynamic = inv_ma > 0.0 && inv_mb > 0.0;
         if dynamic && self.level[a] < self.level[b] && inv_mb < inv_ma && supports(n) {
@@ -114,12 +119,12 @@ impl PushOut {
     }
 
     /// Level 0 for immovable bodies, then breadth first along the pairs.
-    fn find_levels(&mut self, contacts: &[WideContact], bodies: &[SolverBody]) {
+    fn find_levels<F: Lanes>(&mut self, contacts: &[WideContact<F>], bodies: &[SolverBody]) {
         self.edges.clear();
         for c in contacts {
-            for lane in (0..4).filter(|&lane| c.contact_index[lane] != u32::MAX) {
-                self.edges.push((c.body_a[lane], c.body_b[lane]));
-                self.edges.push((c.body_b[lane], c.body_a[lane]));
+            for lane in (0..F::COUNT).filter(|&lane| c.contact_index.as_ref()[lane] != u32::MAX) {
+                self.edges.push((c.body_a.as_ref()[lane], c.body_b.as_ref()[lane]));
+                self.edges.push((c.body_b.as_ref()[lane], c.body_a.as_ref()[lane]));
             }
         }
         self.edges.sort_unstable();
@@ -142,10 +147,16 @@ impl PushOut {
     }
 
     /// One push-out sweep for a solver step of `h` seconds.
-    pub(crate) fn sweep(&mut self, contacts: &[WideContact], bodies: &mut [SolverBody], limits: &PushLimits, h: f32) {
+    pub(crate) fn sweep<F: Lanes>(
+        &mut self,
+        contacts: &[WideContact<F>],
+        bodies: &mut [SolverBody],
+        limits: &PushLimits,
+        h: f32,
+    ) {
         self.push.clear();
         self.push.resize(bodies.len(), Vec3A::ZERO);
-        let mut deepest = [0.0f32; 4];
+        let mut deepest = [0.0f32; 8];
         let mut current = u32::MAX;
         for row in 0..self.rows.len() {
             let (_, index, lane, holder) = self.rows[row];
@@ -170,9 +181,9 @@ impl PushOut {
     /// removed as well (only the upper body's, [`stop_sinking`]): the velocity solve's sweeps
     /// cannot converge a large mass ratio, and a body held up by displacement alone would
     /// keep a sinking velocity it never acts out.
-    fn push_row(
+    fn push_row<F: Lanes>(
         &mut self,
-        c: &WideContact,
+        c: &WideContact<F>,
         bodies: &mut [SolverBody],
         lane: usize,
         holder: Holder,
@@ -182,11 +193,11 @@ impl PushOut {
         if deepest >= 0.0 {
             return;
         }
-        let (a, b) = (c.body_a[lane] as usize, c.body_b[lane] as usize);
+        let (a, b) = (c.body_a.as_ref()[lane] as usize, c.body_b.as_ref()[lane] as usize);
         let n = Vec3A::from(c.normal.lane(lane));
-        let inv_ma = if holder == Holder::A { 0.0 } else { c.inv_mass_a.to_array()[lane] };
-        let inv_mb = if holder == Holder::B { 0.0 } else { c.inv_mass_b.to_array()[lane] };
-        let target = (-deepest - c.deep_depth.to_array()[lane]).max(0.0) / h;
+        let inv_ma = if holder == Holder::A { 0.0 } else { c.inv_mass_a.get(lane) };
+        let inv_mb = if holder == Holder::B { 0.0 } else { c.inv_mass_b.get(lane) };
+        let target = (-deepest - c.deep_depth.get(lane)).max(0.0) / h;
         let closing = target - n.dot(self.push[b] - self.push[a]);
         let k = inv_ma + inv_mb;
         if closing <= 0.0 || k == 0.0 {
@@ -225,11 +236,11 @@ enum Holder {
 }
 
 /// The current separation of each lane's deepest point, m.
-fn deepest_points(c: &WideContact, bodies: &[SolverBody]) -> [f32; 4] {
+fn deepest_points<F: Lanes>(c: &WideContact<F>, bodies: &[SolverBody]) -> [f32; 8] {
     let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
-    let mut deepest = F4::ZERO;
+    let mut deepest = F::fill(0.0);
     for p in &c.points[..c.max_points] {
         deepest = deepest.min(motion.separation(p) * p.active);
     }
-    deepest.to_array()
+    std::array::from_fn(|lane| if lane < F::COUNT { deepest.get(lane) } else { 0.0 })
 }

@@ -8,7 +8,7 @@
 //! either width.
 
 use std::fmt::Debug;
-use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, Div, Mul, MulAssign, Neg, Not, Sub, SubAssign};
 
 use wide::f32x4;
 
@@ -32,6 +32,11 @@ pub(crate) trait Lanes:
     + Neg<Output = Self>
     + AddAssign
     + SubAssign
+    + MulAssign
+    + BitAnd<Output = Self>
+    + BitAndAssign
+    + BitOr<Output = Self>
+    + Not<Output = Self>
 {
     /// How many lanes.
     const COUNT: usize;
@@ -43,12 +48,24 @@ pub(crate) trait Lanes:
     fn build(f: impl FnMut(usize) -> f32) -> Self;
     /// The value of lane `i`.
     fn get(self, i: usize) -> f32;
+    /// Sets lane `i` to `value`.
+    fn set(&mut self, i: usize, value: f32);
     /// |x| per lane.
     fn magnitude(self) -> Self;
     /// The mask of the lanes where `self > other`.
     fn above(self, other: Self) -> Self;
     /// The mask of the lanes where `self < other`.
     fn below(self, other: Self) -> Self;
+    /// The mask of the lanes where `self >= other`.
+    fn at_least(self, other: Self) -> Self;
+    /// The larger per lane; `self` where `other` is NaN (as `wide`'s `max`).
+    fn max(self, other: Self) -> Self;
+    /// The smaller per lane; `self` where `other` is NaN (as `wide`'s `min`).
+    fn min(self, other: Self) -> Self;
+    /// √x per lane.
+    fn sqrt(self) -> Self;
+    /// Bit i set where lane i of this mask is set.
+    fn bits(self) -> u32;
     /// The lanes set in both masks.
     fn both(self, other: Self) -> Self;
     /// Per lane of this mask: `if_set` where it is set, else `if_clear`.
@@ -59,6 +76,12 @@ pub(crate) trait Lanes:
     fn quats(quat: impl Fn(usize) -> Quat) -> Q4<Self>;
     /// Calls `f(i, lane i of a, lane i of b)` for every lane, in order.
     fn each_vector_pair(a: &V3<Self>, b: &V3<Self>, f: impl FnMut(usize, Vec3A, Vec3A));
+}
+
+/// The bit mask with one bit per lane of `F`, all set.
+#[inline(always)]
+pub(crate) fn lane_bits<F: Lanes>() -> u32 {
+    (1 << F::COUNT) - 1
 }
 
 impl Lanes for F4 {
@@ -77,6 +100,10 @@ impl Lanes for F4 {
         self.as_array()[i]
     }
     #[inline(always)]
+    fn set(&mut self, i: usize, value: f32) {
+        self.as_mut_array()[i] = value;
+    }
+    #[inline(always)]
     fn magnitude(self) -> Self {
         self.abs()
     }
@@ -87,6 +114,26 @@ impl Lanes for F4 {
     #[inline(always)]
     fn below(self, other: Self) -> Self {
         self.simd_lt(other)
+    }
+    #[inline(always)]
+    fn at_least(self, other: Self) -> Self {
+        self.simd_ge(other)
+    }
+    #[inline(always)]
+    fn max(self, other: Self) -> Self {
+        f32x4::max(self, other)
+    }
+    #[inline(always)]
+    fn min(self, other: Self) -> Self {
+        f32x4::min(self, other)
+    }
+    #[inline(always)]
+    fn sqrt(self) -> Self {
+        f32x4::sqrt(self)
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self.to_bitmask()
     }
     #[inline(always)]
     fn both(self, other: Self) -> Self {

@@ -10,7 +10,7 @@
 //! what makes calling the intrinsics sound.
 
 use std::fmt;
-use std::ops::{Add, AddAssign, Div, Mul, Neg, Sub, SubAssign};
+use std::ops::{Add, AddAssign, BitAnd, BitAndAssign, BitOr, Div, Mul, MulAssign, Neg, Not, Sub, SubAssign};
 
 #[cfg(target_arch = "x86_64")]
 use std::arch::x86_64::*;
@@ -112,6 +112,34 @@ binary!(Add, add, _mm256_add_ps);
 binary!(Sub, sub, _mm256_sub_ps);
 binary!(Mul, mul, _mm256_mul_ps);
 binary!(Div, div, _mm256_div_ps);
+binary!(BitAnd, bitand, _mm256_and_ps);
+binary!(BitOr, bitor, _mm256_or_ps);
+
+#[cfg(target_arch = "x86_64")]
+impl Not for F8 {
+    type Output = F8;
+    #[inline(always)]
+    fn not(self) -> F8 {
+        // SAFETY: as above. Every bit flipped, as `wide` does.
+        F8(unsafe { _mm256_xor_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(-1))) })
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl MulAssign for F8 {
+    #[inline(always)]
+    fn mul_assign(&mut self, other: F8) {
+        *self = *self * other;
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl BitAndAssign for F8 {
+    #[inline(always)]
+    fn bitand_assign(&mut self, other: F8) {
+        *self = *self & other;
+    }
+}
 
 #[cfg(target_arch = "x86_64")]
 impl Neg for F8 {
@@ -157,6 +185,12 @@ impl Lanes for F8 {
         self.to_array()[i]
     }
     #[inline(always)]
+    fn set(&mut self, i: usize, value: f32) {
+        let mut lanes = self.to_array();
+        lanes[i] = value;
+        *self = F8::from_array(lanes);
+    }
+    #[inline(always)]
     fn magnitude(self) -> F8 {
         F8(unsafe { _mm256_and_ps(self.0, _mm256_castsi256_ps(_mm256_set1_epi32(i32::MAX))) })
     }
@@ -167,6 +201,30 @@ impl Lanes for F8 {
     #[inline(always)]
     fn below(self, other: F8) -> F8 {
         F8(unsafe { _mm256_cmp_ps::<_CMP_LT_OS>(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn at_least(self, other: F8) -> F8 {
+        F8(unsafe { _mm256_cmp_ps::<_CMP_GE_OS>(self.0, other.0) })
+    }
+    #[inline(always)]
+    fn max(self, other: F8) -> F8 {
+        // maxps gives its second operand where either is NaN; `wide` keeps `self` where
+        // `other` is NaN.
+        let other_nan = F8(unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(other.0, other.0) });
+        other_nan.choose(self, F8(unsafe { _mm256_max_ps(self.0, other.0) }))
+    }
+    #[inline(always)]
+    fn min(self, other: F8) -> F8 {
+        let other_nan = F8(unsafe { _mm256_cmp_ps::<_CMP_UNORD_Q>(other.0, other.0) });
+        other_nan.choose(self, F8(unsafe { _mm256_min_ps(self.0, other.0) }))
+    }
+    #[inline(always)]
+    fn sqrt(self) -> F8 {
+        F8(unsafe { _mm256_sqrt_ps(self.0) })
+    }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        (unsafe { _mm256_movemask_ps(self.0) }) as u32
     }
     #[inline(always)]
     fn both(self, other: F8) -> F8 {
