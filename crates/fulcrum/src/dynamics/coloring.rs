@@ -100,15 +100,22 @@ impl Coloring {
     }
 }
 
-/// Groups `items` four at a time in their order, as the lanes of a constraint: each group's
-/// indices (unused lanes 0) and how many it holds.
-pub(crate) fn lane_groups(items: impl Iterator<Item = u32>) -> impl Iterator<Item = ([u32; 4], u8)> {
+/// Most lanes of a group (eight with AVX2).
+pub(crate) const MAX_LANES: usize = 8;
+
+/// Groups `items` `width` (4 or 8) at a time in their order, as the lanes of a constraint:
+/// each group's indices (lanes past the group's count 0) and how many it holds.
+pub(crate) fn lane_groups(
+    items: impl Iterator<Item = u32>,
+    width: usize,
+) -> impl Iterator<Item = ([u32; MAX_LANES], u8)> {
     let mut items = items.peekable();
+    let width = width.min(MAX_LANES);
     std::iter::from_fn(move || {
         items.peek()?;
-        let mut lanes = [0; 4];
+        let mut lanes = [0; MAX_LANES];
         let mut count = 0;
-        while count < 4 {
+        while count < width {
             let Some(item) = items.next() else { break };
             lanes[count] = item;
             count += 1;
@@ -134,11 +141,11 @@ mod tests {
         assert_ne!(expected, (0..40).collect::<Vec<_>>());
         assert_eq!(coloring.colour(0).collect::<Vec<_>>(), expected);
         assert_eq!(coloring.colour_len(0), 40);
-        let groups: Vec<_> = lane_groups(coloring.colour(0)).collect();
+        let groups: Vec<_> = lane_groups(coloring.colour(0), 4).collect();
         assert_eq!(groups.len(), 10);
         assert_eq!(
-            lane_groups([5, 6, 7, 8, 9].into_iter()).collect::<Vec<_>>(),
-            [([5, 6, 7, 8], 4), ([9, 0, 0, 0], 1)]
+            lane_groups([5, 6, 7, 8, 9].into_iter(), 4).collect::<Vec<_>>(),
+            [([5, 6, 7, 8, 0, 0, 0, 0], 4), ([9, 0, 0, 0, 0, 0, 0, 0], 1)]
         );
     }
 

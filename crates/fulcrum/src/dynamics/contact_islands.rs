@@ -336,6 +336,7 @@ impl ContactIslands {
     }
 
     /// One pass over every island: the normal rows exactly, then each manifold's friction.
+    #[inline(always)]
     pub(crate) fn solve<F: Lanes>(
         &mut self,
         contacts: &mut [WideContact<F>],
@@ -435,6 +436,7 @@ impl Island {
 
     /// One pass: b and the soft scales from the current velocities and separations, the exact
     /// normal impulses, their change applied to the bodies, then each manifold's friction.
+    #[inline(always)]
     fn solve<F: Lanes>(&mut self, contacts: &mut [WideContact<F>], bodies: &mut [SolverBody], params: &SolveParams) {
         let n = self.rows.len();
         let mut contact = usize::MAX;

@@ -65,10 +65,26 @@ struct LaneData<F: Lanes = F4> {
 }
 
 impl<F: Lanes> WideContact<F> {
-    /// Prepares up to four pairs (all from one colour) in lanes, in place (built elsewhere and
+    /// Prepares up to `F::COUNT` pairs (`pairs[i]` for each i of `lanes`, all from one
+    /// colour) in lanes, in place (built elsewhere and
     /// moved in, the 1,952 bytes were copied once more: 2% of large_pyramid's step).
     pub(crate) fn prepare(
         &mut self,
+        lanes: &[u32],
+        pairs: &[PairInput],
+        contacts: &[Contact],
+        bodies: &[SolverBody],
+        settings: &PrepareSettings,
+    ) {
+        self.prepare_lanes(lanes, pairs, contacts, bodies, settings)
+    }
+
+    /// [`WideContact::prepare`], inlined where it is used (in four lanes into `prepare`, in
+    /// eight into [`WideContact::prepare_avx2`]).
+    #[inline(always)]
+    fn prepare_lanes(
+        &mut self,
+        lanes: &[u32],
         pairs: &[PairInput],
         contacts: &[Contact],
         bodies: &[SolverBody],
@@ -85,7 +101,7 @@ impl<F: Lanes> WideContact<F> {
             stored_friction: V3::default(),
             stored_rolling: V3::default(),
         };
-        for (lane, pair) in pairs.iter().enumerate().take(F::COUNT) {
+        for (lane, pair) in lanes.iter().map(|&i| &pairs[i as usize]).enumerate().take(F::COUNT) {
             w.gather_lane(lane, pair, &contacts[pair.contact_index as usize], bodies, settings, &mut data);
         }
         w.prepare_points(&data);
@@ -97,6 +113,7 @@ impl<F: Lanes> WideContact<F> {
     }
 
     /// Per-lane scalar work: ids, masses, the manifold's points, stored impulses.
+    #[inline(always)]
     fn gather_lane(
         &mut self,
         lane: usize,
@@ -167,6 +184,7 @@ impl<F: Lanes> WideContact<F> {
     }
 
     /// Anchors, base separations and the normal rows' arms.
+    #[inline(always)]
     fn prepare_points(&mut self, data: &LaneData<F>) {
         let n = self.normal;
         for i in 0..self.max_points {
@@ -182,6 +200,7 @@ impl<F: Lanes> WideContact<F> {
     /// K of the normal rows, each point's effective mass, and the factor of the active set:
     /// rows outside it (and padding) are identity rows.
     #[allow(clippy::needless_range_loop)] // K's entries read best by row and column
+    #[inline(always)]
     fn prepare_block(&mut self) {
         let m = self.max_points;
         let masses = self.inv_mass_a + self.inv_mass_b;
@@ -210,13 +229,17 @@ impl<F: Lanes> WideContact<F> {
 
     /// Cholesky of (K + εE) restricted to the active set, lane-parallel; the diagonal of the
     /// factor is stored inverted, as in `block::BlockFactor`.
+    #[inline(always)]
     fn factor_block(&mut self, m: usize) {
         let inside: [F; 4] = std::array::from_fn(|i| self.points[i].in_set);
-        let entry = |k: &[F; 10], i: usize, j: usize| -> F {
+        // A function, not a closure: a closure is compiled without the AVX2 of the kernel it
+        // sits in, and its lane arithmetic then became calls (4% of large_pyramid's step).
+        #[inline(always)]
+        fn entry<F: Lanes>(k: &[F; 10], inside: &[F; 4], epsilon: F, i: usize, j: usize) -> F {
             let both = inside[i] * inside[j];
-            let value = k[block::sym_index(i, j)] + if i == j { self.epsilon } else { F::fill(0.0) };
+            let value = k[block::sym_index(i, j)] + if i == j { epsilon } else { F::fill(0.0) };
             value * both + if i == j { F::fill(1.0) - inside[i] } else { F::fill(0.0) }
-        };
+        }
         let mut l = [F::fill(0.0); 10];
         for (i, value) in l.iter_mut().enumerate() {
             // Rows past the largest manifold stay identity rows.
@@ -224,7 +247,7 @@ impl<F: Lanes> WideContact<F> {
         }
         let mut valid = F::fill(0.0).at_least(F::fill(0.0));
         for j in 0..m {
-            let mut diagonal = entry(&self.k, j, j);
+            let mut diagonal = entry(&self.k, &inside, self.epsilon, j, j);
             for p in 0..j {
                 let v = l[block::sym_index(p, j)];
                 diagonal -= v * v;
@@ -233,7 +256,7 @@ impl<F: Lanes> WideContact<F> {
             let inv = F::fill(1.0) / diagonal.max(F::fill(1e-30)).sqrt();
             l[block::sym_index(j, j)] = inv;
             for i in j + 1..m {
-                let mut v = entry(&self.k, i, j);
+                let mut v = entry(&self.k, &inside, self.epsilon, i, j);
                 for p in 0..j {
                     v -= l[block::sym_index(p, i)] * l[block::sym_index(p, j)];
                 }
@@ -247,6 +270,7 @@ impl<F: Lanes> WideContact<F> {
 
     /// Friction centre (points about to separate weigh less), lever arms, the 2×2 tangent
     /// mass, the twist mass, and the warm-start friction projected on the new tangents.
+    #[inline(always)]
     fn prepare_friction(&mut self, data: &LaneData<F>, settings: &PrepareSettings) {
         let inv_spec = F::fill(1.0 / settings.speculative_distance.max(1e-6));
         let (mut sum_a, mut sum_b, mut total) = (V3::default(), V3::default(), F::fill(0.0));
@@ -279,6 +303,7 @@ impl<F: Lanes> WideContact<F> {
     /// from a moving body's centre of mass to the friction centre (the larger of the two), so
     /// `rolling_lever` = c·ρ; the 2×2 angular mass in the tangent basis; the warm-start
     /// impulse projected on the new tangents.
+    #[inline(always)]
     fn prepare_rolling(&mut self, data: &LaneData<F>, settings: &PrepareSettings) {
         let n = &self.normal;
         let moves_a = self.inv_mass_a.above(F::fill(0.0));
@@ -311,6 +336,25 @@ impl<F: Lanes> WideContact<F> {
         };
         state.block_mask = self.mask.as_ref()[lane] as u8;
         self.store_frame(lane, state);
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+impl WideContact<crate::dynamics::simd_avx::F8> {
+    /// [`WideContact::prepare`] in eight lanes, compiled for AVX2.
+    ///
+    /// # Safety
+    /// The CPU has AVX2 (`simd_avx::eight_lanes_available`).
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn prepare_avx2(
+        &mut self,
+        lanes: &[u32],
+        pairs: &[PairInput],
+        contacts: &[Contact],
+        bodies: &[SolverBody],
+        settings: &PrepareSettings,
+    ) {
+        self.prepare_lanes(lanes, pairs, contacts, bodies, settings)
     }
 }
 
@@ -404,6 +448,7 @@ impl<F: Lanes> WideContact<F> {
 
 /// Inverse of the symmetric 2×2 matrix [[k11, k12], [k12, k22]] as [m11, m12, m22] (zero when
 /// singular).
+#[inline(always)]
 fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
     let det = k11 * k22 - k12 * k12;
     let inv = det.above(F::fill(0.0)).choose(F::fill(1.0) / det, F::fill(0.0));
@@ -411,6 +456,7 @@ fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
 }
 
 /// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).
+#[inline(always)]
 fn tangent_mass<F: Lanes>(w: &WideContact<F>, ca: &V3<F>, cb: &V3<F>) -> [F; 3] {
     let (t1, t2) = (&w.tangent1, &w.tangent2);
     let (a1, a2, b1, b2) = (ca.cross(t1), ca.cross(t2), cb.cross(t1), cb.cross(t2));

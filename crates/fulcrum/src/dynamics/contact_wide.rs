@@ -215,6 +215,7 @@ pub(crate) fn put_sym<F: Lanes>(target: &mut Sym3<F>, lane: usize, m: &Mat3) {
 
 impl<F: Lanes> WideContact<F> {
     /// Four empty lanes: the shared static body, no points, identity blocks.
+    #[inline(always)]
     pub(crate) fn empty() -> WideContact<F> {
         let identity: [F; 10] = std::array::from_fn(|e| {
             let diagonal = [0, 4, 7, 9].contains(&e);
@@ -258,6 +259,13 @@ impl<F: Lanes> WideContact<F> {
 
 /// Applies the accumulated impulses of every lane as a first guess.
 pub(crate) fn warm_start<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
+    warm_start_lanes(c, bodies)
+}
+
+/// [`warm_start`], inlined where it is used (in four lanes into `warm_start`, in eight into
+/// the AVX2 kernels of [`avx2`]).
+#[inline(always)]
+fn warm_start_lanes<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
     match c.max_points {
         0 | 1 => warm_start_points::<F, 1>(c, bodies),
         2 => warm_start_points::<F, 2>(c, bodies),
@@ -267,6 +275,7 @@ pub(crate) fn warm_start<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]
 }
 
 /// [`warm_start`] for manifolds of at most `M` points (loops unrolled per count).
+#[inline(always)]
 fn warm_start_points<F: Lanes, const M: usize>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
@@ -322,6 +331,12 @@ fn apply_normal_deltas<F: Lanes, const M: usize>(
 
 /// One velocity pass over four constraints: normal rows (block or sequential), then friction.
 pub(crate) fn solve<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
+    solve_lanes(c, bodies, params)
+}
+
+/// [`solve`], inlined where it is used (as [`warm_start_lanes`]).
+#[inline(always)]
+fn solve_lanes<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     match c.max_points {
         0 | 1 => solve_points::<F, 1>(c, bodies, params),
         2 => solve_points::<F, 2>(c, bodies, params),
@@ -331,6 +346,7 @@ pub(crate) fn solve<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody],
 }
 
 /// [`solve`] for manifolds of at most `M` points (loops unrolled per count).
+#[inline(always)]
 fn solve_points<F: Lanes, const M: usize>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
@@ -361,6 +377,7 @@ fn solve_points<F: Lanes, const M: usize>(c: &mut WideContact<F>, bodies: &mut [
 
 /// Lane 0's per-point velocity biases and soft mass and impulse scales in this pass (for the
 /// exact solve of contact islands, whose manifolds each sit alone in lane 0 of a constraint).
+#[inline(always)]
 pub(crate) fn lane_zero_biases<F: Lanes>(
     c: &WideContact<F>,
     bodies: &[SolverBody],
@@ -373,6 +390,7 @@ pub(crate) fn lane_zero_biases<F: Lanes>(
 
 /// The friction rows alone (twist, rolling, tangent), bounded by the normal impulses as they
 /// stand: for manifolds whose normal rows the island solve has just solved.
+#[inline(always)]
 pub(crate) fn solve_friction_rows<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody]) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
@@ -529,6 +547,7 @@ fn normal_velocities<F: Lanes, const M: usize>(
 /// separating) get the exact small LCP one lane at a time. Returns the total normal impulse
 /// and the bit mask of lanes left unsolved (the exact search found no solution; their
 /// impulses are unchanged).
+#[inline(always)]
 fn solve_normal_block<F: Lanes, const M: usize>(
     c: &mut WideContact<F>,
     a: &mut WideBodies<F>,
@@ -659,6 +678,7 @@ fn cholesky_solve<F: Lanes>(l: &[F; 10], r: &[F; 4], m: usize) -> [F; 4] {
 
 /// One point at a time, alternating the order between passes, in the lanes of the mask
 /// `lanes` (all of them with the block solver off; those the block left unsolved with it on).
+#[inline(always)]
 fn solve_normal_sequential<F: Lanes, const M: usize>(
     c: &mut WideContact<F>,
     a: &mut WideBodies<F>,
@@ -751,4 +771,27 @@ fn clamp_to_disc<F: Lanes>(value: [F; 2], radius: F) -> [F; 2] {
     let over = length_sq.above(radius * radius);
     let scale = over.choose(radius / length_sq.max(F::fill(1e-30)).sqrt(), F::fill(1.0));
     [value[0] * scale, value[1] * scale]
+}
+
+/// The eight-lane contact kernels, compiled for AVX2 with the generic kernels above inlined
+/// into them.
+///
+/// # Safety
+/// Each may be called only where the CPU has AVX2 (`simd_avx::eight_lanes_available`).
+#[cfg(target_arch = "x86_64")]
+pub(crate) mod avx2 {
+    use super::*;
+    use crate::dynamics::simd_avx::F8;
+
+    /// [`warm_start`](super::warm_start) in eight lanes.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn warm_start(c: &WideContact<F8>, bodies: &mut [SolverBody]) {
+        warm_start_lanes(c, bodies)
+    }
+
+    /// [`solve`](super::solve) in eight lanes.
+    #[target_feature(enable = "avx2")]
+    pub(crate) unsafe fn solve(c: &mut WideContact<F8>, bodies: &mut [SolverBody], params: &SolveParams) {
+        solve_lanes(c, bodies, params)
+    }
 }

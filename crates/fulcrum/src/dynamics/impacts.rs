@@ -49,6 +49,7 @@ pub(crate) struct ImpactParams {
 }
 
 /// Resolves the impacts of all contacts with restitution (see the module documentation).
+#[inline(always)]
 pub(crate) fn resolve_impacts<F: Lanes>(
     contacts: &mut [WideContact<F>],
     bodies: &mut [SolverBody],
@@ -77,6 +78,7 @@ struct LanePoints {
 }
 
 /// Resolves the impacts of one group of lanes; true if any lane had one.
+#[inline(always)]
 fn strike<F: Lanes>(
     c: &mut WideContact<F>,
     bodies: &mut [SolverBody],
@@ -112,6 +114,7 @@ fn strike<F: Lanes>(
 /// Per lane: each point's normal velocity, whether it closes within the step and whether it
 /// strikes. A gap s closes when s + v̄ dt < 0, v̄ the mean normal velocity over the step with
 /// the bodies' accelerations (gravity) taken in.
+#[inline(always)]
 fn lane_points<F: Lanes>(
     c: &WideContact<F>,
     a: &WideBodies<F>,

@@ -3,6 +3,7 @@
 pub(crate) mod block;
 pub(crate) mod coloring;
 pub(crate) mod contact_islands;
+pub(crate) mod contact_kernels;
 pub(crate) mod contact_prepare_wide;
 pub(crate) mod contact_solver;
 pub(crate) mod contact_wide;

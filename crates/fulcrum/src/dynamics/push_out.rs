@@ -147,6 +147,7 @@ impl PushOut {
     }
 
     /// One push-out sweep for a solver step of `h` seconds.
+    #[inline(always)]
     pub(crate) fn sweep<F: Lanes>(
         &mut self,
         contacts: &[WideContact<F>],
@@ -181,6 +182,7 @@ impl PushOut {
     /// removed as well (only the upper body's, [`stop_sinking`]): the velocity solve's sweeps
     /// cannot converge a large mass ratio, and a body held up by displacement alone would
     /// keep a sinking velocity it never acts out.
+    #[inline(always)]
     fn push_row<F: Lanes>(
         &mut self,
         c: &WideContact<F>,
@@ -236,6 +238,7 @@ enum Holder {
 }
 
 /// The current separation of each lane's deepest point, m.
+#[inline(always)]
 fn deepest_points<F: Lanes>(c: &WideContact<F>, bodies: &[SolverBody]) -> [f32; 8] {
     let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
     let mut deepest = F::fill(0.0);

@@ -169,6 +169,7 @@ pub(crate) struct V3<F: Lanes = F4> {
 
 impl V3<F4> {
     /// Lanes from four vectors.
+    #[cfg(test)]
     pub fn from_lanes(v: [Vec3; 4]) -> V3 {
         V3::build(|i| v[i])
     }

@@ -186,9 +186,10 @@ impl Lanes for F8 {
     }
     #[inline(always)]
     fn set(&mut self, i: usize, value: f32) {
-        let mut lanes = self.to_array();
-        lanes[i] = value;
-        *self = F8::from_array(lanes);
+        // Written in place, as `wide` does: a round trip through an array stalls on the store.
+        assert!(i < 8, "lane {i} of 8");
+        // SAFETY: F8 is eight f32 in memory order; i is in range.
+        unsafe { (self as *mut F8).cast::<f32>().add(i).write(value) }
     }
     #[inline(always)]
     fn magnitude(self) -> F8 {

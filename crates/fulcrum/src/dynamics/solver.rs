@@ -24,12 +24,12 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::coloring::{self, Coloring, MAX_COLORS};
+use super::coloring::{self, Coloring, MAX_COLORS, MAX_LANES};
 use super::contact_islands::ContactIslands;
+use super::contact_kernels::{with_lanes, ContactKernels, ContactLists};
 use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
-use super::contact_wide::{self as wide_contacts, WideContact};
-use super::impacts::resolve_impacts;
+use super::contact_wide::WideContact;
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::forest::JointForest;
 use super::joints::point_wide::{BallLanes, WidePointJoints};
@@ -38,6 +38,7 @@ use super::joints::{JointConstraint, JointEnds, JointInput};
 use super::parts::equality::PassContext;
 use super::push_out::{PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
+use super::simd_avx::eight_lanes_available;
 use super::solver_body::{SolverBody, SolverBodyParams};
 use super::step_context::StepContext;
 use super::workers::{self, Workers};
@@ -66,10 +67,13 @@ pub(crate) struct SolverData {
     coloring: Coloring,
     /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
     /// into `joints`) and how many, before they are prepared.
-    lane_groups: Vec<([u32; 4], u8)>,
-    /// The contact constraints: four lanes per entry, colour after colour, then the pairs that
-    /// fit no colour, one lane each (solved in order, one after another).
-    contacts: Vec<WideContact>,
+    lane_groups: Vec<([u32; MAX_LANES], u8)>,
+    /// Lanes per contact constraint this step: 8 in the soft step where the CPU has AVX2
+    /// (and not `four_lanes_only`), else 4.
+    pub contact_width: usize,
+    /// The contact constraints: `contact_width` lanes per entry, colour after colour, then
+    /// the pairs that fit no colour, one lane each (solved in order, one after another).
+    contacts: ContactLists,
     /// Where each colour's constraints end in `contacts` (the overflow follows the last).
     contact_colour_ends: Vec<usize>,
     /// The small contact islands solved exactly (`contact_islands.rs`); their manifolds are
@@ -98,11 +102,12 @@ pub(crate) struct SolverData {
     /// colouring.
     pub ball_lanes: BallLanes,
     pub joint_coloring: Coloring,
-    /// Ball joints in four lanes even where the CPU could take eight (to compare the two).
+    /// Ball joints and contacts in four lanes even where the CPU could take eight (to compare
+    /// the two).
     pub four_lanes_only: bool,
     /// The lanes of each ball joint group (indices into `joints`; the first `width` used)
     /// and how many.
-    joint_lane_groups: Vec<([u32; 8], u8)>,
+    joint_lane_groups: Vec<([u32; MAX_LANES], u8)>,
     /// Where each colour's lane groups end in `ball_lanes`.
     joint_colour_ends: Vec<usize>,
     /// The last step's `joint_ends`, and the version of the ends: it changes whenever
@@ -132,8 +137,8 @@ impl SolverData {
         bodies[i as usize].movable()
     }
 
-    /// Colours the pairs and prepares each colour four at a time in lanes; pairs that fit no
-    /// colour get a constraint of their own (one lane).
+    /// Colours the pairs and prepares each colour `contact_width` at a time in lanes; pairs
+    /// that fit no colour get a constraint of their own (one lane).
     fn prepare_contacts(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
         let (bodies, pairs) = (&self.bodies, &self.pairs);
         // Lanes with equal point counts together (loops stop at a group's largest count):
@@ -145,36 +150,46 @@ impl SolverData {
         });
         self.lane_groups.clear();
         self.contact_colour_ends.clear();
-        let islands = &self.islands;
+        let (islands, width) = (&self.islands, self.contact_width);
         for k in 0..MAX_COLORS {
             let colour = self.coloring.colour(k).filter(|&i| islands.is_empty() || !islands.takes(i));
-            self.lane_groups.extend(coloring::lane_groups(colour));
+            self.lane_groups.extend(coloring::lane_groups(colour, width));
             self.contact_colour_ends.push(self.lane_groups.len());
         }
+        let one = |i: u32| {
+            let mut lanes = [0; MAX_LANES];
+            lanes[0] = i;
+            (lanes, 1)
+        };
         let overflow = self.coloring.overflow.iter().filter(|&&i| !islands.takes(i));
-        self.lane_groups.extend(overflow.map(|&i| ([i, 0, 0, 0], 1)));
+        self.lane_groups.extend(overflow.map(|&i| one(i)));
         self.island_start = self.lane_groups.len();
-        self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| ([i, 0, 0, 0], 1)));
+        self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| one(i)));
+        with_lanes!(self.contact_width, L => self.prepare_lanes::<L>(world_contacts, settings));
+    }
+
+    /// Prepares the lane groups in constraints of `F`'s width.
+    fn prepare_lanes<F: ContactKernels>(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
         let deep = AtomicBool::new(false);
-        let groups = &self.lane_groups;
-        let prepare = |c: &mut WideContact, (lanes, count): &([u32; 4], u8)| {
-            let inputs = lanes.map(|i| pairs[i as usize]);
-            c.prepare(&inputs[..*count as usize], world_contacts, bodies, settings);
+        let (bodies, pairs, groups) = (&self.bodies, &self.pairs, &self.lane_groups);
+        let prepare = |c: &mut WideContact<F>, (lanes, count): &([u32; MAX_LANES], u8)| {
+            F::prepare(c, &lanes[..*count as usize], pairs, world_contacts, bodies, settings);
             if c.starts_deep {
                 deep.store(true, Ordering::Relaxed);
             }
         };
         // Kept from the last step and prepared in place; colour by colour, so that each
         // worker prepares the part of a colour it solves.
-        self.contacts.resize(groups.len(), WideContact::empty());
+        let contacts = F::list(&mut self.contacts);
+        contacts.resize(groups.len(), WideContact::empty());
         let mut start = 0;
         for &end in self.contact_colour_ends.iter().chain([&groups.len()]) {
-            let colour = &mut self.contacts[start..end];
+            let colour = &mut contacts[start..end];
             workers::for_each_indexed_even(&self.workers, colour, 8, |k, c| prepare(c, &groups[start + k]));
             start = end;
         }
         self.deep_overlap = deep.into_inner();
-        self.islands.prepare(&self.contacts, self.island_start, &self.bodies);
+        self.islands.prepare(contacts, self.island_start, &self.bodies);
     }
 
     /// Counts the step and returns its number (never 0).
@@ -265,17 +280,14 @@ impl SolverData {
             let e = &ends[candidates[k] as usize];
             ([(e.body_a, e.dynamic_a), (e.body_b, e.dynamic_b)], 0)
         });
-        let mut colour = Vec::new();
         for k in 0..MAX_COLORS {
-            colour.clear();
-            colour.extend(self.joint_coloring.colour(k));
-            for group in colour.chunks(width) {
-                let mut lanes = [0; 8];
-                for (lane, &k) in group.iter().enumerate() {
+            for (group, count) in coloring::lane_groups(self.joint_coloring.colour(k), width) {
+                let mut lanes = [0; MAX_LANES];
+                for (lane, &k) in group[..count as usize].iter().enumerate() {
                     lanes[lane] = candidates[k as usize];
                     self.joint_lanes[lanes[lane] as usize] = (width * self.joint_lane_groups.len() + lane) as u32;
                 }
-                self.joint_lane_groups.push((lanes, group.len() as u8));
+                self.joint_lane_groups.push((lanes, count));
             }
             self.joint_colour_ends.push(self.joint_lane_groups.len());
         }
@@ -303,21 +315,24 @@ impl SolverData {
         for user in &mut self.user_constraints {
             user.warm_start(&mut self.bodies);
         }
-        by_colour(workers, &mut self.contacts, contact_ends, &mut self.bodies, |c, bodies| {
-            wide_contacts::warm_start(c, bodies)
-        });
+        let (contacts, bodies) = (&mut self.contacts, &mut self.bodies);
+        with_lanes!(self.contact_width, L => by_colour(workers, L::list(contacts), contact_ends, bodies, |c, bodies| {
+            L::warm_start(c, bodies)
+        }));
     }
 
     /// Pushes deep overlaps apart by displacement (when some manifold started deep).
     fn push_out(&mut self, limits: &PushLimits, h: f32) {
         if self.deep_overlap {
-            self.push.sweep(&self.contacts, &mut self.bodies, limits, h);
+            let (push, contacts, bodies) = (&mut self.push, &mut self.contacts, &mut self.bodies);
+            with_lanes!(self.contact_width, L => L::push_out(push, L::list(contacts), bodies, limits, h));
         }
     }
 
-    /// The contact constraints of this step.
+    /// The contact constraints of this step in four lanes (the width of every mode but the
+    /// soft step's).
     pub fn contacts_mut(&mut self) -> &mut [WideContact] {
-        &mut self.contacts
+        &mut self.contacts.four
     }
 
     /// One pass over every constraint: joints, user constraints, joint trees, contacts.
@@ -341,11 +356,14 @@ impl SolverData {
             user.solve(&mut self.bodies, joint_pass);
         }
         self.forest.solve(&mut self.joints, &mut self.bodies, joint_pass);
-        let (coloured, _) = self.contacts.split_at_mut(self.island_start);
-        by_colour(workers, coloured, contact_ends, &mut self.bodies, |c, bodies| {
-            wide_contacts::solve(c, bodies, params)
+        let (contacts, bodies, islands, island_start) =
+            (&mut self.contacts, &mut self.bodies, &mut self.islands, self.island_start);
+        with_lanes!(self.contact_width, L => {
+            let contacts = L::list(contacts);
+            let (coloured, _) = contacts.split_at_mut(island_start);
+            by_colour(workers, coloured, contact_ends, bodies, |c, bodies| L::solve(c, bodies, params));
+            L::islands(islands, contacts, bodies, params);
         });
-        self.islands.solve(&mut self.contacts, &mut self.bodies, params);
     }
 
     /// Integrates velocities of every simulated body over `h` seconds.
@@ -415,12 +433,18 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
     } else {
         data.islands.clear();
     }
+    let soft_step = (ctx.solver.integrator, ctx.solver.mode) == (Integrator::SymplecticEuler, SolverMode::SoftStep);
+    let eight = soft_step && !data.four_lanes_only && eight_lanes_available();
+    data.contact_width = if eight { 8 } else { 4 };
     data.prepare_contacts(world_contacts, &ctx.prepare);
-    if data.deep_overlap {
-        data.push.prepare(&data.contacts, &data.bodies, &ctx.push);
-    }
+    let (contacts, bodies, push) = (&mut data.contacts, &mut data.bodies, &mut data.push);
+    with_lanes!(data.contact_width, L => {
+        if data.deep_overlap {
+            push.prepare(L::list(contacts), bodies, &ctx.push);
+        }
+    });
     let prepared = Instant::now();
-    resolve_impacts(&mut data.contacts, &mut data.bodies, &data.params, &ctx.impacts);
+    with_lanes!(data.contact_width, L => L::impacts(L::list(contacts), bodies, &data.params, &ctx.impacts));
     // Impulses are stored per step: the sum over the substeps.
     let step_scale = match (ctx.solver.integrator, ctx.solver.mode) {
         (Integrator::Rk4, _) => {
@@ -437,7 +461,8 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         }
     };
     let solved = Instant::now();
-    store_impulses(&data.workers, &data.contacts, world_contacts, step_scale);
+    let (workers, contacts) = (&data.workers, &mut data.contacts);
+    with_lanes!(data.contact_width, L => store_impulses(workers, L::list(contacts), world_contacts, step_scale));
     SolveTimes {
         prepare_ms: (prepared - start).as_secs_f64() * 1e3,
         passes_ms: (solved - prepared).as_secs_f64() * 1e3,
@@ -499,7 +524,7 @@ pub(super) fn correct_positions_ngs(data: &mut SolverData, settings: &SolverSett
         for user in &mut data.user_constraints {
             user.correct_positions(&mut data.bodies, settings.baumgarte, MAX_LINEAR_CORRECTION);
         }
-        by_colour(&data.workers, &mut data.contacts, &data.contact_colour_ends, &mut data.bodies, |c, bodies| {
+        by_colour(&data.workers, &mut data.contacts.four, &data.contact_colour_ends, &mut data.bodies, |c, bodies| {
             contacts::correct_positions(c, bodies, &position_params)
         });
     }
@@ -540,7 +565,13 @@ mod tests {
             }
             let data = &world.solver;
             assert!(!data.coloring.overflow.is_empty(), "{:?}: no pair overflowed the colours", solver.mode);
-            let one_lane = data.contacts.iter().filter(|c| c.contact_index[1..].iter().all(|&i| i == u32::MAX)).count();
+            let one = |index: &[u32]| index[1..].iter().all(|&i| i == u32::MAX);
+            let four = data.contacts.four.iter().filter(|c| one(&c.contact_index));
+            #[cfg(target_arch = "x86_64")]
+            let four = four.count() + data.contacts.eight.iter().filter(|c| one(&c.contact_index)).count();
+            #[cfg(not(target_arch = "x86_64"))]
+            let four = four.count();
+            let one_lane = four;
             assert!(one_lane >= data.coloring.overflow.len());
             let plank_y = world.body(plank).unwrap().position().y;
             assert!((plank_y - 0.1).abs() < 2e-3, "{:?}: plank at {plank_y} m", solver.mode);
