@@ -66,8 +66,6 @@ pub(crate) trait Lanes:
     fn sqrt(self) -> Self;
     /// Bit i set where lane i of this mask is set.
     fn bits(self) -> u32;
-    /// The lanes set in both masks.
-    fn both(self, other: Self) -> Self;
     /// Per lane of this mask: `if_set` where it is set, else `if_clear`.
     fn choose(self, if_set: Self, if_clear: Self) -> Self;
     /// Lane i from the aligned vector `vector(i)`.
@@ -134,10 +132,6 @@ impl Lanes for F4 {
     #[inline(always)]
     fn bits(self) -> u32 {
         self.to_bitmask()
-    }
-    #[inline(always)]
-    fn both(self, other: Self) -> Self {
-        self & other
     }
     #[inline(always)]
     fn choose(self, if_set: Self, if_clear: Self) -> Self {
@@ -327,7 +321,7 @@ impl<F: Lanes> Sym3<F> {
         let (c_yy, c_yz, c_zz) = (xx * zz - xz * xz, xy * xz - xx * yz, xx * yy - xy * xy);
         let det = xx * c_xx + xy * c_xy + xz * c_xz;
         let size = det.magnitude();
-        let usable = size.above(F::fill(f32::MIN_POSITIVE)).both(size.below(F::fill(f32::INFINITY)));
+        let usable = size.above(F::fill(f32::MIN_POSITIVE)) & size.below(F::fill(f32::INFINITY));
         let scale = usable.choose(F::fill(1.0) / det, F::fill(0.0));
         Sym3 {
             xx: c_xx * scale,

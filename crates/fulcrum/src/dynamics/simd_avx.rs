@@ -228,10 +228,6 @@ impl Lanes for F8 {
         (unsafe { _mm256_movemask_ps(self.0) }) as u32
     }
     #[inline(always)]
-    fn both(self, other: F8) -> F8 {
-        F8(unsafe { _mm256_and_ps(self.0, other.0) })
-    }
-    #[inline(always)]
     fn choose(self, if_set: F8, if_clear: F8) -> F8 {
         F8(unsafe { _mm256_blendv_ps(if_clear.0, if_set.0, self.0) })
     }
