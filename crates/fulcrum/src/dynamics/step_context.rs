@@ -36,6 +36,9 @@ pub(crate) struct StepContext {
     pub contact_softness: Softness,
     /// Contact softness against an immovable body.
     pub static_contact_softness: Softness,
+    /// Contact softness between two dynamic bodies of equal mass (most pairs of a pile of
+    /// like bodies), computed once: the formula below gives it for every such pair.
+    equal_mass_softness: Softness,
     /// The contact passes: (with position bias, relaxed). Pgs runs the first only.
     pub contact_passes: (SolveParams, SolveParams),
     /// The joint passes: (with position bias, relaxed). Pgs runs the first only.
@@ -56,7 +59,7 @@ impl StepContext {
             reach: solver.max_push_velocity * h * solver_steps as f32,
             up: (-Vec3A::from(world.gravity)).normalize_or_zero(),
         };
-        StepContext {
+        let mut context = StepContext {
             solver_steps,
             h,
             solver,
@@ -68,10 +71,13 @@ impl StepContext {
             impacts: ImpactParams { threshold: solver.restitution_threshold, dt: h * solver_steps as f32, h },
             contact_softness,
             static_contact_softness,
+            equal_mass_softness: Softness::default(),
             contact_passes: contact_passes(&solver, h),
             joint_passes: joint_passes(&solver, h, step),
             push: push_limits,
-        }
+        };
+        context.equal_mass_softness = context.dynamic_pair_softness(1.0, 1.0);
+        context
     }
 
     /// Softness of one contact pair with inverse masses `inv_ma`, `inv_mb` (0 = immovable).
@@ -90,6 +96,16 @@ impl StepContext {
         if self.solver.mode != SolverMode::SoftStep {
             return self.contact_softness;
         }
+        // Equal masses (well inside f32's range): (m + m)/m is exactly 2, so the formula
+        // below gives the softness computed once; it costs five divisions and a root a pair.
+        if inv_ma == inv_mb && (1e-30..=1e30).contains(&inv_ma) {
+            return self.equal_mass_softness;
+        }
+        self.dynamic_pair_softness(inv_ma, inv_mb)
+    }
+
+    /// [`StepContext::pair_softness`] between two dynamic bodies in soft-step mode.
+    fn dynamic_pair_softness(&self, inv_ma: f32, inv_mb: f32) -> Softness {
         let (ma, mb) = (1.0 / inv_ma, 1.0 / inv_mb);
         let base = self.solver.contact_hertz.min(0.25 / self.h);
         let hertz = (base * ((ma + mb) / ma.max(mb)).sqrt()).min(0.25 / self.h);
@@ -172,4 +188,23 @@ fn joint_passes(settings: &SolverSettings, h: f32, step: u32) -> (PassContext, P
     let look_ahead = tree_softness == Softness::RIGID;
     let biased = PassContext { h, inv_h: 1.0 / h, use_bias: true, joint_softness, tree_softness, look_ahead, step };
     (biased, PassContext { use_bias: false, look_ahead: false, ..biased })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The softness kept for equal masses is, bit for bit, what the formula gives each pair
+    /// of equal masses (from 1 mg to 1,000 t), and a pair of unequal masses still gets its own.
+    #[test]
+    fn equal_masses_get_the_formulas_softness() {
+        let context = StepContext::new(&WorldSettings::default(), 1.0 / 60.0, 1);
+        for mass in [1e-6f32, 0.003, 0.5, 1.0, 7.3, 1234.5, 1e6] {
+            let inv = 1.0 / mass;
+            assert_eq!(context.pair_softness(inv, inv), context.dynamic_pair_softness(inv, inv), "{mass} kg");
+        }
+        let (light, heavy) = (1.0, 0.01);
+        assert_eq!(context.pair_softness(light, heavy), context.dynamic_pair_softness(light, heavy));
+        assert_ne!(context.pair_softness(light, heavy), context.pair_softness(light, light));
+    }
 }

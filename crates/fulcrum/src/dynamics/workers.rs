@@ -376,26 +376,28 @@ pub(crate) fn extend_flat_mapped<'a, S: Sync, T: Send, I>(
         parallel: out.par_extend(sources.par_iter().enumerate().with_min_len(min_len).flat_map_iter(|(i, s)| f(i, s))))
 }
 
-/// Appends what `f(source, out)` appends for every source, in order; split as [`for_each`]
-/// (each task appends to a list of its own, joined in order at the end).
+/// Appends what `f(index, source, out)` appends for every source, in order; split as
+/// [`for_each`] (each task appends to a list of its own, joined in order at the end).
 pub(crate) fn extend_by<S: Sync, T: Send>(
     workers: &Workers,
     out: &mut Vec<T>,
     sources: &[S],
     min_len: usize,
-    f: impl Fn(&S, &mut Vec<T>) + Sync + Send,
+    f: impl Fn(usize, &S, &mut Vec<T>) + Sync + Send,
 ) {
     split_loop!(workers, sources.len(), min_len,
     team: |team| team_collect(team, out, sources.len(), min_len, |range, part| {
-        range.for_each(|i| f(&sources[i], part))
+        range.for_each(|i| f(i, &sources[i], part))
     }),
-    serial: sources.iter().for_each(|s| f(s, out)),
+    serial: sources.iter().enumerate().for_each(|(i, s)| f(i, s, out)),
     parallel: {
         let parts: Vec<Vec<T>> = sources
             .par_chunks(min_len)
-            .map(|chunk| {
+            .enumerate()
+            .map(|(chunk_index, chunk)| {
                 let mut part = Vec::new();
-                chunk.iter().for_each(|s| f(s, &mut part));
+                let first = chunk_index * min_len;
+                chunk.iter().enumerate().for_each(|(k, s)| f(first + k, s, &mut part));
                 part
             })
             .collect();
@@ -695,10 +697,13 @@ mod tests {
     #[test]
     fn collected_lists_come_out_in_source_order() {
         let sources: Vec<u64> = (0..20_000).collect();
-        let repeat = |&s: &u64, out: &mut Vec<u64>| out.extend(std::iter::repeat_n(s, (s % 4) as usize));
+        // Each source's index and value, as often as the value modulo 4 says.
+        let repeat = |i: usize, &s: &u64, out: &mut Vec<u64>| {
+            out.extend(std::iter::repeat_n(s ^ (i as u64) << 32, (s % 4) as usize))
+        };
         let wide = |i: usize, &s: &u64| (s % 3 != 0 || s > 15_000).then_some([s, i as u64, s * s, 7]);
         let (mut serial_by, mut serial_filtered) = (vec![1], vec![[0; 4]]);
-        sources.iter().for_each(|s| repeat(s, &mut serial_by));
+        sources.iter().enumerate().for_each(|(i, s)| repeat(i, s, &mut serial_by));
         serial_filtered.extend(sources.iter().enumerate().filter_map(|(i, s)| wide(i, s)));
         assert!(serial_filtered.len() * std::mem::size_of::<[u64; 4]>() > SERIAL_APPEND_BYTES);
         on_team(|workers| {

@@ -103,30 +103,25 @@ impl World {
             }
             ctx.pair_softness(a.inv_mass, b.inv_mass)
         };
-        workers::extend_flat_mapped(
-            &data.workers,
-            &mut data.pairs,
-            &self.contacts,
-            CONTACTS_PER_TASK,
-            |index, contact| {
-                let ends = solved_ends(contact, bodies, solver_bodies);
-                ends.into_iter().flat_map(move |(a, b)| {
-                    let (solver_a, solver_b) = (a.solver_index, b.solver_index);
-                    let softness = softness(&solver_bodies[solver_a as usize], &solver_bodies[solver_b as usize]);
-                    let touching = contact.states().enumerate().filter(|(_, state)| state.manifold.count > 0);
-                    touching.map(move |(k, state)| PairInput {
-                        contact_index: index as u32,
-                        manifold_index: k as u8,
-                        body_a: solver_a,
-                        body_b: solver_b,
-                        center_a: a.center,
-                        center_b: b.center,
-                        softness,
-                        point_count: state.manifold.count as u8,
-                    })
-                })
-            },
-        );
+        // Pushed straight into the task's list: as a chain of iterators (the two ends, then
+        // the touching manifolds) this loop took 0.58 ms of balls' 5.8 ms step.
+        workers::extend_by(&data.workers, &mut data.pairs, &self.contacts, CONTACTS_PER_TASK, |index, contact, out| {
+            let Some((a, b)) = solved_ends(contact, bodies, solver_bodies) else { return };
+            let (solver_a, solver_b) = (a.solver_index, b.solver_index);
+            let softness = softness(&solver_bodies[solver_a as usize], &solver_bodies[solver_b as usize]);
+            for (k, state) in contact.states().enumerate().filter(|(_, state)| state.manifold.count > 0) {
+                out.push(PairInput {
+                    contact_index: index as u32,
+                    manifold_index: k as u8,
+                    body_a: solver_a,
+                    body_b: solver_b,
+                    center_a: a.center,
+                    center_b: b.center,
+                    softness,
+                    point_count: state.manifold.count as u8,
+                });
+            }
+        });
         data.unequal_masses = unequal.into_inner();
     }
 

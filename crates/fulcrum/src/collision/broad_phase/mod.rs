@@ -321,7 +321,7 @@ impl BroadPhase {
         match search {
             PairSearch::Queries => {
                 let this = &*self;
-                workers::extend_by(workers, out, &moved, QUERIES_PER_TASK, |&id, found| {
+                workers::extend_by(workers, out, &moved, QUERIES_PER_TASK, |_, &id, found| {
                     if this.tree(id.kind()).is_moved(id.leaf()) {
                         this.find_pairs_of(id, found);
                     }
