@@ -46,8 +46,8 @@ pub(crate) trait Lanes:
     fn fill(value: f32) -> Self;
     /// Lane i `f(i)`.
     fn build(f: impl FnMut(usize) -> f32) -> Self;
-    /// The value of lane `i`.
-    fn get(self, i: usize) -> f32;
+    /// The value of lane `i` (read where it lies, not from a copy of every lane).
+    fn get(&self, i: usize) -> f32;
     /// Sets lane `i` to `value`.
     fn set(&mut self, i: usize, value: f32);
     /// |x| per lane.
@@ -94,7 +94,7 @@ impl Lanes for F4 {
         F4::new(std::array::from_fn(f))
     }
     #[inline(always)]
-    fn get(self, i: usize) -> f32 {
+    fn get(&self, i: usize) -> f32 {
         self.as_array()[i]
     }
     #[inline(always)]

@@ -181,8 +181,10 @@ impl Lanes for F8 {
         F8::from_array(std::array::from_fn(f))
     }
     #[inline(always)]
-    fn get(self, i: usize) -> f32 {
-        self.to_array()[i]
+    fn get(&self, i: usize) -> f32 {
+        assert!(i < 8, "lane {i} of 8");
+        // SAFETY: F8 is eight f32 in memory order; i is in range.
+        unsafe { (self as *const F8).cast::<f32>().add(i).read() }
     }
     #[inline(always)]
     fn set(&mut self, i: usize, value: f32) {
