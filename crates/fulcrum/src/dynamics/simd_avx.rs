@@ -252,3 +252,84 @@ impl Lanes for F8 {
         F4::each_vector_pair(&a_high, &b_high, |i, a, b| f(i + 4, a, b));
     }
 }
+
+#[cfg(all(test, target_arch = "x86_64"))]
+mod tests {
+    use super::*;
+
+    /// Values that probe the corners of IEEE arithmetic: signed zeros, a subnormal, huge and
+    /// tiny magnitudes, infinities and NaN, among ordinary numbers.
+    const SAMPLES: [f32; 16] = [
+        0.0,
+        -0.0,
+        1.0,
+        -2.5,
+        1e-40,
+        3.4e38,
+        -1e-30,
+        f32::INFINITY,
+        f32::NEG_INFINITY,
+        f32::NAN,
+        0.1,
+        7.0,
+        -0.75,
+        1e10,
+        123.456,
+        -1e-3,
+    ];
+
+    /// Every operation of eight lanes gives, lane by lane, the bits four lanes give (on a CPU
+    /// without AVX2 there are no eight lanes to compare).
+    #[test]
+    fn eight_lanes_give_the_bits_of_four() {
+        if !eight_lanes_available() {
+            return;
+        }
+        // SAFETY: checked above that the CPU has AVX2.
+        unsafe { compare_all() }
+    }
+
+    #[target_feature(enable = "avx2")]
+    unsafe fn compare_all() {
+        for shift in 0..SAMPLES.len() {
+            let a: [f32; 8] = std::array::from_fn(|i| SAMPLES[i]);
+            let b: [f32; 8] = std::array::from_fn(|i| SAMPLES[(i + shift + 8) % SAMPLES.len()]);
+            let (a8, b8) = (F8::from_array(a), F8::from_array(b));
+            let (a4, b4) = (|h: usize| F4::build(|i| a[4 * h + i]), |h: usize| F4::build(|i| b[4 * h + i]));
+            let unary: [(&str, fn(F8) -> F8, fn(F4) -> F4); 3] =
+                [("neg", |x| -x, |x| -x), ("magnitude", F8::magnitude, F4::magnitude), ("sqrt", F8::sqrt, F4::sqrt)];
+            for (name, eight, four) in unary {
+                check(name, eight(a8), [four(a4(0)), four(a4(1))]);
+            }
+            type Binary = (&'static str, fn(F8, F8) -> F8, fn(F4, F4) -> F4);
+            let binary: [Binary; 11] = [
+                ("add", |x, y| x + y, |x, y| x + y),
+                ("sub", |x, y| x - y, |x, y| x - y),
+                ("mul", |x, y| x * y, |x, y| x * y),
+                ("div", |x, y| x / y, |x, y| x / y),
+                ("max", Lanes::max, Lanes::max),
+                ("min", Lanes::min, Lanes::min),
+                ("above", F8::above, F4::above),
+                ("below", F8::below, F4::below),
+                ("at_least", F8::at_least, F4::at_least),
+                ("and", |x, y| x & y, |x, y| x & y),
+                ("or", |x, y| x | y, |x, y| x | y),
+            ];
+            for (name, eight, four) in binary {
+                check(name, eight(a8, b8), [four(a4(0), b4(0)), four(a4(1), b4(1))]);
+            }
+            let mask8 = a8.above(b8);
+            let mask4 = [a4(0).above(b4(0)), a4(1).above(b4(1))];
+            check("choose", mask8.choose(a8, b8), [mask4[0].choose(a4(0), b4(0)), mask4[1].choose(a4(1), b4(1))]);
+            check("not", !mask8, [!mask4[0], !mask4[1]]);
+            assert_eq!(mask8.bits(), mask4[0].bits() | mask4[1].bits() << 4, "bits");
+        }
+    }
+
+    /// The eight lanes `eight` against the two halves `four`, bit for bit.
+    fn check(name: &str, eight: F8, four: [F4; 2]) {
+        let expected: [f32; 8] = std::array::from_fn(|i| four[i / 4].get(i % 4));
+        let bits = |v: [f32; 8]| v.map(f32::to_bits);
+        assert_eq!(bits(eight.to_array()), bits(expected), "{name}");
+    }
+}
