@@ -296,7 +296,8 @@ mod tests {
             let b: [f32; 8] = std::array::from_fn(|i| SAMPLES[(i + shift + 8) % SAMPLES.len()]);
             let (a8, b8) = (F8::from_array(a), F8::from_array(b));
             let (a4, b4) = (|h: usize| F4::build(|i| a[4 * h + i]), |h: usize| F4::build(|i| b[4 * h + i]));
-            let unary: [(&str, fn(F8) -> F8, fn(F4) -> F4); 3] =
+            type Unary = (&'static str, fn(F8) -> F8, fn(F4) -> F4);
+            let unary: [Unary; 3] =
                 [("neg", |x| -x, |x| -x), ("magnitude", F8::magnitude, F4::magnitude), ("sqrt", F8::sqrt, F4::sqrt)];
             for (name, eight, four) in unary {
                 check(name, eight(a8), [four(a4(0)), four(a4(1))]);
