@@ -220,8 +220,17 @@ mod avx2 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use crate::prelude::*;
+
+    /// Appends the bits of each body's position, rotation and velocities (13 values a body).
+    pub(crate) fn state_bits(world: &World, ids: &[BodyId], out: &mut Vec<u32>) {
+        for &id in ids {
+            let b = world.body(id).unwrap();
+            let (p, q, v, w) = (b.position(), b.rotation(), b.linear_velocity(), b.angular_velocity());
+            out.extend([p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z].map(f32::to_bits));
+        }
+    }
 
     /// A pile that takes every contact stage: a 12-level pyramid of boxes (colours, block
     /// solver), bouncing spheres (impacts), a box started half inside another (push-out), a
@@ -266,11 +275,7 @@ mod tests {
         for step in 0..270 {
             world.step(1.0 / 60.0).unwrap();
             if step % 90 == 89 {
-                for &id in &ids {
-                    let b = world.body(id).unwrap();
-                    let (p, q, v, w) = (b.position(), b.rotation(), b.linear_velocity(), b.angular_velocity());
-                    bits.extend([p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z].map(f32::to_bits));
-                }
+                state_bits(&world, &ids, &mut bits);
             }
         }
         (bits, world.solver.contact_width)

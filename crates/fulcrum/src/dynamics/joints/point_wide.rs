@@ -270,12 +270,7 @@ mod tests {
         for step in 0..240 {
             world.step(1.0 / 60.0).unwrap();
             if step % 40 == 39 {
-                for &id in &net {
-                    let b = world.body(id).unwrap();
-                    let (p, q, v, w) = (b.position(), b.rotation(), b.linear_velocity(), b.angular_velocity());
-                    let values = [p.x, p.y, p.z, q.x, q.y, q.z, q.w, v.x, v.y, v.z, w.x, w.y, w.z];
-                    bits.extend(values.map(f32::to_bits));
-                }
+                crate::dynamics::contact_kernels::tests::state_bits(&world, &net, &mut bits);
             }
         }
         let lanes = &world.solver.ball_lanes;
