@@ -234,16 +234,19 @@ pub(crate) mod tests {
 
     /// A pile that takes every contact stage: a 12-level pyramid of boxes (colours, block
     /// solver), bouncing spheres (impacts), a box started half inside another (push-out), a
-    /// light box under a heavy one (the exact island solve), capsules rolling over all of it.
+    /// light box under a heavy one (the exact island solve), capsules with rolling resistance
+    /// rolling over all of it.
     /// Every body's position, rotation and velocities after 90, 180 and 270 steps, as bits.
     fn pile(four_lanes_only: bool) -> (Vec<u32>, usize) {
         let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
         world.solver.four_lanes_only = four_lanes_only;
         let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -0.5, 0.0))).unwrap();
         world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(30.0, 0.5, 30.0)).unwrap())).unwrap();
-        let add = |world: &mut World, position: Vec3, shape: Shape, density: f32, restitution: f32| {
+        // (restitution, rolling resistance) of a body's collider.
+        let add = |world: &mut World, position: Vec3, shape: Shape, density: f32, (bounce, rolling): (f32, f32)| {
             let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
-            let collider = ColliderDef::new(shape).with_density(density).with_restitution(restitution);
+            let collider =
+                ColliderDef::new(shape).with_density(density).with_restitution(bounce).with_rolling_resistance(rolling);
             world.create_collider(body, &collider).unwrap();
             body
         };
@@ -252,25 +255,49 @@ pub(crate) mod tests {
         for level in 0..12 {
             for i in 0..12 - level {
                 let x = -3.0 + 0.5 * i as f32 + 0.25 * level as f32;
-                ids.push(add(&mut world, Vec3::new(x, 0.25 + 0.5 * level as f32, 0.0), cube.clone(), 1000.0, 0.0));
+                ids.push(add(
+                    &mut world,
+                    Vec3::new(x, 0.25 + 0.5 * level as f32, 0.0),
+                    cube.clone(),
+                    1000.0,
+                    (0.0, 0.0),
+                ));
             }
         }
         for i in 0..8 {
             let position = Vec3::new(-4.0 + 1.1 * i as f32, 4.0 + 0.3 * i as f32, 3.0);
-            ids.push(add(&mut world, position, Shape::sphere(0.3).unwrap(), 1000.0, 0.6));
+            ids.push(add(&mut world, position, Shape::sphere(0.3).unwrap(), 1000.0, (0.6, 0.0)));
             let capsule = Shape::capsule(0.3, 0.2).unwrap();
-            ids.push(add(&mut world, Vec3::new(-4.0 + 1.1 * i as f32, 6.0, -0.2), capsule, 500.0, 0.0));
+            ids.push(add(&mut world, Vec3::new(-4.0 + 1.1 * i as f32, 6.0, -0.2), capsule, 500.0, (0.0, 0.05)));
         }
-        ids.push(add(&mut world, Vec3::new(6.0, 0.5, 4.0), Shape::cuboid(Vec3::splat(0.5)).unwrap(), 1000.0, 0.0));
-        ids.push(add(&mut world, Vec3::new(6.2, 0.9, 4.1), Shape::cuboid(Vec3::splat(0.5)).unwrap(), 1000.0, 0.0));
+        ids.push(add(
+            &mut world,
+            Vec3::new(6.0, 0.5, 4.0),
+            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+            1000.0,
+            (0.0, 0.0),
+        ));
+        ids.push(add(
+            &mut world,
+            Vec3::new(6.2, 0.9, 4.1),
+            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+            1000.0,
+            (0.0, 0.0),
+        ));
         ids.push(add(
             &mut world,
             Vec3::new(-6.0, 0.2, 4.0),
             Shape::cuboid(Vec3::new(0.6, 0.2, 0.6)).unwrap(),
             10.0,
-            0.0,
+            (0.0, 0.0),
         ));
-        ids.push(add(&mut world, Vec3::new(-6.0, 0.9, 4.0), Shape::cuboid(Vec3::splat(0.5)).unwrap(), 5000.0, 0.0));
+        ids.push(add(
+            &mut world,
+            Vec3::new(-6.0, 0.9, 4.0),
+            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
+            5000.0,
+            (0.0, 0.0),
+        ));
         let mut bits = Vec::new();
         for step in 0..270 {
             world.step(1.0 / 60.0).unwrap();
