@@ -147,13 +147,13 @@ impl ContactKernels for F8 {
         bodies: &[SolverBody],
         settings: &PrepareSettings,
     ) {
-        unsafe { c.prepare_avx2(lanes, pairs, contacts, bodies, settings) }
+        unsafe { avx2::prepare(c, lanes, pairs, contacts, bodies, settings) }
     }
     fn warm_start(c: &WideContact<F8>, bodies: &mut [SolverBody]) {
-        unsafe { contact_wide::avx2::warm_start(c, bodies) }
+        unsafe { avx2::warm_start(c, bodies) }
     }
     fn solve(c: &mut WideContact<F8>, bodies: &mut [SolverBody], params: &SolveParams) {
-        unsafe { contact_wide::avx2::solve(c, bodies, params) }
+        unsafe { avx2::solve(c, bodies, params) }
     }
     fn impacts(
         contacts: &mut [WideContact<F8>],
@@ -182,10 +182,33 @@ impl ContactKernels for F8 {
     }
 }
 
-/// The rarer stages in eight lanes, compiled for AVX2 (callers: as for [`F8`]'s kernels).
+/// Every contact stage in eight lanes: the generic kernels inlined into functions compiled
+/// for AVX2 (callers: as for [`F8`]'s kernels).
 #[cfg(target_arch = "x86_64")]
 mod avx2 {
     use super::*;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn prepare(
+        c: &mut WideContact<F8>,
+        lanes: &[u32],
+        pairs: &[PairInput],
+        contacts: &[Contact],
+        bodies: &[SolverBody],
+        settings: &PrepareSettings,
+    ) {
+        c.prepare_lanes(lanes, pairs, contacts, bodies, settings);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn warm_start(c: &WideContact<F8>, bodies: &mut [SolverBody]) {
+        contact_wide::warm_start_lanes(c, bodies);
+    }
+
+    #[target_feature(enable = "avx2")]
+    pub(super) unsafe fn solve(c: &mut WideContact<F8>, bodies: &mut [SolverBody], params: &SolveParams) {
+        contact_wide::solve_lanes(c, bodies, params);
+    }
 
     #[target_feature(enable = "avx2")]
     pub(super) unsafe fn impacts(

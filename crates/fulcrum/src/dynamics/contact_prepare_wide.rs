@@ -80,9 +80,9 @@ impl<F: Lanes> WideContact<F> {
     }
 
     /// [`WideContact::prepare`], inlined where it is used (in four lanes into `prepare`, in
-    /// eight into [`WideContact::prepare_avx2`]).
+    /// eight into the AVX2 entry point of `contact_kernels.rs`).
     #[inline(always)]
-    fn prepare_lanes(
+    pub(crate) fn prepare_lanes(
         &mut self,
         lanes: &[u32],
         pairs: &[PairInput],
@@ -336,25 +336,6 @@ impl<F: Lanes> WideContact<F> {
         };
         state.block_mask = self.mask.as_ref()[lane] as u8;
         self.store_frame(lane, state);
-    }
-}
-
-#[cfg(target_arch = "x86_64")]
-impl WideContact<crate::dynamics::simd_avx::F8> {
-    /// [`WideContact::prepare`] in eight lanes, compiled for AVX2.
-    ///
-    /// # Safety
-    /// The CPU has AVX2 (`simd_avx::eight_lanes_available`).
-    #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn prepare_avx2(
-        &mut self,
-        lanes: &[u32],
-        pairs: &[PairInput],
-        contacts: &[Contact],
-        bodies: &[SolverBody],
-        settings: &PrepareSettings,
-    ) {
-        self.prepare_lanes(lanes, pairs, contacts, bodies, settings)
     }
 }
 

@@ -263,9 +263,9 @@ pub(crate) fn warm_start<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]
 }
 
 /// [`warm_start`], inlined where it is used (in four lanes into `warm_start`, in eight into
-/// the AVX2 kernels of [`avx2`]).
+/// the AVX2 entry points of `contact_kernels.rs`).
 #[inline(always)]
-fn warm_start_lanes<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
+pub(crate) fn warm_start_lanes<F: Lanes>(c: &WideContact<F>, bodies: &mut [SolverBody]) {
     match c.max_points {
         0 | 1 => warm_start_points::<F, 1>(c, bodies),
         2 => warm_start_points::<F, 2>(c, bodies),
@@ -336,7 +336,7 @@ pub(crate) fn solve<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody],
 
 /// [`solve`], inlined where it is used (as [`warm_start_lanes`]).
 #[inline(always)]
-fn solve_lanes<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
+pub(crate) fn solve_lanes<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     match c.max_points {
         0 | 1 => solve_points::<F, 1>(c, bodies, params),
         2 => solve_points::<F, 2>(c, bodies, params),
@@ -771,27 +771,4 @@ fn clamp_to_disc<F: Lanes>(value: [F; 2], radius: F) -> [F; 2] {
     let over = length_sq.above(radius * radius);
     let scale = over.choose(radius / length_sq.max(F::fill(1e-30)).sqrt(), F::fill(1.0));
     [value[0] * scale, value[1] * scale]
-}
-
-/// The eight-lane contact kernels, compiled for AVX2 with the generic kernels above inlined
-/// into them.
-///
-/// # Safety
-/// Each may be called only where the CPU has AVX2 (`simd_avx::eight_lanes_available`).
-#[cfg(target_arch = "x86_64")]
-pub(crate) mod avx2 {
-    use super::*;
-    use crate::dynamics::simd_avx::F8;
-
-    /// [`warm_start`](super::warm_start) in eight lanes.
-    #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn warm_start(c: &WideContact<F8>, bodies: &mut [SolverBody]) {
-        warm_start_lanes(c, bodies)
-    }
-
-    /// [`solve`](super::solve) in eight lanes.
-    #[target_feature(enable = "avx2")]
-    pub(crate) unsafe fn solve(c: &mut WideContact<F8>, bodies: &mut [SolverBody], params: &SolveParams) {
-        solve_lanes(c, bodies, params)
-    }
 }
