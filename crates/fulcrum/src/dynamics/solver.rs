@@ -34,7 +34,7 @@ use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
 use super::joints::forest::JointForest;
 use super::joints::point_wide::{BallLanes, WidePointJoints};
 use super::joints::user::ActiveUserConstraint;
-use super::joints::{JointConstraint, JointEnds, JointInput};
+use super::joints::{JointAnchors, JointConstraint, JointEnds, JointInput};
 use super::parts::equality::PassContext;
 use super::push_out::{PushLimits, PushOut};
 use super::rk4::{solve_rk4, Rk4Scratch};
@@ -44,6 +44,7 @@ use super::step_context::StepContext;
 use super::workers::{self, Workers};
 use crate::collision::contact::Contact;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::math::{Pose, Vec3};
 use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
 /// A joint outside the ball joints' lanes (`SolverData::joint_lanes`).
@@ -87,8 +88,23 @@ pub(crate) struct SolverData {
     /// were built: they are built anew from the joints' kinds and saved state, instead of
     /// kept (their frames refreshed) when the gathered joints are the same as the last step's.
     pub joints_changed: bool,
+    /// The simulated bodies and their solver indices are the same as in the last step (set
+    /// when they are gathered).
+    pub same_bodies: bool,
     /// Each joint's ends this step (what the forest's loops and the lanes' colouring depend on).
     joint_ends: Vec<JointEnds>,
+    /// `joint_ends` were taken while the joints were gathered this step.
+    ends_taken: bool,
+    /// Every static or simulated body's pose and centre of mass at the start of the step, at
+    /// its arena slot + 1 (0: the static world), filled when the bodies are gathered.
+    pub slot_poses: Vec<(Pose, Vec3)>,
+    /// Per lane of `ball_lanes` (group × width + lane): where its joint's anchors are.
+    lane_anchors: Vec<JointAnchors>,
+    /// The ball joints' lanes are the last step's and start this step from `lane_anchors`
+    /// (their constraints' frames were not refreshed).
+    lanes_kept: bool,
+    /// Steps whose ball-joint lanes were kept from the step before (read by tests).
+    pub kept_lane_steps: u64,
     /// The joints the per-joint loops solve (those not in lanes), in order.
     scalar_joints: Vec<u32>,
     /// Per joint: its lane group × width + lane in `ball_lanes`, or `NO_LANE`.
@@ -202,13 +218,19 @@ impl SolverData {
     /// joints outside them into lanes (not with rk4, which resets impulses between solves
     /// through the joints themselves).
     fn prepare_joints(&mut self, ctx: &StepContext) {
-        self.take_joint_ends();
+        if !std::mem::take(&mut self.ends_taken) {
+            self.take_joint_ends();
+        }
         let trees = ctx.solver.exact_joint_trees;
         if trees {
             let ends = (&self.joint_ends[..], self.joint_ends_version);
             self.forest.build(&mut self.joints, ends, &self.bodies, &self.pairs);
         } else {
             self.forest.clear();
+        }
+        if std::mem::take(&mut self.lanes_kept) {
+            self.refresh_ball_lanes();
+            return;
         }
         self.ball_lanes.clear();
         if ctx.solver.integrator != Integrator::SymplecticEuler {
@@ -218,7 +240,7 @@ impl SolverData {
             self.lanes_made_for = None;
             return;
         }
-        let made_for = Some((self.joint_ends_version, self.bodies.len(), trees));
+        let made_for = self.lanes_made_for_now(ctx);
         if self.lanes_made_for != made_for {
             self.colour_wide_joints();
             self.lanes_made_for = made_for;
@@ -258,6 +280,63 @@ impl SolverData {
         }
     }
 
+    /// What the ball joints' lanes would be made for this step: the version of the joints'
+    /// ends, the body count and the tree setting (none with an integrator that takes no
+    /// lanes).
+    fn lanes_made_for_now(&self, ctx: &StepContext) -> Option<(u64, usize, bool)> {
+        let lanes = ctx.solver.integrator == Integrator::SymplecticEuler;
+        lanes.then_some((self.joint_ends_version, self.bodies.len(), ctx.solver.exact_joint_trees))
+    }
+
+    /// Starts the step of the joint constraints kept from the last step, when the world
+    /// knows they are the same joints between the same solver bodies: then their ends are the
+    /// last step's too, and so are the ball joints' lanes. The constraints outside lanes take
+    /// their frames from `input_of`; those in lanes are not read at all (their lanes start
+    /// the step from `lane_anchors`). Returns false, with nothing changed that matters, when
+    /// some constraint's input is gone or is not that constraint's.
+    pub fn begin_kept_joints(
+        &mut self,
+        ctx: &StepContext,
+        input_of: impl Fn(&JointConstraint) -> Option<JointInput> + Sync,
+    ) -> bool {
+        let lanes_kept = self.lanes_made_for.is_some() && self.lanes_made_for == self.lanes_made_for_now(ctx);
+        let (lanes, unmatched) = (&self.joint_lanes, AtomicBool::new(false));
+        workers::for_each_indexed(&self.workers, &mut self.joints, 64, |i, c| {
+            if lanes_kept && lanes.get(i).is_some_and(|&at| at != NO_LANE) {
+                return;
+            }
+            match input_of(c).filter(|input| c.matches(input)) {
+                Some(input) => c.begin_step(&input),
+                None => unmatched.store(true, Ordering::Relaxed),
+            }
+        });
+        if unmatched.into_inner() {
+            return false;
+        }
+        (self.ends_taken, self.lanes_kept) = (true, lanes_kept);
+        self.kept_lane_steps += u64::from(lanes_kept);
+        true
+    }
+
+    /// Starts the step of the ball joints' lanes kept from the last step
+    /// ([`WidePointJoints::refresh`]).
+    fn refresh_ball_lanes(&mut self) {
+        let (anchors, poses, bodies) = (&self.lane_anchors, &self.slot_poses, &self.bodies);
+        let groups = &self.joint_lane_groups;
+        #[cfg(target_arch = "x86_64")]
+        if self.ball_lanes.width == 8 {
+            workers::for_each_indexed(&self.workers, &mut self.ball_lanes.eight, 16, |g, lanes| {
+                let anchors = &anchors[8 * g..8 * g + 8];
+                // SAFETY: width 8 is chosen only where the CPU has AVX2.
+                unsafe { lanes.refresh_avx2(groups[g].1 as usize, anchors, poses, bodies) }
+            });
+            return;
+        }
+        workers::for_each_indexed(&self.workers, &mut self.ball_lanes.four, 16, |g, lanes| {
+            lanes.refresh(groups[g].1 as usize, &anchors[4 * g..4 * g + 4], poses, bodies)
+        });
+    }
+
     /// Colours the plain ball joints outside the tree solve into lane groups, four or eight
     /// at a time; the other joints, and those that fit no colour, go to the per-joint loops.
     fn colour_wide_joints(&mut self) {
@@ -268,6 +347,7 @@ impl SolverData {
         self.scalar_joints.clear();
         self.joint_lanes.clear();
         self.joint_lanes.resize(self.joints.len(), NO_LANE);
+        self.lane_anchors.clear();
         let (ends, joints) = (&self.joint_ends, &self.joints);
         let takes = |i: usize| ends[i].point_only && !joints[i].in_tree;
         let candidates: Vec<u32> = (0..joints.len() as u32).filter(|&i| takes(i as usize)).collect();
@@ -283,9 +363,12 @@ impl SolverData {
         for k in 0..MAX_COLORS {
             for (group, count) in coloring::lane_groups(self.joint_coloring.colour(k), width) {
                 let mut lanes = [0; MAX_LANES];
+                self.lane_anchors.resize(width * (self.joint_lane_groups.len() + 1), JointAnchors::default());
                 for (lane, &k) in group[..count as usize].iter().enumerate() {
                     lanes[lane] = candidates[k as usize];
-                    self.joint_lanes[lanes[lane] as usize] = (width * self.joint_lane_groups.len() + lane) as u32;
+                    let at = width * self.joint_lane_groups.len() + lane;
+                    self.joint_lanes[lanes[lane] as usize] = at as u32;
+                    self.lane_anchors[at] = joints[lanes[lane] as usize].anchors;
                 }
                 self.joint_lane_groups.push((lanes, count));
             }

@@ -17,7 +17,7 @@ use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
 use crate::id::{Arena, BodyId, RawId, Slot};
-use crate::math::{rotate_inertia, Mat3};
+use crate::math::{rotate_inertia, Mat3, Pose, Vec3};
 
 /// Wall-clock split of one solve, ms (see `StepTimings`).
 pub(crate) struct SolveStepTimes {
@@ -60,17 +60,22 @@ impl World {
     /// indices from the sum of the counts before it.
     fn gather_bodies(&mut self) {
         let (data, gravity) = (&mut self.solver, self.settings.gravity);
+        let slot_count = self.bodies.slots().len();
         let mut runs: Vec<&mut [Slot<Body>]> = self.bodies.slots_mut().chunks_mut(BODIES_PER_TASK).collect();
         let mut counts = Vec::new();
         workers::map_mut(&data.workers, &mut runs, &mut counts, 1, |run| {
             run.iter().filter(|slot| slot.value().is_some_and(simulated)).count()
         });
         let total: usize = counts.iter().sum();
+        let changed = AtomicBool::new(total != self.awake_ids.len());
         self.awake_ids.resize(total, BodyId::from(RawId { index: 0, generation: 0 }));
         // Resized rather than cleared: only entries past last step's count are filled first.
         data.bodies.resize(total + 1, SolverBody::STATIC);
         data.params.resize(total + 1, SolverBodyParams::STATIC);
         (data.bodies[0], data.params[0]) = (SolverBody::STATIC, SolverBodyParams::STATIC);
+        data.slot_poses.resize(slot_count + 1, (Pose::IDENTITY, Vec3::ZERO));
+        data.slot_poses[0] = (Pose::IDENTITY, Vec3::ZERO);
+        let mut poses = data.slot_poses[1..].chunks_mut(BODIES_PER_TASK);
         let (mut ids, mut solved, mut params) = (&mut self.awake_ids[..], &mut data.bodies[1..], &mut data.params[1..]);
         let mut tasks = Vec::with_capacity(runs.len());
         let mut first_index = 1;
@@ -78,6 +83,7 @@ impl World {
             let run = BodyRun {
                 first_slot: k * BODIES_PER_TASK,
                 first_index,
+                poses: poses.next().expect("one run of poses per run of slots"),
                 slots,
                 ids: take_front(&mut ids, count),
                 solved: take_front(&mut solved, count),
@@ -86,7 +92,8 @@ impl World {
             tasks.push(run);
             first_index += count as u32;
         }
-        workers::for_each_even(&data.workers, &mut tasks, 1, |run| run.gather(gravity));
+        workers::for_each_even(&data.workers, &mut tasks, 1, |run| run.gather(gravity, &changed));
+        data.same_bodies = !changed.into_inner();
     }
 
     /// Lists every manifold of the touching, non-sensor pairs with a simulated body for the
@@ -251,21 +258,31 @@ struct BodyRun<'a> {
     /// Solver index of its first simulated body.
     first_index: u32,
     slots: &'a mut [Slot<Body>],
+    /// The run's part of `SolverData::slot_poses`.
+    poses: &'a mut [(Pose, Vec3)],
     ids: &'a mut [BodyId],
     solved: &'a mut [SolverBody],
     params: &'a mut [SolverBodyParams],
 }
 
 impl BodyRun<'_> {
-    /// Gives each simulated body of the run its solver index and state (the others index 0).
-    fn gather(&mut self, gravity: crate::math::Vec3) {
+    /// Gives each simulated body of the run its solver index and state (the others index 0),
+    /// and sets `changed` when a body's index is not the one it had in the last step. Static
+    /// and simulated bodies note their pose and centre of mass.
+    fn gather(&mut self, gravity: crate::math::Vec3, changed: &AtomicBool) {
         let mut k = 0;
         for (offset, slot) in self.slots.iter_mut().enumerate() {
             let id = slot.id(self.first_slot + offset);
             let Some(body) = slot.value_mut() else { continue };
+            if body.kind == BodyKind::Static || simulated(body) {
+                self.poses[offset] = (body.pose, body.center);
+            }
             body.solver_index = 0;
             let Some(id) = id.filter(|_| simulated(body)) else { continue };
             body.solver_index = self.first_index + k as u32;
+            if self.ids[k] != id {
+                changed.store(true, Ordering::Relaxed);
+            }
             self.ids[k] = id;
             (self.solved[k], self.params[k]) = solver_state(body, gravity);
             k += 1;

@@ -257,17 +257,54 @@ impl JointInput {
     /// The input of `joint` (in arena slot `slot`) between the solver bodies `bodies`, with
     /// world poses `poses` and centres of mass `centers`.
     pub fn new(slot: u32, joint: &Joint, bodies: (u32, u32), poses: (Pose, Pose), centers: (Vec3, Vec3)) -> Self {
-        let (pose_a, pose_b) = poses;
-        let anchor_a = pose_a.transform_point(joint.frame_a.position);
-        let anchor_b = pose_b.transform_point(joint.frame_b.position);
+        let anchors = (joint.frame_a.position, joint.frame_b.position);
+        let (r_a, r_b, centers_offset) = anchor_offsets((&poses.0, &poses.1), centers, anchors);
         let frames = StartFrames {
-            r_a: anchor_a - centers.0,
-            r_b: anchor_b - centers.1,
-            centers: centers.1 - centers.0,
-            rotation_a: pose_a.rotation * joint.frame_a.rotation,
-            rotation_b: pose_b.rotation * joint.frame_b.rotation,
+            r_a,
+            r_b,
+            centers: centers_offset,
+            rotation_a: poses.0.rotation * joint.frame_a.rotation,
+            rotation_b: poses.1.rotation * joint.frame_b.rotation,
         };
         JointInput { slot, bodies, frames, centers }
+    }
+}
+
+/// The anchors' offsets from the centres of mass and the centres' offset, (r_A, r_B,
+/// c_B − c_A), of bodies at `poses` with centres `centers` and the anchors `anchors` in
+/// their body frames: r = p + R a − c.
+#[inline(always)]
+pub(crate) fn anchor_offsets(
+    poses: (&Pose, &Pose),
+    centers: (Vec3, Vec3),
+    anchors: (Vec3, Vec3),
+) -> (Vec3, Vec3, Vec3) {
+    let anchor_a = poses.0.transform_point(anchors.0);
+    let anchor_b = poses.1.transform_point(anchors.1);
+    (anchor_a - centers.0, anchor_b - centers.1, centers.1 - centers.0)
+}
+
+/// Where a joint's anchors are: each body's place in the step's table of poses
+/// (`SolverData::slot_poses`: its arena slot + 1, or 0 for the static world) and the
+/// anchor in that body's frame. The lanes of plain ball joints kept from the last step
+/// start each step from these alone.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct JointAnchors {
+    pub pose_a: u32,
+    pub pose_b: u32,
+    pub anchor_a: Vec3,
+    pub anchor_b: Vec3,
+}
+
+impl JointAnchors {
+    /// The anchors of `joint`.
+    pub fn of(joint: &Joint) -> JointAnchors {
+        JointAnchors {
+            pose_a: joint.body_a.map_or(0, |id| id.0.index + 1),
+            pose_b: joint.body_b.0.index + 1,
+            anchor_a: joint.frame_a.position,
+            anchor_b: joint.frame_b.position,
+        }
     }
 }
 
@@ -286,6 +323,8 @@ pub(crate) struct JointConstraint {
     pub model: JointModel,
     /// Its equality rows are solved by the exact tree solve.
     pub in_tree: bool,
+    /// Where its anchors are (for the lanes of plain ball joints).
+    pub anchors: JointAnchors,
 }
 
 /// What the joint forest's loop search and the colouring of the ball joints' lanes read of a
@@ -332,6 +371,7 @@ impl JointConstraint {
             frames: input.frames,
             model,
             in_tree: false,
+            anchors: JointAnchors::of(joint),
         };
         constraint.begin_step(input);
         constraint
@@ -529,6 +569,7 @@ mod tests {
                 },
                 model: JointModel::Ball(ball),
                 in_tree: false,
+                anchors: JointAnchors::default(),
             };
             let (force, torque) = constraint.reaction(&[SolverBody::STATIC], h);
             assert!((force - linear / h).length() <= 1e-6 * force.length(), "{force} against {}", linear / h);

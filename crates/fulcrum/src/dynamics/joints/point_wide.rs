@@ -16,14 +16,14 @@
 //! ```
 //! with (β, s_m, s_i) the pass's rigid-row softness.
 
-use super::{JointConstraint, JointModel};
+use super::{anchor_offsets, JointAnchors, JointConstraint, JointModel};
 use crate::dynamics::contact_wide::{gather_motion, WideBodies};
 use crate::dynamics::parts::equality::RowScales;
 use crate::dynamics::simd::{Lanes, Sym3, F4, V3};
 #[cfg(target_arch = "x86_64")]
 use crate::dynamics::simd_avx::F8;
 use crate::dynamics::solver_body::SolverBody;
-use crate::math::{Mat3, Vec3};
+use crate::math::{Mat3, Pose, Vec3};
 
 /// Ball joints in lanes (four, or eight with [`F8`]).
 #[derive(Clone, Copy, Debug, Default)]
@@ -49,26 +49,63 @@ pub(crate) struct WidePointJoints<F: Lanes = F4> {
 /// Most lanes of any width.
 const MAX_LANES: usize = 8;
 
+/// One ball joint as a lane takes it: its solver bodies (A, B), the offsets (r_A, r_B,
+/// c_B − c_A) at the start of the step, and its accumulated impulse.
+struct PointLane {
+    bodies: (u32, u32),
+    offsets: (Vec3, Vec3, Vec3),
+    impulse: Vec3,
+}
+
 impl<F: Lanes> WidePointJoints<F> {
-    /// Packs up to `F::COUNT` joints (indices into `joints`) into lanes. Each field is
-    /// gathered into an array and loaded whole (written lane by lane into the vectors, every
-    /// field was read back through a stalled store), then K⁻¹ is found for all lanes at once.
+    /// Packs up to `F::COUNT` joints (indices into `joints`) into lanes, with the frames and
+    /// impulses their constraints hold.
     #[inline(always)]
     pub fn pack(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> WidePointJoints<F> {
+        Self::from_lanes(bodies, |lane| {
+            let c = &joints[*indices.get(lane)? as usize];
+            let JointModel::Ball(ball) = &c.model else { return None };
+            let offsets = (c.frames.r_a, c.frames.r_b, c.frames.centers);
+            Some(PointLane { bodies: (c.body_a, c.body_b), offsets, impulse: ball.point.impulse })
+        })
+    }
+
+    /// Starts the step of lanes kept from the last one (the same joints between the same
+    /// bodies; the first `count` lanes in use): the anchors' offsets come from `anchors`
+    /// (one per lane) and the step's `poses` (`SolverData::slot_poses`), and each lane keeps
+    /// its impulse, which is the one its constraint holds. The same bits as
+    /// [`WidePointJoints::pack`] from the constraints, without reading them.
+    #[inline(always)]
+    pub fn refresh(&mut self, count: usize, anchors: &[JointAnchors], poses: &[(Pose, Vec3)], bodies: &[SolverBody]) {
+        let (body_a, body_b, impulse) = (self.body_a, self.body_b, self.impulse);
+        *self = Self::from_lanes(bodies, |lane| {
+            let at = anchors.get(lane).filter(|_| lane < count)?;
+            let ((pose_a, center_a), (pose_b, center_b)) = (&poses[at.pose_a as usize], &poses[at.pose_b as usize]);
+            let offsets = anchor_offsets((pose_a, pose_b), (*center_a, *center_b), (at.anchor_a, at.anchor_b));
+            let bodies = (body_a.as_ref()[lane], body_b.as_ref()[lane]);
+            Some(PointLane { bodies, offsets, impulse: impulse.lane(lane) })
+        });
+    }
+
+    /// Lanes filled from `lane(i)` (`None`: an empty lane) and the bodies' masses. Each
+    /// field is gathered into an array and loaded whole (written lane by lane into the
+    /// vectors, every field was read back through a stalled store), then K⁻¹ is found for
+    /// all lanes at once.
+    #[inline(always)]
+    fn from_lanes(bodies: &[SolverBody], lane: impl Fn(usize) -> Option<PointLane>) -> WidePointJoints<F> {
         let (mut body_a, mut body_b) = (F::Indices::default(), F::Indices::default());
         let (mut inv_mass_a, mut inv_mass_b) = ([0.0f32; MAX_LANES], [0.0f32; MAX_LANES]);
         let (mut inv_inertia_a, mut inv_inertia_b) = ([Mat3::ZERO; MAX_LANES], [Mat3::ZERO; MAX_LANES]);
         let (mut r_a, mut r_b, mut centers, mut impulse) =
             ([Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES], [Vec3::ZERO; MAX_LANES]);
-        for (lane, &index) in indices.iter().enumerate().take(F::COUNT) {
-            let c = &joints[index as usize];
-            let JointModel::Ball(ball) = &c.model else { continue };
-            let (a, b) = (&bodies[c.body_a as usize], &bodies[c.body_b as usize]);
-            (body_a.as_mut()[lane], body_b.as_mut()[lane]) = (c.body_a, c.body_b);
-            (inv_mass_a[lane], inv_mass_b[lane]) = (a.inv_mass, b.inv_mass);
-            (inv_inertia_a[lane], inv_inertia_b[lane]) = (a.inv_inertia, b.inv_inertia);
-            (r_a[lane], r_b[lane], centers[lane]) = (c.frames.r_a, c.frames.r_b, c.frames.centers);
-            impulse[lane] = ball.point.impulse;
+        for i in 0..F::COUNT {
+            let Some(PointLane { bodies: (index_a, index_b), offsets, impulse: carried }) = lane(i) else { continue };
+            let (a, b) = (&bodies[index_a as usize], &bodies[index_b as usize]);
+            (body_a.as_mut()[i], body_b.as_mut()[i]) = (index_a, index_b);
+            (inv_mass_a[i], inv_mass_b[i]) = (a.inv_mass, b.inv_mass);
+            (inv_inertia_a[i], inv_inertia_b[i]) = (a.inv_inertia, b.inv_inertia);
+            (r_a[i], r_b[i], centers[i]) = offsets;
+            impulse[i] = carried;
         }
         let mut w = WidePointJoints {
             body_a,
@@ -198,6 +235,21 @@ impl WidePointJoints<F8> {
     #[target_feature(enable = "avx2")]
     pub unsafe fn pack_avx2(indices: &[u32], joints: &[JointConstraint], bodies: &[SolverBody]) -> Self {
         Self::pack(indices, joints, bodies)
+    }
+
+    /// [`WidePointJoints::refresh`] in eight lanes.
+    ///
+    /// # Safety
+    /// As [`WidePointJoints::pack_avx2`].
+    #[target_feature(enable = "avx2")]
+    pub unsafe fn refresh_avx2(
+        &mut self,
+        count: usize,
+        anchors: &[JointAnchors],
+        poses: &[(Pose, Vec3)],
+        bodies: &[SolverBody],
+    ) {
+        self.refresh(count, anchors, poses, bodies)
     }
 
     /// [`WidePointJoints::warm_start`] in eight lanes.
