@@ -41,10 +41,20 @@ pub(crate) struct JointState {
 /// A joint as the world stores it. Read it through [`World::joint`](crate::World::joint);
 /// change it through the world's setters so that sleeping bodies wake.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[repr(C)]
 pub struct Joint {
-    pub(crate) name: String,
-    #[serde(with = "crate::world::snapshot::file_form")]
-    pub(crate) kind: JointKind,
+    // In this order (`repr(C)`): what the end of every step writes (the state, the
+    // reaction, the break check) shares the first two cache lines, then what starting a step
+    // reads (the bodies and frames), then what only creating the joint's parts reads.
+    pub(crate) enabled: bool,
+    pub(crate) broken: bool,
+    pub(crate) collide_connected: bool,
+    pub(crate) break_force: Option<f32>,
+    pub(crate) break_torque: Option<f32>,
+    /// Impulses (and a gear's turns) carried between steps.
+    pub(crate) state: JointState,
+    /// Force and torque on B in the last step it was solved in (zero before).
+    pub(crate) reaction: (Vec3, Vec3),
     pub(crate) body_a: Option<BodyId>,
     pub(crate) body_b: BodyId,
     /// A's joint frame in A's body frame (origin frame); world frame for the static world.
@@ -53,15 +63,9 @@ pub struct Joint {
     pub(crate) frame_b: Pose,
     /// The world geometry the joint measures against.
     pub(crate) reference: CreationGeometry,
-    /// Impulses (and a gear's turns) carried between steps.
-    pub(crate) state: JointState,
-    pub(crate) collide_connected: bool,
-    pub(crate) break_force: Option<f32>,
-    pub(crate) break_torque: Option<f32>,
-    pub(crate) enabled: bool,
-    pub(crate) broken: bool,
-    /// Force and torque on B in the last step it was solved in (zero before).
-    pub(crate) reaction: (Vec3, Vec3),
+    #[serde(with = "crate::world::snapshot::file_form")]
+    pub(crate) kind: JointKind,
+    pub(crate) name: String,
 }
 
 impl Joint {
