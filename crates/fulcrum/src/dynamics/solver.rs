@@ -50,6 +50,10 @@ use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings
 /// A joint outside the ball joints' lanes (`SolverData::joint_lanes`).
 const NO_LANE: u32 = u32::MAX;
 
+/// What the colouring of the pairs reads of a pair: its solver bodies A and B and its point
+/// count.
+type PairKey = (u32, u32, u8);
+
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
 
@@ -77,6 +81,16 @@ pub(crate) struct SolverData {
     contacts: ContactLists,
     /// Where each colour's constraints end in `contacts` (the overflow follows the last).
     contact_colour_ends: Vec<usize>,
+    /// What the colouring and grouping of the pairs read of each pair (its two solver bodies
+    /// and its point count), this step's and the last step's.
+    pair_keys: Vec<PairKey>,
+    previous_pair_keys: Vec<PairKey>,
+    /// The body count and lane width the lane groups of the pairs were made for, when no
+    /// pair went to an exact island (the groups are kept while the keys, the bodies and
+    /// these are the same).
+    contact_groups_made_for: Option<(usize, usize)>,
+    /// Steps whose pair lane groups were kept from the step before (read by tests).
+    pub kept_group_steps: u64,
     /// The small contact islands solved exactly (`contact_islands.rs`); their manifolds are
     /// the last constraints in `contacts`, one lane each, from `island_start`.
     islands: ContactIslands,
@@ -156,6 +170,40 @@ impl SolverData {
     /// Colours the pairs and prepares each colour `contact_width` at a time in lanes; pairs
     /// that fit no colour get a constraint of their own (one lane).
     fn prepare_contacts(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
+        let same_pairs = self.take_pair_keys();
+        let made_for = self.islands.is_empty().then_some((self.bodies.len(), self.contact_width));
+        if same_pairs && self.same_bodies && made_for.is_some() && self.contact_groups_made_for == made_for {
+            self.kept_group_steps += 1;
+        } else {
+            self.group_pairs();
+            self.contact_groups_made_for = made_for;
+        }
+        with_lanes!(self.contact_width, L => self.prepare_lanes::<L>(world_contacts, settings));
+    }
+
+    /// Takes each pair's key for this step and compares it with the last step's in the same
+    /// parallel loop; true when they are all the same. The colouring and the lane groups
+    /// are functions of the keys, the solver bodies (which of them are movable), the lane
+    /// width and the exact islands alone: while these are the same, so are they (a pile at
+    /// rest keeps its pairs from step to step, and the colouring is serial).
+    fn take_pair_keys(&mut self) -> bool {
+        std::mem::swap(&mut self.pair_keys, &mut self.previous_pair_keys);
+        self.pair_keys.clear();
+        let previous = &self.previous_pair_keys;
+        let same = AtomicBool::new(previous.len() == self.pairs.len());
+        workers::extend_mapped_indexed(&self.workers, &mut self.pair_keys, &self.pairs, 1024, |i, p| {
+            let key = (p.body_a, p.body_b, p.point_count);
+            if previous.get(i) != Some(&key) {
+                same.store(false, Ordering::Relaxed);
+            }
+            key
+        });
+        same.into_inner()
+    }
+
+    /// Colours the pairs and cuts each colour into lane groups of `contact_width`, then the
+    /// pairs that fit no colour and those of the exact islands, one lane each.
+    fn group_pairs(&mut self) {
         let (bodies, pairs) = (&self.bodies, &self.pairs);
         // Lanes with equal point counts together (loops stop at a group's largest count):
         // bucket 0 holds the pairs of four points, bucket 3 those of one.
@@ -181,7 +229,6 @@ impl SolverData {
         self.lane_groups.extend(overflow.map(|&i| one(i)));
         self.island_start = self.lane_groups.len();
         self.lane_groups.extend(islands.ordered_pairs.iter().map(|&i| one(i)));
-        with_lanes!(self.contact_width, L => self.prepare_lanes::<L>(world_contacts, settings));
     }
 
     /// Prepares the lane groups in constraints of `F`'s width.
@@ -618,6 +665,61 @@ pub(super) fn correct_positions_ngs(data: &mut SolverData, settings: &SolverSett
 #[cfg(test)]
 mod tests {
     use crate::prelude::*;
+
+    /// A 10-level pyramid of boxes at rest, onto which a sphere falls at step 100 and a box
+    /// is dropped beside it at step 160 (the pairs change, and a heavy box on a light one
+    /// makes an exact island for a while), stepped 240 times; with `regroup` the pairs are
+    /// coloured and grouped anew every step. Every body's state bits every 20 steps, and the
+    /// number of steps whose groups were kept.
+    fn pyramid_with_arrivals(regroup: bool) -> (Vec<u32>, u64) {
+        let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
+        let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -0.5, 0.0))).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(20.0, 0.5, 20.0)).unwrap())).unwrap();
+        let add = |world: &mut World, position: Vec3, shape: Shape, density: f32| {
+            let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
+            world.create_collider(body, &ColliderDef::new(shape).with_density(density)).unwrap();
+            body
+        };
+        let cube = Shape::cuboid(Vec3::splat(0.25)).unwrap();
+        let mut ids = Vec::new();
+        for level in 0..10 {
+            for i in 0..10 - level {
+                let position = Vec3::new(-2.5 + 0.5 * i as f32 + 0.25 * level as f32, 0.25 + 0.5 * level as f32, 0.0);
+                ids.push(add(&mut world, position, cube.clone(), 1000.0));
+            }
+        }
+        let mut bits = Vec::new();
+        for step in 0..240 {
+            if step == 100 {
+                ids.push(add(&mut world, Vec3::new(0.1, 6.0, 0.1), Shape::sphere(0.3).unwrap(), 1000.0));
+            }
+            if step == 160 {
+                let light = add(&mut world, Vec3::new(5.0, 0.25, 0.0), cube.clone(), 10.0);
+                let heavy = add(&mut world, Vec3::new(5.0, 0.9, 0.0), cube.clone(), 10_000.0);
+                ids.extend([light, heavy]);
+            }
+            if regroup {
+                world.solver.contact_groups_made_for = None;
+            }
+            world.step(1.0 / 60.0).unwrap();
+            if step % 20 == 19 {
+                crate::dynamics::contact_kernels::tests::state_bits(&world, &ids, &mut bits);
+            }
+        }
+        (bits, world.solver.kept_group_steps)
+    }
+
+    /// The pairs' colours and lane groups kept from step to step while the pairs, the bodies
+    /// and the lane width are the same give the bits of ones made anew every step.
+    #[test]
+    fn kept_pair_groups_give_the_bits_of_new_ones() {
+        let (kept, kept_steps) = pyramid_with_arrivals(false);
+        let (regrouped, regrouped_steps) = pyramid_with_arrivals(true);
+        assert_eq!(regrouped_steps, 0);
+        assert!(kept_steps >= 60, "groups kept in {kept_steps} of 240 steps");
+        let first_difference = kept.iter().zip(&regrouped).position(|(a, b)| a != b);
+        assert_eq!(first_difference, None, "kept and regrouped part at value {first_difference:?}");
+    }
 
     /// 42 boxes (0.4 m) on one dynamic plank (8 m × 0.2 m × 8 m) on the ground: the plank is in
     /// 43 pairs with movable or static bodies, more than the colours, so the overflow pairs are
