@@ -87,7 +87,8 @@ pub(crate) struct SolverBodyParams {
     pub linear_damping: f32,
     /// Angular damping, 1/s.
     pub angular_damping: f32,
-    /// Inertia in world axes at the start of the step (gyroscopic term).
+    /// Inertia in world axes at the start of the step (read by the gyroscopic term only;
+    /// zero for a body without one).
     pub inertia: Mat3,
     /// Inverse inertia in world axes at the start of the step (the solver body's is turned
     /// with the body every substep).

@@ -332,9 +332,12 @@ const BODIES_PER_TASK: usize = 256;
 /// applied force and torque, damping, world inertia.
 fn solver_state(body: &Body, gravity: crate::math::Vec3) -> (SolverBody, SolverBodyParams) {
     let dynamic = body.kind == BodyKind::Dynamic;
+    let gyroscopic = dynamic && !is_isotropic(&body.inertia_local);
+    // The world inertia itself is read only by the gyroscopic term (zero otherwise).
     let (inv_mass, inv_inertia, inertia) = if dynamic {
         let rotation = Mat3::from_quat(body.pose.rotation);
-        (body.inv_mass, rotate_inertia(rotation, body.inv_inertia_local), rotate_inertia(rotation, body.inertia_local))
+        let inertia = if gyroscopic { rotate_inertia(rotation, body.inertia_local) } else { Mat3::ZERO };
+        (body.inv_mass, rotate_inertia(rotation, body.inv_inertia_local), inertia)
     } else {
         (0.0, Mat3::ZERO, Mat3::ZERO)
     };
@@ -354,7 +357,7 @@ fn solver_state(body: &Body, gravity: crate::math::Vec3) -> (SolverBody, SolverB
         inertia,
         inv_inertia,
         dynamic,
-        gyroscopic: dynamic && !is_isotropic(&body.inertia_local),
+        gyroscopic,
     };
     (solver, params)
 }
