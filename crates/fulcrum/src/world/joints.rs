@@ -554,8 +554,8 @@ mod tests {
     /// A 12 × 12 net of spheres joined by ball joints (in lanes), hung from a static bar at
     /// two corners and from the world at a third, next to a three-link chain hanging at rest
     /// from the world; stepped 300 times while the bar is moved (step 60), a joint breaks
-    /// (100), another is disabled (130) and enabled again (160), and the chain, asleep by
-    /// then, is woken (200). With `rebuild` every joint constraint is built anew each step
+    /// (100), another is disabled (130) and enabled again (160), the chain, asleep by then,
+    /// is woken (200), and a free body that fell asleep early is woken (230). With `rebuild` every joint constraint is built anew each step
     /// (from its kind and saved state, its frames from the gathered inputs) and its lanes
     /// packed from them. Returns every body's state bits every 10 steps, and the number of
     /// steps whose lanes were kept.
@@ -599,6 +599,11 @@ mod tests {
             world.create_joint(&JointDef::ball(above, link, Vec3::new(-4.0, 6.5 - k as f32, 0.0))).unwrap();
         }
         bodies.extend(&chain);
+        // Last in slot order and without joints: when it falls asleep or wakes, the solver
+        // bodies change but the jointed ones keep their indices (the constraints are kept
+        // without their lanes).
+        let loner = world.create_body(&BodyDef { gravity_scale: 0.0, ..BodyDef::dynamic(Vec3::new(9.0, 0.0, 0.0)) });
+        bodies.push(loner.unwrap());
         let (mut bits, mut chain_slept) = (Vec::new(), false);
         for step in 0..300 {
             match step {
@@ -609,6 +614,11 @@ mod tests {
                 200 => {
                     chain_slept = world.body(chain[2]).unwrap().is_sleeping();
                     world.wake_body(chain[2]).unwrap();
+                }
+                230 => {
+                    let loner = *bodies.last().unwrap();
+                    chain_slept &= world.body(loner).unwrap().is_sleeping();
+                    world.wake_body(loner).unwrap();
                 }
                 _ => {}
             }
@@ -633,7 +643,7 @@ mod tests {
         let (rebuilt, rebuilt_steps, _) = net_with_events(true);
         assert_eq!(rebuilt_steps, 0);
         assert!(kept_steps >= 250, "lanes kept in {kept_steps} of 300 steps");
-        assert!(slept, "the chain was to be asleep before it was woken");
+        assert!(slept, "the chain and the free body were to be asleep before they were woken");
         let first_difference = kept.iter().zip(&rebuilt).position(|(a, b)| a != b);
         assert_eq!(first_difference, None, "kept and rebuilt part at value {first_difference:?}");
     }
