@@ -27,7 +27,7 @@ use std::time::Instant;
 use super::coloring::{self, Coloring, MAX_COLORS, MAX_LANES};
 use super::contact_islands::ContactIslands;
 use super::contact_kernels::{with_lanes, ContactKernels, ContactLists};
-use super::contact_prepare_wide::{store_impulses, PairInput, PrepareSettings};
+use super::contact_prepare_wide::{prefetch_states, store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::WideContact;
 use super::integrate::{integrate_positions, integrate_velocities, turn_inertia};
@@ -248,7 +248,12 @@ impl SolverData {
         let mut start = 0;
         for &end in self.contact_colour_ends.iter().chain([&groups.len()]) {
             let colour = &mut contacts[start..end];
-            workers::for_each_indexed_even(&self.workers, colour, 8, |k, c| prepare(c, &groups[start + k]));
+            workers::for_each_indexed_even(&self.workers, colour, 8, |k, c| {
+                if let Some((lanes, count)) = groups.get(start + k + 1) {
+                    prefetch_states(&lanes[..*count as usize], pairs, world_contacts);
+                }
+                prepare(c, &groups[start + k])
+            });
             start = end;
         }
         self.deep_overlap = deep.into_inner();
