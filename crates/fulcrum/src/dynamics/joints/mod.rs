@@ -7,7 +7,9 @@
 //! every active joint between awake bodies to the solver ([`JointInput`]); the solver builds
 //! a [`JointConstraint`] from it (solver body indices, the frames at the start of the step,
 //! and the kind's parts with the carried impulses loaded), or keeps last step's with its
-//! frames refreshed while the gathered joints are the same; it runs `warm_start` / `solve` /
+//! frames refreshed while the gathered joints are the same (when the world knows they are,
+//! no inputs are listed: each kept constraint takes its frames from its joint, and the ball
+//! joints in lanes start from their [`JointAnchors`] alone); it runs `warm_start` / `solve` /
 //! `correct_positions` on it, and at the end of the step saves the impulses back and reports
 //! the reaction.
 
