@@ -255,6 +255,13 @@ pub(crate) mod tests {
         }
     }
 
+    /// Asserts that two runs' state bits agree wherever both have one, naming the first
+    /// value where `what` parts them.
+    pub(crate) fn assert_same_bits(a: &[u32], b: &[u32], what: &str) {
+        let first_difference = a.iter().zip(b).position(|(x, y)| x != y);
+        assert_eq!(first_difference, None, "{what} part at value {first_difference:?}");
+    }
+
     /// A pile that takes every contact stage: a 12-level pyramid of boxes (colours, block
     /// solver), bouncing spheres (impacts), a box started half inside another (push-out), a
     /// light box under a heavy one (the exact island solve), capsules with rolling resistance
@@ -293,34 +300,17 @@ pub(crate) mod tests {
             let capsule = Shape::capsule(0.3, 0.2).unwrap();
             ids.push(add(&mut world, Vec3::new(-4.0 + 1.1 * i as f32, 6.0, -0.2), capsule, 500.0, (0.0, 0.05)));
         }
-        ids.push(add(
-            &mut world,
-            Vec3::new(6.0, 0.5, 4.0),
-            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
-            1000.0,
-            (0.0, 0.0),
-        ));
-        ids.push(add(
-            &mut world,
-            Vec3::new(6.2, 0.9, 4.1),
-            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
-            1000.0,
-            (0.0, 0.0),
-        ));
-        ids.push(add(
-            &mut world,
-            Vec3::new(-6.0, 0.2, 4.0),
-            Shape::cuboid(Vec3::new(0.6, 0.2, 0.6)).unwrap(),
-            10.0,
-            (0.0, 0.0),
-        ));
-        ids.push(add(
-            &mut world,
-            Vec3::new(-6.0, 0.9, 4.0),
-            Shape::cuboid(Vec3::splat(0.5)).unwrap(),
-            5000.0,
-            (0.0, 0.0),
-        ));
+        // (position, half extents, density): a box started half inside another, and a heavy
+        // box on a light one.
+        let boxes = [
+            (Vec3::new(6.0, 0.5, 4.0), Vec3::splat(0.5), 1000.0),
+            (Vec3::new(6.2, 0.9, 4.1), Vec3::splat(0.5), 1000.0),
+            (Vec3::new(-6.0, 0.2, 4.0), Vec3::new(0.6, 0.2, 0.6), 10.0),
+            (Vec3::new(-6.0, 0.9, 4.0), Vec3::splat(0.5), 5000.0),
+        ];
+        for (position, half_extents, density) in boxes {
+            ids.push(add(&mut world, position, Shape::cuboid(half_extents).unwrap(), density, (0.0, 0.0)));
+        }
         let mut bits = Vec::new();
         for step in 0..270 {
             world.step(1.0 / 60.0).unwrap();
@@ -340,8 +330,7 @@ pub(crate) mod tests {
         assert_eq!(four_width, 4);
         let expected = if crate::dynamics::simd_avx::eight_lanes_available() { 8 } else { 4 };
         assert_eq!(eight_width, expected);
-        let first_difference = four.iter().zip(&eight).position(|(a, b)| a != b);
-        assert_eq!(first_difference, None, "the widths part at value {first_difference:?}");
+        assert_same_bits(&four, &eight, "the widths");
         assert_eq!(four.len(), eight.len());
         // The spheres bounced and rolled: the comparison is not of bodies at rest.
         assert!(four.chunks(13).any(|body| f32::from_bits(body[7]).abs() > 0.2));
