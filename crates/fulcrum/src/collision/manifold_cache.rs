@@ -3,24 +3,29 @@
 //! After a full narrow-phase query the manifold is stored in collider A's frame together with
 //! B's pose relative to A. While B's relative pose stays within [`LINEAR_TOLERANCE`] and
 //! [`ANGULAR_TOLERANCE`] of that stored pose, the query is skipped: each point is carried
-//! along by B's small relative motion T (in A's frame),
+//! along by B's small relative motion T (in A's frame). With p the point's midpoint, s its
+//! separation, n the normal and r_B the radius B's core is swept by (zero for a flat shape):
 //!
 //! ```text
-//! p_B  = p + s/2 · n              B's surface point (p: midpoint, s: separation, n: normal)
-//! Δ    = n · (T(p_B) − p_B)       how far B's surface moved along the normal
-//! s'   = s + Δ,   p' = p + Δ/2 · n
+//! q_B = p + (s/2 + r_B) · n       B's reference point: its surface point, or for a rounded
+//!                                 shape the core point behind it, which moves rigidly with B
+//! d   = T(q_B) − q_B,  Δ = n · d  how far B's reference moved, and along the normal
+//! s'  = s + Δ,   p' = p + Δ/2 · n + f · (d − Δ n)
 //! ```
+//!
+//! f is how far the point follows B's sideways motion: none between flat shapes (their points
+//! sit on vertices and edges: one body's feature against the other's face); all of it when B
+//! is rounded and A flat (the point stays under B's core, so a rolling ball's contact stays
+//! under its centre); none when A is rounded and B flat (it stays under A's core); and
+//! r_A / (r_A + r_B) between two rounded shapes (the point between two spheres' centres).
 //!
 //! The comparison is always against the pose of the last full query, so errors never build
 //! up: the worst case is a tangential offset of the points below the tolerances. Resting
 //! piles, where almost no pair moves, skip most of the narrow phase.
 //!
-//! Only pairs of flat-faced shapes (boxes, hulls, planes, and a box or hull against a triangle
-//! mesh or heightfield, whose manifolds are all cached) use the cache: their contact points
-//! sit on vertices and edges that move rigidly with a body. On a curved surface the contact
-//! point does not follow either body (a rolling ball's contact stays under its centre while
-//! its material turns away), so a carried point would trail the true one and its normal impulse
-//! would act at a wrong lever arm, driving slow rolling.
+//! Shapes curved without a core (cylinders) are never cached: their contact point moves over
+//! the surface as they turn (a cylinder rolling on its side), so a carried point would trail
+//! the true one and its normal impulse would act at a wrong lever arm, driving slow rolling.
 
 use crate::collision::manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 use crate::math::Pose;
@@ -29,6 +34,49 @@ use crate::math::Pose;
 pub const LINEAR_TOLERANCE: f32 = 5e-4;
 /// Largest relative rotation (radians) for which a cached manifold is reused.
 pub const ANGULAR_TOLERANCE: f32 = 5e-4;
+
+/// How a shape's contact points move with it, which decides whether and how its pairs'
+/// manifolds are carried (module notes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) enum Surface {
+    /// Contact points sit on vertices, edges and faces that move rigidly with the shape
+    /// (boxes, hulls, planes; a mesh's or heightfield's triangles).
+    #[default]
+    Flat,
+    /// A core swept by a sphere of this radius, metres (spheres, capsules): the contact point
+    /// lies that far from the core along the normal, however the shape has turned.
+    Rounded(f32),
+    /// Curved without a core (cylinders): never cached.
+    Curved,
+}
+
+impl Surface {
+    /// Both surfaces' points can be carried.
+    pub fn cacheable(self, other: Surface) -> bool {
+        self != Surface::Curved && other != Surface::Curved
+    }
+}
+
+/// How the points of one pair are carried: B's core radius and f, the share of B's sideways
+/// motion the points follow (module notes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct CarryRule {
+    radius_b: f32,
+    follow: f32,
+}
+
+impl CarryRule {
+    /// The rule for collider A's surface against collider B's (both cacheable).
+    pub fn new(surface_a: Surface, surface_b: Surface) -> Self {
+        match (surface_a, surface_b) {
+            (Surface::Rounded(a), Surface::Rounded(b)) => {
+                Self { radius_b: b, follow: a / (a + b).max(f32::MIN_POSITIVE) }
+            }
+            (_, Surface::Rounded(b)) => Self { radius_b: b, follow: 1.0 },
+            _ => Self { radius_b: 0.0, follow: 0.0 },
+        }
+    }
+}
 
 /// A pair's manifolds in collider A's frame and the relative pose they were computed at.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
@@ -64,20 +112,20 @@ impl ManifoldCache {
     }
 
     /// The cached manifold carried to the current poses, when B moved little enough.
-    pub fn reuse(&self, pose_a: &Pose, relative: &Pose, out: &mut Manifold) -> bool {
+    pub fn reuse(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Manifold) -> bool {
         let Some(motion) = self.motion(relative) else { return false };
-        carry(&self.local, &motion, pose_a, out);
+        carry(&self.local, &motion, pose_a, rule, out);
         true
     }
 
     /// Every cached manifold carried to the current poses into `out`, when B moved little
     /// enough.
-    pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, out: &mut Vec<Manifold>) -> bool {
+    pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Vec<Manifold>) -> bool {
         let Some(motion) = self.motion(relative) else { return false };
         out.clear();
         for local in std::iter::once(&self.local).chain(&self.more).take(self.count) {
             let mut manifold = Manifold::new();
-            carry(local, &motion, pose_a, &mut manifold);
+            carry(local, &motion, pose_a, rule, &mut manifold);
             out.push(manifold);
         }
         true
@@ -103,17 +151,22 @@ fn to_frame(pose: &Pose, world: &Manifold) -> Manifold {
     local
 }
 
-/// A manifold stored in A's frame carried by B's small relative motion `motion` (module
-/// notes) and written in world space.
-fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, out: &mut Manifold) {
+/// A manifold stored in A's frame carried by B's small relative motion `motion` under `rule`
+/// (module notes) and written in world space.
+fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, rule: CarryRule, out: &mut Manifold) {
     let n = local.normal;
     out.clear();
     out.normal = pose_a.transform_vector(n);
     for point in &local.points[..local.count.min(MAX_MANIFOLD_POINTS)] {
-        let surface_b = point.position + 0.5 * point.separation * n;
-        let shift = n.dot(motion.transform_point(surface_b) - surface_b);
+        let reference_b = point.position + (0.5 * point.separation + rule.radius_b) * n;
+        let moved = motion.transform_point(reference_b) - reference_b;
+        let shift = n.dot(moved);
+        let mut position = point.position + 0.5 * shift * n;
+        if rule.follow != 0.0 {
+            position += rule.follow * (moved - shift * n);
+        }
         out.points[out.count] = ContactPoint {
-            position: pose_a.transform_point(point.position + 0.5 * shift * n),
+            position: pose_a.transform_point(position),
             separation: point.separation + shift,
             id: point.id,
         };
@@ -125,6 +178,8 @@ fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, out: &mut Manifold) {
 mod tests {
     use super::*;
     use crate::math::{Quat, Vec3};
+
+    const FLAT: CarryRule = CarryRule { radius_b: 0.0, follow: 0.0 };
 
     fn manifold() -> Manifold {
         let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
@@ -148,7 +203,7 @@ mod tests {
         // B sinks 50 µm into A: every separation drops by 50 µm, the midpoints by 25 µm.
         let sunk = Pose::from_position(Vec3::new(0.0, 1.0 - 5e-5, 0.0));
         let mut out = Manifold::new();
-        assert!(cache.reuse(&pose_a, &sunk, &mut out));
+        assert!(cache.reuse(&pose_a, &sunk, FLAT, &mut out));
         for (new, old) in out.points().iter().zip(world.points()) {
             assert!((new.separation - (old.separation - 5e-5)).abs() < 1e-7);
             assert!((new.position - (old.position - 2.5e-5 * world.normal)).length() < 1e-6);
@@ -156,8 +211,25 @@ mod tests {
         }
         // Beyond the tolerance the cache refuses.
         let far = Pose::from_position(Vec3::new(0.0, 1.0 - 2.0 * LINEAR_TOLERANCE, 0.0));
-        assert!(!cache.reuse(&pose_a, &far, &mut out));
+        assert!(!cache.reuse(&pose_a, &far, FLAT, &mut out));
         let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * ANGULAR_TOLERANCE));
-        assert!(!cache.reuse(&pose_a, &turned, &mut out));
+        assert!(!cache.reuse(&pose_a, &turned, FLAT, &mut out));
+    }
+
+    /// Between two spheres (A of radius 0.3, B of 0.1, touching along Y) B moving sideways by
+    /// d moves their contact point by d·r_A/(r_A + r_B), and the separation not at all.
+    #[test]
+    fn a_point_between_rounded_shapes_follows_by_their_radii() {
+        let mut touching = Manifold { normal: Vec3::Y, ..Default::default() };
+        touching.push(Vec3::new(0.0, 0.3, 0.0), 0.0, 1);
+        let mut cache = ManifoldCache::default();
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.4, 0.0)), &touching);
+        let rule = CarryRule::new(Surface::Rounded(0.3), Surface::Rounded(0.1));
+        let mut out = Manifold::new();
+        let d = 4e-4;
+        assert!(cache.reuse(&Pose::IDENTITY, &Pose::from_position(Vec3::new(d, 0.4, 0.0)), rule, &mut out));
+        let point = out.points()[0];
+        assert!((point.position.x - d * 0.75).abs() < 1e-7, "moved {}", point.position.x);
+        assert!(point.separation.abs() < 1e-7);
     }
 }

@@ -7,6 +7,7 @@ use crate::body::BodyKind;
 use crate::collider::Collider;
 use crate::collision::contact::{Contact, ManifoldState};
 use crate::collision::manifold::Manifold;
+use crate::collision::manifold_cache::{CarryRule, Surface};
 use crate::collision::narrow_phase::{self, PairCache};
 use crate::dynamics::workers;
 use crate::id::{Arena, BodyId, ColliderId};
@@ -196,7 +197,8 @@ impl World {
         let margin = self.settings.solver.speculative_distance + dt * body_a.closing_speed_bound(&body_b);
         let pose_a = hot_a.pose;
         let pose_b = separated_if_coincident(&pose_a, hot_b.pose, contact.collider_a, contact.collider_b);
-        let cacheable = hot_a.flat_faced && hot_b.flat_faced;
+        let rule = CarryRule::new(hot_a.surface, hot_b.surface);
+        let flat_faced = hot_a.surface == Surface::Flat && hot_b.surface == Surface::Flat;
         let relative = pose_a.inv_mul_pose(&pose_b);
         let (Some(col_a), Some(col_b)) =
             (self.colliders.get(contact.collider_a), self.colliders.get(contact.collider_b))
@@ -204,22 +206,28 @@ impl World {
             return PairVerdict::Destroy { wake: false };
         };
         let computed = if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
+            // Against triangles a rounded body's manifold is cached too: its query is costly.
+            let cacheable = hot_a.surface.cacheable(hot_b.surface);
             MESH_MANIFOLDS.with_borrow_mut(|manifolds| {
                 let reused = cacheable
-                    && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse_all(&pose_a, &relative, manifolds));
+                    && contact
+                        .manifold_cache
+                        .as_ref()
+                        .is_some_and(|c| c.reuse_all(&pose_a, &relative, rule, manifolds));
                 if !reused {
                     narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
                     if cacheable {
                         contact.manifold_cache.get_or_insert_with(Box::default).store_all(&pose_a, relative, manifolds);
                     }
                 }
-                contact.set_manifolds(manifolds, cacheable);
+                contact.set_manifolds(manifolds, flat_faced);
                 !reused
             })
         } else {
             let mut manifold = Manifold::new();
+            let cacheable = flat_faced;
             let reused = cacheable
-                && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, &mut manifold));
+                && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, rule, &mut manifold));
             if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
@@ -227,7 +235,7 @@ impl World {
                     contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, &manifold);
                 }
             }
-            contact.set_manifolds(std::slice::from_ref(&manifold), cacheable);
+            contact.set_manifolds(std::slice::from_ref(&manifold), flat_faced);
             !reused
         };
         let touching = if contact.sensor { contact.min_separation() < 0.0 } else { contact.point_count() > 0 };

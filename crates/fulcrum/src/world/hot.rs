@@ -5,6 +5,7 @@
 
 use super::World;
 use crate::body::BodyKind;
+use crate::collision::manifold_cache::Surface;
 use crate::dynamics::workers;
 use crate::id::{BodyId, ColliderId};
 use crate::math::{Pose, Vec3};
@@ -20,9 +21,9 @@ pub(crate) struct ColliderHot {
     pub generation: u32,
     /// World pose.
     pub pose: Pose,
-    /// Box, hull or plane: contact points sit on features that move with the body, so a
-    /// manifold may be cached (see `collision/manifold_cache.rs`).
-    pub flat_faced: bool,
+    /// How its contact points move with it: whether and how a pair's manifold may be cached
+    /// (see `collision/manifold_cache.rs`), and whether the solver may keep contact frames.
+    pub surface: Surface,
 }
 
 /// What the narrow phase needs of a body, at its slot index; rebuilt every step.
@@ -53,13 +54,18 @@ impl BodyHot {
 /// Cap of [`BodyHot::closing_speed_bound`], m/s.
 const MAX_SPECULATIVE_SPEED: f32 = 200.0;
 
-/// True for shapes whose contact features move rigidly with the body (a mesh's or
-/// heightfield's are its triangles' vertices and edges).
-pub(crate) fn is_flat_faced(shape: &Shape) -> bool {
-    matches!(
-        shape,
-        Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_)
-    )
+/// How a shape's contact points move with it: on features that move rigidly with the body
+/// (a mesh's or heightfield's are its triangles' vertices and edges), at a radius from a core,
+/// or over a curved surface.
+pub(crate) fn surface_of(shape: &Shape) -> Surface {
+    match shape {
+        Shape::Cuboid(_) | Shape::ConvexHull(_) | Shape::Plane(_) | Shape::TriMesh(_) | Shape::HeightField(_) => {
+            Surface::Flat
+        }
+        Shape::Sphere(s) => Surface::Rounded(s.radius),
+        Shape::Capsule(c) => Surface::Rounded(c.radius),
+        Shape::Cylinder(_) => Surface::Curved,
+    }
 }
 
 impl World {
@@ -69,7 +75,7 @@ impl World {
         let entry = ColliderHot {
             generation: id.0.generation,
             pose: collider.world_pose,
-            flat_faced: is_flat_faced(&collider.shape),
+            surface: surface_of(&collider.shape),
         };
         let index = id.index();
         if self.collider_hot.len() <= index {
