@@ -2,9 +2,11 @@
 //! found for them and the impulses the solver stored for warm starting.
 
 use crate::collision::manifold::{Manifold, MAX_MANIFOLD_POINTS};
+use crate::collision::narrow_phase::triangles::MAX_PAIR_MANIFOLDS;
 use crate::collision::narrow_phase::PairCache;
 use crate::id::{BodyId, ColliderId};
 use crate::math::Vec3;
+use smallvec::SmallVec;
 
 /// Normal impulse the solver applied at one manifold point last step (warm-starting data).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -258,15 +260,15 @@ impl Contact {
     }
 
     /// Makes `manifolds` current, each carrying the stored impulses of the old manifold it
-    /// continues.
+    /// continues. No allocation once `more` has grown: the old states wait on the stack.
     fn carry_manifolds(&mut self, manifolds: &[Manifold]) {
         if manifolds.len() <= 1 && self.more.is_empty() {
             self.first.carry(manifolds.first().unwrap_or(&Manifold::new()));
             return;
         }
-        let mut old: Vec<ManifoldState> =
+        let mut old: SmallVec<[ManifoldState; 1 + MAX_PAIR_MANIFOLDS]> =
             std::iter::once(std::mem::take(&mut self.first)).chain(self.more.drain(..)).collect();
-        let mut used = vec![false; old.len()];
+        let mut used: SmallVec<[bool; 1 + MAX_PAIR_MANIFOLDS]> = smallvec::smallvec![false; old.len()];
         let mut states = manifolds.iter().map(|manifold| {
             let best = (0..old.len())
                 .filter(|&j| !used[j] && old[j].manifold.count > 0)
@@ -288,6 +290,6 @@ impl Contact {
             empty.carry(&Manifold::new());
             empty
         });
-        self.more = states.collect();
+        self.more.extend(states);
     }
 }
