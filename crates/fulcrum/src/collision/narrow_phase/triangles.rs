@@ -13,7 +13,8 @@
 //!    points, none deeper than `SHALLOW_DEPTH`, the body lies over the face and this is the
 //!    contact (resting and sliding bodies, the common case, need nothing more); when it has
 //!    none, the body touches the triangle only if it comes within the margin of its plane and
-//!    the triangle has an active (convex) edge or vertex; otherwise GJK/EPA between the
+//!    of one of its active (convex) edges or vertices (an axis from the feature's point
+//!    nearest the body's centre separates them otherwise); otherwise GJK/EPA between the
 //!    triangle and the body give the normal n and the separation;
 //! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
 //!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
@@ -208,7 +209,31 @@ fn may_touch_beside_the_face(
     reach: &Reach,
     margin: f32,
 ) -> bool {
-    reaches_an_active_feature(triangle, reach) && !beyond_a_side(triangle, body, support, margin)
+    reaches_an_active_feature(triangle, reach)
+        && !beyond_a_side(triangle, body, support, margin)
+        && near_an_active_feature(triangle, body, support, margin)
+}
+
+/// Does the body come within the margin of one of the triangle's active edges or vertices?
+/// For a feature (a segment or a point) with q its point nearest the body's centre c, the
+/// axis d = c − q separates them by the body's gap along it, d̂·(s(−d̂) − q) − r: the feature
+/// lies wholly at or below q along d̂, since q is its point nearest c. A body beyond the
+/// margin of every active feature by such an axis cannot touch the triangle beside its face.
+fn near_an_active_feature(triangle: &Triangle, body: &ConvexCore, support: &SupportMap, margin: f32) -> bool {
+    let v = &triangle.vertices;
+    let centre = body.center();
+    let within = |nearest: Vec3| {
+        let axis = centre - nearest;
+        let length = axis.length();
+        // The centre on the feature: no axis, so no verdict either.
+        length <= 1e-6 || axis.dot(support.support(-axis) - nearest) - body.radius * length <= margin * length
+    };
+    let edges = (0..3).filter(|&i| triangle.active_edges & (1 << i) != 0).any(|i| {
+        let (a, b) = (v[i], v[(i + 1) % 3]);
+        let t = ((centre - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
+        within(a + t * (b - a))
+    });
+    edges || (0..3).filter(|&i| triangle.active_vertices & (1 << i) != 0).any(|i| within(v[i]))
 }
 
 /// Is the body wholly outside one of the triangle's side planes by more than the margin? With
@@ -549,5 +574,45 @@ mod tests {
             collide(&Shape::sphere(0.3).unwrap(), Pose::from_position(Vec3::new(1.3, -0.29, 0.8)), &sheet, false);
         assert_eq!(manifolds.len(), 1);
         assert!((manifolds[0].normal + Vec3::Y).length() < 1e-5 && (manifolds[0].min_separation() + 0.01).abs() < 1e-4);
+    }
+
+    /// The filter before the query beside a face never drops a touch the query would keep:
+    /// for every kind of body in random poses around a triangle with each mix of active
+    /// edges and vertices, whenever GJK finds the body within the margin of the triangle at an
+    /// active edge or vertex, `near_an_active_feature` says so. It also has to drop some
+    /// bodies, or it would filter nothing.
+    #[test]
+    fn the_filter_beside_the_face_keeps_every_touch_of_an_active_feature() {
+        use crate::collision::narrow_phase::gjk::gjk;
+        use crate::collision::narrow_phase::tests::{sample_shapes, Rng};
+        let mut rng = Rng::new(11);
+        let margin = 0.05;
+        let (mut kept, mut dropped) = (0, 0);
+        for shape in sample_shapes().iter().filter(|s| !matches!(s, Shape::Plane(_))) {
+            for case in 0..4000 {
+                let corners = [Vec3::ZERO, Vec3::new(1.0, 0.0, 1.0), Vec3::new(1.0, 0.0, 0.0)];
+                let (edges, corners_active) = ((case % 8) as u8, ((case / 8) % 8) as u8);
+                let tri = triangle(corners, edges, corners_active, false);
+                let pose = Pose::new(Vec3::new(0.5, 0.0, 0.4) + rng.vec3(-1.2, 1.2), rng.rotation());
+                let body = ConvexCore::from_shape(shape, &pose).unwrap();
+                let core = ConvexCore { kind: CoreKind::Triangle(tri.vertices), pose: Pose::IDENTITY, radius: 0.0 };
+                let found = gjk(&core, &body, Vec3::ZERO);
+                let touches_active = !found.overlapping
+                    && found.distance <= margin
+                    && match closest_feature(&tri, found.point_a) {
+                        Feature::Face => false,
+                        Feature::Edge(i) => tri.active_edges & (1 << i) != 0,
+                        Feature::Vertex(i) => tri.active_vertices & (1 << i) != 0,
+                    };
+                let near = near_an_active_feature(&tri, &body, &SupportMap::new(&body), margin);
+                assert!(near || !touches_active, "{shape:?} at {pose:?}: touches an active feature, filtered out");
+                if near {
+                    kept += 1;
+                } else {
+                    dropped += 1;
+                }
+            }
+        }
+        assert!(dropped > kept / 4, "dropped {dropped}, kept {kept}");
     }
 }
