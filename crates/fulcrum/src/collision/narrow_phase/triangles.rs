@@ -135,8 +135,8 @@ fn triangle_contact(
     let v0 = triangle.vertices[0];
     let behind = triangle.normal.dot(body.center() - v0) < 0.0;
     let face = if triangle.two_sided && behind { -triangle.normal } else { triangle.normal };
-    let furthest = face.dot(support.support(face) - v0) + body.radius;
-    if furthest < -query.margin && !query.solid_below {
+    // A body wholly behind a one-sided triangle by more than the margin touches nothing.
+    if !query.solid_below && face.dot(support.support(face) - v0) + body.radius < -query.margin {
         return None;
     }
     // A body wholly in front of the plane by more than the margin touches nothing here.
