@@ -102,7 +102,7 @@ pub fn collide(
     cache: &mut PairCache,
     manifold: &mut Manifold,
 ) {
-    use pairs::{capsule_box, capsule_capsule, plane, sphere_box, sphere_capsule, sphere_sphere};
+    use pairs::{capsule_box, capsule_capsule, plane, sphere_box, sphere_capsule, sphere_cylinder, sphere_sphere};
     use Shape as S;
     manifold.clear();
     let (a, b, out) = ((shape_a, pose_a), (shape_b, pose_b), manifold);
@@ -120,6 +120,10 @@ pub fn collide(
         }
         (S::Sphere(s), S::Cuboid(c)) => sphere_box::collide_sphere_box(s, a.1, c, b.1, margin, out),
         (S::Cuboid(c), S::Sphere(s)) => flipped(out, |out| sphere_box::collide_sphere_box(s, b.1, c, a.1, margin, out)),
+        (S::Sphere(s), S::Cylinder(c)) => sphere_cylinder::collide_sphere_cylinder(s, a.1, c, b.1, margin, out),
+        (S::Cylinder(c), S::Sphere(s)) => {
+            flipped(out, |out| sphere_cylinder::collide_sphere_cylinder(s, b.1, c, a.1, margin, out))
+        }
         (S::Capsule(ca), S::Capsule(cb)) => capsule_capsule::collide_capsules(ca, a.1, cb, b.1, margin, out),
         (S::Capsule(c), S::Cuboid(x)) => capsule_box::collide_capsule_box(c, a.1, x, b.1, margin, cache, out),
         (S::Cuboid(x), S::Capsule(c)) => {

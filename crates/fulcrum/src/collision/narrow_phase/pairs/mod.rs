@@ -8,6 +8,7 @@ pub mod capsule_capsule;
 pub mod plane;
 pub mod sphere_box;
 pub mod sphere_capsule;
+pub mod sphere_cylinder;
 pub mod sphere_sphere;
 
 use crate::collision::manifold::Manifold;
