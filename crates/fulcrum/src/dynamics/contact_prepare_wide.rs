@@ -360,17 +360,19 @@ impl<F: Lanes> WideContact<F> {
 /// Writes every lane's impulses back into the contact pairs (see `store_lane`). A pair's
 /// first manifold is solved in exactly one lane of one constraint, so those are written by
 /// the workers in parallel, each through a pointer to that one field; the further manifolds
-/// of mesh pairs (a few) follow on this thread.
+/// of mesh pairs (a few) follow on this thread, listed in `further` (kept by the caller, so
+/// that its capacity lasts from step to step).
 pub(crate) fn store_impulses<F: Lanes>(
     workers: &Workers,
     wide: &[WideContact<F>],
     contacts: &mut [Contact],
     step_scale: f32,
+    further: &mut Vec<(usize, usize)>,
 ) {
     let shared = SharedContacts { start: contacts.as_mut_ptr(), len: contacts.len() };
     // The lanes of further manifolds, (constraint, lane), found by the parallel pass.
-    let mut further = Vec::new();
-    workers::extend_flat_mapped(workers, &mut further, wide, STORE_PER_TASK, |group, c| {
+    further.clear();
+    workers::extend_flat_mapped(workers, further, wide, STORE_PER_TASK, |group, c| {
         let mut rest = [None; 8];
         for (lane, further) in rest.iter_mut().enumerate().take(F::COUNT) {
             if c.manifold_index.as_ref()[lane] > 0 {
@@ -384,7 +386,7 @@ pub(crate) fn store_impulses<F: Lanes>(
         }
         rest.into_iter().flatten()
     });
-    for (group, lane) in further {
+    for &(group, lane) in further.iter() {
         let c = &wide[group];
         let Some(contact) = contacts.get_mut(c.contact_index.as_ref()[lane] as usize) else { continue };
         c.store_lane(lane, contact.state_mut(c.manifold_index.as_ref()[lane] as usize), step_scale);

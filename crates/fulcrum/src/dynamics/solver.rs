@@ -81,6 +81,9 @@ pub(crate) struct SolverData {
     contacts: ContactLists,
     /// Where each colour's constraints end in `contacts` (the overflow follows the last).
     contact_colour_ends: Vec<usize>,
+    /// The lanes of pairs' further manifolds, (constraint, lane), found while the impulses are
+    /// stored (working list of `store_impulses`).
+    further_lanes: Vec<(usize, usize)>,
     /// What the colouring and grouping of the pairs read of each pair (its two solver bodies
     /// and its point count), this step's and the last step's.
     pair_keys: Vec<PairKey>,
@@ -601,8 +604,8 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
         }
     };
     let solved = Instant::now();
-    let (workers, contacts) = (&data.workers, &mut data.contacts);
-    with_lanes!(data.contact_width, L => store_impulses(workers, L::list(contacts), world_contacts, step_scale));
+    let (workers, contacts, further) = (&data.workers, &mut data.contacts, &mut data.further_lanes);
+    with_lanes!(data.contact_width, L => store_impulses(workers, L::list(contacts), world_contacts, step_scale, further));
     SolveTimes {
         prepare_ms: (prepared - start).as_secs_f64() * 1e3,
         passes_ms: (solved - prepared).as_secs_f64() * 1e3,

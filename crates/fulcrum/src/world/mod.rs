@@ -93,6 +93,10 @@ pub struct World {
     pub(crate) island_min_sleep: Vec<f32>,
     #[serde(skip)]
     pub(crate) wake_buffer: Vec<BodyId>,
+    /// Colliders whose proxies no longer hold their swept boxes: (slot, swept box, sweep)
+    /// (working list of `move_solved_colliders`).
+    #[serde(skip)]
+    pub(crate) leaving_proxies: Vec<(usize, crate::geometry::Aabb, crate::math::Vec3)>,
     /// What the narrow phase decided for each pair (`contacts.rs`).
     #[serde(skip)]
     pub(crate) pair_verdicts: Vec<contacts::PairVerdict>,
@@ -146,6 +150,7 @@ impl World {
             pair_verdicts: Vec::new(),
             narrow_counts: (0, 0),
             collider_hot: Vec::new(),
+            leaving_proxies: Vec::new(),
             body_hot: Vec::new(),
             time: 0.0,
             step_count: 0,

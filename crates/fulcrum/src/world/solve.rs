@@ -167,7 +167,8 @@ impl World {
     /// workers), hot poses, then the proxies that no longer hold their swept boxes.
     fn move_solved_colliders(&mut self) {
         let (bodies, broad_phase, timestep) = (&self.bodies, &self.broad_phase, self.settings.timestep);
-        let mut leaving = Vec::new();
+        let mut leaving = std::mem::take(&mut self.leaving_proxies);
+        leaving.clear();
         workers::extend_filter_mapped_mut(
             &self.solver.workers,
             &mut leaving,
@@ -191,7 +192,7 @@ impl World {
                 hot.pose = collider.world_pose;
             }
         });
-        for (slot, swept, sweep) in leaving {
+        for &(slot, swept, sweep) in &leaving {
             let Some(collider) = self.colliders.get_by_index(slot) else { continue };
             let (proxy, body) = (collider.proxy, collider.body);
             // A body taken out by an earlier collider of its own has no proxies left.
@@ -200,6 +201,7 @@ impl World {
                 self.disable_body(body, "its motion became too large to bound (its swept bounds overflow)");
             }
         }
+        self.leaving_proxies = leaving;
     }
 
     /// Takes a body out of the simulation: it keeps its last finite state, loses its proxies

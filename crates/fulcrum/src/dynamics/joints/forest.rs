@@ -244,6 +244,12 @@ pub(crate) struct JointForest {
     loops_for: Option<(u64, usize)>,
     /// Per constraint: its equality rows go to the tree solve.
     in_tree: Vec<bool>,
+    /// Per local body: the walk of `order_joints` has reached it (working array).
+    visited: Vec<bool>,
+    /// The walk's stack: (body, joint to its parent or NONE, children pushed?).
+    walk: Vec<(u32, u32, bool)>,
+    /// Where the next tree joint of each local body goes in `adjacency` (working array).
+    fill: Vec<u32>,
 }
 
 impl JointForest {
@@ -422,7 +428,9 @@ impl JointForest {
         }
         self.adjacency.clear();
         self.adjacency.resize(self.start[n] as usize, 0);
-        let mut fill = self.start.clone();
+        let fill = &mut self.fill;
+        fill.clear();
+        fill.extend_from_slice(&self.start);
         for (index, c) in constraints.iter().enumerate().filter(tree_joint) {
             for b in ends(c, &self.local).into_iter().filter(|&b| b != NONE) {
                 self.adjacency[fill[b as usize] as usize] = index as u32;
@@ -436,8 +444,10 @@ impl JointForest {
     fn order_joints(&mut self, constraints: &[JointConstraint], dynamic: impl Fn(u32) -> bool) {
         let n = self.bodies.len();
         self.trees.clear();
-        let mut visited = vec![false; n];
-        let mut stack: Vec<(u32, u32, bool)> = Vec::new();
+        let mut visited = std::mem::take(&mut self.visited);
+        visited.clear();
+        visited.resize(n, false);
+        let mut stack = std::mem::take(&mut self.walk);
         for root in 0..n as u32 {
             if visited[root as usize] {
                 continue;
@@ -468,6 +478,8 @@ impl JointForest {
             }
         }
         self.trees.push(self.order.len() as u32);
+        self.visited = visited;
+        self.walk = stack;
     }
 
     /// Appends `body`'s joints to the static world, then its joint to the parent.
