@@ -164,6 +164,55 @@ fn a_slowly_rolling_ball_or_capsule_on_triangles_keeps_its_speed() {
     }
 }
 
+/// A cylinder (half height 0.4, radius 0.3) standing on its cap on the flat mesh, the
+/// heightfield and a box reuses its cached cap contact (the cap's points move rigidly with
+/// it) and stays within 0.1 mm of where it settled over 10 s; lying on its side and set
+/// rolling at 1 mm/s it is never served from the cache (its contact line moves over its
+/// surface) and keeps v and ω = −v/r within 5%.
+#[test]
+fn a_standing_cylinder_is_cached_and_a_rolling_one_is_not() {
+    let floors = flat_floors().into_iter().take(2).chain([("box", Shape::cuboid(Vec3::new(20.0, 1.0, 20.0)).unwrap())]);
+    for (floor_name, floor) in floors {
+        let top = if floor_name == "box" { 1.0 } else { 0.0 };
+        for (lying, rotation) in [(false, Quat::IDENTITY), (true, Quat::from_rotation_x(std::f32::consts::FRAC_PI_2))] {
+            let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
+            add_static(&mut world, floor.clone(), 0.6);
+            let height = if lying { 0.3 } else { 0.4 };
+            let start = Vec3::new(0.3, top + height, 0.2);
+            let body = world.create_body(&BodyDef::dynamic(start).with_rotation(rotation)).unwrap();
+            world
+                .create_collider(body, &ColliderDef::new(Shape::cylinder(0.4, 0.3).unwrap()).with_friction(0.6))
+                .unwrap();
+            run(&mut world, 60);
+            let v0 = 1e-3;
+            if lying {
+                world.set_linear_velocity(body, Vec3::new(v0, 0.0, 0.0)).unwrap();
+                world.set_angular_velocity(body, Vec3::new(0.0, 0.0, -v0 / 0.3)).unwrap();
+            }
+            let settled = pos(&world, body);
+            let mut reused = 0;
+            for _ in 0..600 {
+                world.step(DT).unwrap();
+                reused += world.timings().manifolds_reused;
+            }
+            let b = world.body(body).unwrap();
+            let (v, w) = (b.linear_velocity(), b.angular_velocity());
+            eprintln!(
+                "cylinder on the {floor_name}, lying {lying}: {reused} reused, moved {}, v = {v}, ω = {w}",
+                (pos(&world, body) - settled).length()
+            );
+            if lying {
+                assert_eq!(reused, 0, "on the {floor_name}: a rolling cylinder's contact was carried");
+                assert!((v.x / v0 - 1.0).abs() < 0.05, "on the {floor_name}: v = {v}");
+                assert!((w.z / (-v0 / 0.3) - 1.0).abs() < 0.05, "on the {floor_name}: ω = {w}");
+            } else {
+                assert!(reused > 300, "on the {floor_name}: the cap contact was reused {reused} times");
+                assert!((pos(&world, body) - settled).length() < 1e-4, "on the {floor_name}: it crept");
+            }
+        }
+    }
+}
+
 /// A solid ball on a 15° ramp made of triangles rolls down at a = 5/7 g sin θ within 1%.
 #[test]
 fn a_ball_rolls_down_a_ramp_of_triangles() {

@@ -28,7 +28,7 @@
 //! the true one and its normal impulse would act at a wrong lever arm, driving slow rolling.
 
 use crate::collision::manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
-use crate::math::Pose;
+use crate::math::{Pose, Quat, Vec3};
 
 /// Largest relative translation (metres) for which a cached manifold is reused.
 pub const LINEAR_TOLERANCE: f32 = 5e-4;
@@ -46,16 +46,28 @@ pub(crate) enum Surface {
     /// A core swept by a sphere of this radius, metres (spheres, capsules): the contact point
     /// lies that far from the core along the normal, however the shape has turned.
     Rounded(f32),
-    /// Curved without a core (cylinders): never cached.
+    /// Curved without a core (cylinders): cached only while it touches with a flat cap
+    /// ([`Surface::carries`]), and then carried as a flat surface.
     Curved,
 }
 
 impl Surface {
-    /// Both surfaces' points can be carried.
-    pub fn cacheable(self, other: Surface) -> bool {
-        self != Surface::Curved && other != Surface::Curved
+    /// Can this surface's points in `manifolds` be carried? Always for flat and rounded
+    /// surfaces. A curved one (a cylinder, axis along its local Y, turned by `rotation`) only
+    /// when every manifold with points lies on a cap, its normal within [`CAP_COSINE`] of the
+    /// axis: the points then sit on the flat cap and move rigidly with it, as a box's do.
+    pub fn carries(self, rotation: Quat, manifolds: &[Manifold]) -> bool {
+        if self != Surface::Curved {
+            return true;
+        }
+        let axis = rotation * Vec3::Y;
+        manifolds.iter().all(|m| m.count == 0 || m.normal.dot(axis).abs() >= CAP_COSINE)
     }
 }
+
+/// A cylinder's contact lies on a cap when its normal is this close to the axis (cosine,
+/// about 1°): the cap is then the supporting feature, whose points are the cap's own.
+pub const CAP_COSINE: f32 = 0.9998;
 
 /// How the points of one pair are carried: B's core radius and f, the share of B's sideways
 /// motion the points follow (module notes).

@@ -205,18 +205,19 @@ impl World {
         else {
             return PairVerdict::Destroy { wake: false };
         };
+        // A cached manifold is stored only where both surfaces can carry it, so one found
+        // is valid. Against triangles a rounded body's manifold is cached too (their query is
+        // costly); between convex shapes only flat ones and cylinders' caps are.
+        let carries = |manifolds: &[Manifold]| {
+            hot_a.surface.carries(pose_a.rotation, manifolds) && hot_b.surface.carries(pose_b.rotation, manifolds)
+        };
         let computed = if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
-            // Against triangles a rounded body's manifold is cached too: its query is costly.
-            let cacheable = hot_a.surface.cacheable(hot_b.surface);
             MESH_MANIFOLDS.with_borrow_mut(|manifolds| {
-                let reused = cacheable
-                    && contact
-                        .manifold_cache
-                        .as_ref()
-                        .is_some_and(|c| c.reuse_all(&pose_a, &relative, rule, manifolds));
+                let reused =
+                    contact.manifold_cache.as_ref().is_some_and(|c| c.reuse_all(&pose_a, &relative, rule, manifolds));
                 if !reused {
                     narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
-                    if cacheable {
+                    if carries(manifolds) {
                         contact.manifold_cache.get_or_insert_with(Box::default).store_all(&pose_a, relative, manifolds);
                     }
                 }
@@ -225,13 +226,14 @@ impl World {
             })
         } else {
             let mut manifold = Manifold::new();
-            let cacheable = flat_faced;
-            let reused = cacheable
+            let unrounded =
+                !matches!(hot_a.surface, Surface::Rounded(_)) && !matches!(hot_b.surface, Surface::Rounded(_));
+            let reused = unrounded
                 && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, rule, &mut manifold));
             if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
-                if cacheable {
+                if unrounded && carries(std::slice::from_ref(&manifold)) {
                     contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, &manifold);
                 }
             }
