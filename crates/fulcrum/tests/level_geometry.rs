@@ -127,6 +127,22 @@ fn a_ball_rolls_across_inner_edges_without_hopping() {
     }
 }
 
+/// Sets a body of radius `r` rolling along +X without slipping at `v` m/s (about Z).
+fn set_rolling(world: &mut World, body: BodyId, v: f32, r: f32) {
+    world.set_linear_velocity(body, Vec3::new(v, 0.0, 0.0)).unwrap();
+    world.set_angular_velocity(body, Vec3::new(0.0, 0.0, -v / r)).unwrap();
+}
+
+/// Steps `n` times; returns how many manifolds were served from the contact cache.
+fn steps_counting_reuse(world: &mut World, n: usize) -> u32 {
+    (0..n)
+        .map(|_| {
+            world.step(DT).unwrap();
+            world.timings().manifolds_reused
+        })
+        .sum()
+}
+
 /// A ball (r = 0.5) and a capsule lying across the roll (radius 0.3) set rolling without
 /// slipping at 1 mm/s on the flat mesh and the heightfield keep v and ω = −v/r within 5% over
 /// 10 s. They barely move, so the pairs reuse their cached manifolds (checked): a carried
@@ -147,13 +163,8 @@ fn a_slowly_rolling_ball_or_capsule_on_triangles_keeps_its_speed() {
             let body = world.create_body(&BodyDef::dynamic(Vec3::new(0.3, r, 0.2)).with_rotation(rotation)).unwrap();
             world.create_collider(body, &ColliderDef::new(shape).with_friction(0.6)).unwrap();
             run(&mut world, 60);
-            world.set_linear_velocity(body, Vec3::new(v0, 0.0, 0.0)).unwrap();
-            world.set_angular_velocity(body, Vec3::new(0.0, 0.0, -v0 / r)).unwrap();
-            let mut reused = 0;
-            for _ in 0..600 {
-                world.step(DT).unwrap();
-                reused += world.timings().manifolds_reused;
-            }
+            set_rolling(&mut world, body, v0, r);
+            let reused = steps_counting_reuse(&mut world, 600);
             let b = world.body(body).unwrap();
             let (v, w) = (b.linear_velocity(), b.angular_velocity());
             eprintln!("{body_name} on the {floor_name}: after 10 s v = {v}, ω = {w}, {reused} manifolds reused");
@@ -186,15 +197,10 @@ fn a_standing_cylinder_is_cached_and_a_rolling_one_is_not() {
             run(&mut world, 60);
             let v0 = 1e-3;
             if lying {
-                world.set_linear_velocity(body, Vec3::new(v0, 0.0, 0.0)).unwrap();
-                world.set_angular_velocity(body, Vec3::new(0.0, 0.0, -v0 / 0.3)).unwrap();
+                set_rolling(&mut world, body, v0, 0.3);
             }
             let settled = pos(&world, body);
-            let mut reused = 0;
-            for _ in 0..600 {
-                world.step(DT).unwrap();
-                reused += world.timings().manifolds_reused;
-            }
+            let reused = steps_counting_reuse(&mut world, 600);
             let b = world.body(body).unwrap();
             let (v, w) = (b.linear_velocity(), b.angular_velocity());
             eprintln!(
