@@ -34,7 +34,7 @@ fn same_scene_twice_is_bit_identical() {
 }
 
 /// A mixed pile big enough that every parallel loop of the step splits its work: 864 boxes,
-/// spheres and capsules in columns on a wavy heightfield, 36 boxes riding a moving kinematic
+/// spheres, capsules and cylinders in columns on a wavy heightfield, 36 boxes riding a moving kinematic
 /// platform (many lanes of one colour on the same kinematic body), a 24 × 24 net of spheres
 /// joined by ball joints to their neighbours and pinned at its corners (wide joint lanes), a
 /// hinged chain of 10 capsules, and a fast ball.
@@ -46,15 +46,19 @@ fn mixed_pile(solver: SolverSettings) -> (World, Vec<BodyId>) {
     let terrain = Shape::heightfield(heights, Vec3::new(1.0, 1.0, 1.0)).unwrap();
     world.create_collider(ground, &ColliderDef::new(terrain)).unwrap();
     let mut ids = Vec::new();
-    let shapes =
-        [Shape::cuboid(Vec3::splat(0.3)).unwrap(), Shape::sphere(0.3).unwrap(), Shape::capsule(0.2, 0.25).unwrap()];
+    let shapes = [
+        Shape::cuboid(Vec3::splat(0.3)).unwrap(),
+        Shape::sphere(0.3).unwrap(),
+        Shape::capsule(0.2, 0.25).unwrap(),
+        Shape::cylinder(0.25, 0.3).unwrap(),
+    ];
     for i in 0..12 {
         for k in 0..12 {
             for level in 0..6 {
                 let position = Vec3::new(-9.0 + 1.0 * i as f32, 1.0 + 0.7 * level as f32, -9.0 + 1.0 * k as f32);
                 let rotation = Quat::from_rotation_y(0.1 * (i + 2 * k + 3 * level) as f32);
                 let body = world.create_body(&BodyDef::dynamic(position).with_rotation(rotation)).unwrap();
-                let shape = shapes[(i + k + level) % 3].clone();
+                let shape = shapes[(i + k + level) % shapes.len()].clone();
                 world.create_collider(body, &ColliderDef::new(shape)).unwrap();
                 ids.push(body);
             }
