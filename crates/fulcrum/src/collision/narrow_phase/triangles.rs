@@ -35,6 +35,7 @@
 use super::clip::{clip_faces, feature_id};
 use super::convex::{clip_segment_to_face, manifold_from_separation, separation, Separation};
 use super::gjk::{closest_on_triangle, ConvexCore, CoreKind};
+use super::pairs::closest_point_on_segment;
 use super::support_face::{support_feature_for_core, SupportFeature};
 use super::support_map::SupportMap;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
@@ -228,11 +229,9 @@ fn near_an_active_feature(triangle: &Triangle, body: &ConvexCore, support: &Supp
         // The centre on the feature: no axis, so no verdict either.
         length <= 1e-6 || axis.dot(support.support(-axis) - nearest) - body.radius * length <= margin * length
     };
-    let edges = (0..3).filter(|&i| triangle.active_edges & (1 << i) != 0).any(|i| {
-        let (a, b) = (v[i], v[(i + 1) % 3]);
-        let t = ((centre - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-        within(a + t * (b - a))
-    });
+    let edges = (0..3)
+        .filter(|&i| triangle.active_edges & (1 << i) != 0)
+        .any(|i| within(closest_point_on_segment(centre, v[i], v[(i + 1) % 3])));
     edges || (0..3).filter(|&i| triangle.active_vertices & (1 << i) != 0).any(|i| within(v[i]))
 }
 
@@ -259,9 +258,7 @@ fn reaches_an_active_feature(triangle: &Triangle, reach: &Reach) -> bool {
     let v = &triangle.vertices;
     let radius_sq = reach.radius * reach.radius;
     let near_edge = |i: usize| {
-        let (a, b) = (v[i], v[(i + 1) % 3]);
-        let t = ((reach.center - a).dot(b - a) / (b - a).length_squared()).clamp(0.0, 1.0);
-        (a + t * (b - a)).distance_squared(reach.center) <= radius_sq
+        closest_point_on_segment(reach.center, v[i], v[(i + 1) % 3]).distance_squared(reach.center) <= radius_sq
     };
     let edges = (0..3).any(|i| triangle.active_edges & (1 << i) != 0 && near_edge(i));
     edges

@@ -12,7 +12,7 @@ pub mod sphere_cylinder;
 pub mod sphere_sphere;
 
 use crate::collision::manifold::Manifold;
-use crate::math::{orthonormal_basis, Vec3};
+use crate::math::{orthonormal_basis, Pose, Vec3};
 
 /// Parameter `t ∈ [0, 1]` of the point of segment `a b` closest to `p`:
 /// `t = clamp((p - a)·(b - a) / |b - a|², 0, 1)` (0 for a degenerate segment).
@@ -98,6 +98,26 @@ pub fn ball_contact(
     let surface_a = center_a + radius_a * out.normal;
     let surface_b = center_b - radius_b * out.normal;
     out.push(0.5 * (surface_a + surface_b), separation, id);
+}
+
+/// Writes the contact of a sphere (centre `centre` and `radius`, in the frame of `pose`) with
+/// a shape found at (normal n from the sphere to the shape, separation, the shape's surface
+/// point q, feature id), all in that frame: midway between the sphere's surface point
+/// `c + r n` and q, moved to the world. Writes nothing when the separation exceeds `margin`.
+pub fn push_sphere_contact(
+    pose: &Pose,
+    centre: Vec3,
+    radius: f32,
+    (normal, separation, surface, id): (Vec3, f32, Vec3, u32),
+    margin: f32,
+    out: &mut Manifold,
+) {
+    if separation > margin || separation.is_nan() {
+        return;
+    }
+    let sphere_surface = centre + radius * normal;
+    out.normal = pose.transform_vector(normal);
+    out.push(pose.transform_point(0.5 * (sphere_surface + surface)), separation, id);
 }
 
 /// A unit vector perpendicular to `axis` (any non-zero vector).

@@ -11,6 +11,7 @@
 //! Feature id: outside, which of the 27 regions around the box `c` is in (per axis below,
 //! within or above); inside, `32 +` the face index.
 
+use super::push_sphere_contact;
 use crate::collision::manifold::Manifold;
 use crate::math::{Pose, Vec3};
 use crate::shape::{Cuboid, Sphere};
@@ -31,7 +32,7 @@ pub fn collide_sphere_box(
     let nearest = centre.clamp(-h, h);
     let offset = nearest - centre;
     let distance = offset.length();
-    let (normal, separation, surface, id) = if distance > 1e-7 {
+    let found = if distance > 1e-7 {
         let region = (0..3).fold(0, |code, i| {
             let slot = if centre[i] < -h[i] {
                 0
@@ -46,12 +47,7 @@ pub fn collide_sphere_box(
     } else {
         inside_face(centre, h, sphere.radius)
     };
-    if separation > margin || separation.is_nan() {
-        return;
-    }
-    let sphere_surface = centre + sphere.radius * normal;
-    out.normal = pose_b.transform_vector(normal);
-    out.push(pose_b.transform_point(0.5 * (sphere_surface + surface)), separation, id);
+    push_sphere_contact(pose_b, centre, sphere.radius, found, margin, out);
 }
 
 /// The face of least depth for a centre inside the box: (normal from sphere to box,

@@ -13,6 +13,7 @@
 //! `sphere_box.rs`. Feature id: outside, the region `c` is in (below, beside or above the
 //! caps; within or beyond the radius); inside, `32 +` the surface (0 side, 1 bottom, 2 top).
 
+use super::push_sphere_contact;
 use crate::collision::manifold::Manifold;
 use crate::math::{Pose, Vec3};
 use crate::shape::{Cylinder, Sphere};
@@ -35,7 +36,7 @@ pub fn collide_sphere_cylinder(
     let nearest = Vec3::new(centre.x * pull, centre.y.clamp(-h, h), centre.z * pull);
     let offset = nearest - centre;
     let distance = offset.length();
-    let (normal, separation, surface, id) = if distance > 1e-7 {
+    let found = if distance > 1e-7 {
         let axial = if centre.y < -h {
             0
         } else if centre.y > h {
@@ -47,12 +48,7 @@ pub fn collide_sphere_cylinder(
     } else {
         inside_surface(centre, rho, h, big_r, sphere.radius)
     };
-    if separation > margin || separation.is_nan() {
-        return;
-    }
-    let sphere_surface = centre + sphere.radius * normal;
-    out.normal = pose_b.transform_vector(normal);
-    out.push(pose_b.transform_point(0.5 * (sphere_surface + surface)), separation, id);
+    push_sphere_contact(pose_b, centre, sphere.radius, found, margin, out);
 }
 
 /// The surface of least depth for a centre inside the cylinder: (normal from sphere to
