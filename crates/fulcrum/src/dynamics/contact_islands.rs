@@ -356,7 +356,7 @@ impl Island {
         self.rows.clear();
         for (index, c) in contacts.iter().enumerate() {
             let normal = c.normal.lane(0);
-            for (point, p) in c.points.iter().enumerate().filter(|(_, p)| p.active.get(0) > 0.0) {
+            for (point, p) in c.points.iter().enumerate().filter(|&(i, _)| c.active(i).get(0) > 0.0) {
                 let (arm_a, arm_b) = p.arms(&c.normal);
                 let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
                 let sides = [

@@ -150,6 +150,7 @@ impl<F: Lanes> WideContact<F> {
         self.contact_index.as_mut()[lane] = pair.contact_index;
         self.manifold_index.as_mut()[lane] = pair.manifold_index as u32;
         self.max_points = self.max_points.max(count);
+        put(&mut self.point_count, lane, count as f32);
         put(&mut self.inv_mass_a, lane, a.inv_mass);
         put(&mut self.inv_mass_b, lane, b.inv_mass);
         put_sym(&mut self.inv_inertia_a, lane, &a.inv_inertia);
@@ -160,10 +161,7 @@ impl<F: Lanes> WideContact<F> {
         let frame = state.frame.as_deref().and_then(|f| f.kept(manifold, pair.center_a, pair.center_b));
         let frame = frame.filter(|_| shallow);
         let normal = frame.map_or(manifold.normal, |f| f.normal);
-        let (t1, t2) = orthonormal_basis(normal);
         put3(&mut self.normal, lane, normal);
-        put3(&mut self.tangent1, lane, t1);
-        put3(&mut self.tangent2, lane, t2);
         put(&mut self.friction, lane, contact.friction);
         put(&mut self.restitution, lane, contact.restitution);
         put(&mut self.bias_rate, lane, pair.softness.bias_rate);
@@ -193,7 +191,6 @@ impl<F: Lanes> WideContact<F> {
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];
             put(&mut wp.normal_impulse, lane, settings.warm_scale * state.impulses[i].normal);
-            put(&mut wp.active, lane, 1.0);
             put(&mut wp.in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
         }
         put3(&mut data.center_a, lane, pair.center_a);
@@ -206,12 +203,13 @@ impl<F: Lanes> WideContact<F> {
     fn prepare_points(&mut self, data: &LaneData<F>) {
         let n = self.normal;
         for i in 0..self.max_points {
+            let active = self.active(i);
             let p = &mut self.points[i];
             let ra = data.position[i].sub(&data.center_a);
             let rb = data.position_b[i].sub(&data.center_b);
             p.anchor_a = ra;
             p.anchor_b = rb;
-            p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * p.active;
+            p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * active;
         }
     }
 
@@ -228,16 +226,14 @@ impl<F: Lanes> WideContact<F> {
         let mut trace = F::fill(0.0);
         let mut count = F::fill(0.0);
         for i in 0..m {
+            let active = self.active(i);
             for j in i..m {
-                let (pi, pj) = (&self.points[i], &self.points[j]);
                 let k = masses + arms[i].0.dot(&weighted_a[j]) + arms[i].1.dot(&weighted_b[j]);
-                let both = pi.active * pj.active;
-                let identity = if i == j { F::fill(1.0) - pi.active } else { F::fill(0.0) };
+                let both = active * self.active(j);
+                let identity = if i == j { F::fill(1.0) - active } else { F::fill(0.0) };
                 self.k[block::sym_index(i, j)] = k * both + identity;
             }
             let k_ii = self.k[block::sym_index(i, i)];
-            let active = self.points[i].active;
-            self.points[i].normal_mass = active * (F::fill(1.0) / k_ii);
             trace += k_ii * active;
             count += active;
         }
@@ -294,7 +290,8 @@ impl<F: Lanes> WideContact<F> {
         let (mut sum_a, mut sum_b, mut total) = (V3::default(), V3::default(), F::fill(0.0));
         for i in 0..self.max_points {
             let p = &self.points[i];
-            let weight = (F::fill(1.0) - data.separation[i] * inv_spec).max(F::fill(1e-3)).min(F::fill(1.0)) * p.active;
+            let weight =
+                (F::fill(1.0) - data.separation[i] * inv_spec).max(F::fill(1e-3)).min(F::fill(1.0)) * self.active(i);
             sum_a = sum_a.add_scaled(&p.anchor_a, weight);
             sum_b = sum_b.add_scaled(&p.anchor_b, weight);
             total += weight;
@@ -303,18 +300,14 @@ impl<F: Lanes> WideContact<F> {
         let (ca, cb) = (sum_a.scale(inv_total), sum_b.scale(inv_total));
         self.friction_anchor_a = ca;
         self.friction_anchor_b = cb;
-        for i in 0..self.max_points {
-            let p = &mut self.points[i];
-            let offset = p.anchor_a.sub(&ca);
-            p.lever_arm = offset.dot(&offset).sqrt() * p.active;
-        }
-        self.tangent_mass = tangent_mass(self, &ca, &cb);
+        let (tangent1, tangent2) = self.tangents();
+        self.tangent_mass = tangent_mass(self, (&tangent1, &tangent2), &ca, &cb);
         let twist_k = self.normal.dot(&self.inv_inertia_a.mul(&self.normal))
             + self.normal.dot(&self.inv_inertia_b.mul(&self.normal));
         self.twist_mass = twist_k.above(F::fill(0.0)).choose(F::fill(1.0) / twist_k, F::fill(0.0));
         let warm = F::fill(settings.warm_scale);
         self.friction_impulse =
-            [data.stored_friction.dot(&self.tangent1) * warm, data.stored_friction.dot(&self.tangent2) * warm];
+            [data.stored_friction.dot(&tangent1) * warm, data.stored_friction.dot(&tangent2) * warm];
     }
 
     /// Rolling resistance: the lever ρ is the rolling radius, the distance along the normal
@@ -329,7 +322,8 @@ impl<F: Lanes> WideContact<F> {
         let radius_a = moves_a.choose(n.dot(&self.friction_anchor_a).magnitude(), F::fill(0.0));
         let radius_b = moves_b.choose(n.dot(&self.friction_anchor_b).magnitude(), F::fill(0.0));
         self.rolling_lever *= radius_a.max(radius_b);
-        let (t1, t2) = (&self.tangent1, &self.tangent2);
+        let (tangent1, tangent2) = self.tangents();
+        let (t1, t2) = (&tangent1, &tangent2);
         let (i1, i2) = (
             self.inv_inertia_a.mul(t1).add(&self.inv_inertia_b.mul(t1)),
             self.inv_inertia_a.mul(t2).add(&self.inv_inertia_b.mul(t2)),
@@ -347,10 +341,12 @@ impl<F: Lanes> WideContact<F> {
             state.impulses[i] = PointImpulse { normal: p.normal_impulse.get(lane) * step_scale };
         }
         let (f1, f2) = (self.friction_impulse[0].get(lane), self.friction_impulse[1].get(lane));
+        // The lane's tangents, as the passes derived them (`WideContact::tangents`).
+        let tangents = orthonormal_basis(self.normal.lane(lane));
         state.friction_impulse = FrictionImpulse {
-            linear: (f1 * self.tangent1.lane(lane) + f2 * self.tangent2.lane(lane)) * step_scale,
+            linear: (f1 * tangents.0 + f2 * tangents.1) * step_scale,
             twist: self.twist_impulse.get(lane) * step_scale,
-            rolling: self.rolling_torque(lane) * step_scale,
+            rolling: self.rolling_torque(lane, tangents) * step_scale,
         };
         state.block_mask = self.mask.as_ref()[lane] as u8;
         self.store_frame(lane, state);
@@ -437,13 +433,14 @@ impl<F: Lanes> WideContact<F> {
         frame.offset = self.points[0].anchor_b.lane(lane) - self.points[0].anchor_a.lane(lane);
     }
 
-    /// The lane's accumulated rolling-resistance impulse as a world vector (zero without).
-    fn rolling_torque(&self, lane: usize) -> Vec3 {
+    /// The lane's accumulated rolling-resistance impulse as a world vector (zero without),
+    /// given the lane's tangents.
+    fn rolling_torque(&self, lane: usize, (t1, t2): (Vec3, Vec3)) -> Vec3 {
         if !self.rolling {
             return Vec3::ZERO;
         }
         let (r1, r2) = (self.rolling_impulse[0].get(lane), self.rolling_impulse[1].get(lane));
-        r1 * self.tangent1.lane(lane) + r2 * self.tangent2.lane(lane)
+        r1 * t1 + r2 * t2
     }
 }
 
@@ -458,8 +455,7 @@ fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
 
 /// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).
 #[inline(always)]
-fn tangent_mass<F: Lanes>(w: &WideContact<F>, ca: &V3<F>, cb: &V3<F>) -> [F; 3] {
-    let (t1, t2) = (&w.tangent1, &w.tangent2);
+fn tangent_mass<F: Lanes>(w: &WideContact<F>, (t1, t2): (&V3<F>, &V3<F>), ca: &V3<F>, cb: &V3<F>) -> [F; 3] {
     let (a1, a2, b1, b2) = (ca.cross(t1), ca.cross(t2), cb.cross(t1), cb.cross(t2));
     let (ia, ib): (&Sym3<F>, &Sym3<F>) = (&w.inv_inertia_a, &w.inv_inertia_b);
     let (ia1, ia2, ib1, ib2) = (ia.mul(&a1), ia.mul(&a2), ib.mul(&b1), ib.mul(&b2));

@@ -106,11 +106,11 @@ pub(crate) fn correct_positions(c: &WideContact, bodies: &mut [SolverBody], para
     let (movable_a, movable_b) = (c.inv_mass_a.simd_gt(F4::ZERO), c.inv_mass_b.simd_gt(F4::ZERO));
     let (beta, slop) = (F4::splat(params.baumgarte), F4::splat(params.slop));
     let max_correction = F4::splat(-params.max_correction);
-    for p in &c.points[..c.max_points] {
+    for (i, p) in c.points[..c.max_points].iter().enumerate() {
         let s = NormalMotion::new(&c.normal, (&dpa, &dqa), (&dpb, &dqb)).separation(p);
         let error = (beta * (s + slop)).max(max_correction).min(F4::ZERO);
         // Padding points have no mass, so no impulse.
-        let impulse: V3 = c.normal.scale(-(p.normal_mass * error));
+        let impulse: V3 = c.normal.scale(-(c.normal_mass(i) * error));
         dpa = dpa.add_scaled(&impulse, -c.inv_mass_a);
         dpb = dpb.add_scaled(&impulse, c.inv_mass_b);
         let turn_a = c.inv_inertia_a.mul(&p.anchor_a.cross(&impulse));

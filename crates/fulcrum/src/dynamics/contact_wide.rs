@@ -33,12 +33,6 @@ pub(crate) struct WidePoint<F: Lanes = F4> {
     pub base_separation: F,
     /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: F,
-    /// 1/K along the normal (0 for padding).
-    pub normal_mass: F,
-    /// Distance from the friction centre, m (twist friction bound).
-    pub lever_arm: F,
-    /// 1 for a real point, 0 for padding.
-    pub active: F,
     /// 1 when the point is in its lane's block active set (expected to push), else 0.
     pub in_set: F,
 }
@@ -67,10 +61,9 @@ pub(crate) struct WideContact<F: Lanes = F4> {
     pub inv_mass_b: F,
     pub inv_inertia_a: Sym3<F>,
     pub inv_inertia_b: Sym3<F>,
-    /// Contact normal from A to B and the tangents that complete the basis.
+    /// Contact normal from A to B (the tangents that complete the basis are
+    /// [`WideContact::tangents`]).
     pub normal: V3<F>,
-    pub tangent1: V3<F>,
-    pub tangent2: V3<F>,
     /// Friction centre relative to A's and B's centres of mass, m.
     pub friction_anchor_a: V3<F>,
     pub friction_anchor_b: V3<F>,
@@ -109,6 +102,8 @@ pub(crate) struct WideContact<F: Lanes = F4> {
     pub factor_valid: u32,
     /// Each lane's block active set (bit i = point i).
     pub mask: F::Indices,
+    /// Points in each lane (0 in an empty lane): point i is real where this is above i.
+    pub point_count: F,
     /// Most points in any lane: loops stop there (1 for sphere contacts, 4 for box faces).
     pub max_points: usize,
     pub points: [WidePoint<F>; MAX_MANIFOLD_POINTS],
@@ -235,10 +230,48 @@ impl<F: Lanes> WideContact<F> {
         w
     }
 
+    // What follows is derived in every pass from what is stored, not stored: the
+    // constraints of a big scene do not fit in the caches and stream from memory in each of
+    // a step's passes, and these take a few operations per lane group.
+
+    /// 1 where the lane has a point `i`, 0 where `i` is padding.
+    #[inline(always)]
+    pub(crate) fn active(&self, i: usize) -> F {
+        self.point_count.above(F::fill(i as f32)).choose(F::fill(1.0), F::fill(0.0))
+    }
+
+    /// The tangents that complete the normal's basis (`math::orthonormal_basis`, lane by lane
+    /// in the same operations, so the same bits).
+    #[inline(always)]
+    pub(crate) fn tangents(&self) -> (V3<F>, V3<F>) {
+        let n = &self.normal;
+        // copysign(1, n.z): the sign bit of n.z on 1.
+        let sign = (n.z & F::fill(-0.0)) | F::fill(1.0);
+        let a = F::fill(-1.0) / (sign + n.z);
+        let b = n.x * n.y * a;
+        let t1 = V3 { x: F::fill(1.0) + sign * n.x * n.x * a, y: sign * b, z: -sign * n.x };
+        let t2 = V3 { x: b, y: sign + n.y * n.y * a, z: -n.y };
+        (t1, t2)
+    }
+
+    /// 1/K of point `i`'s normal row alone (0 for padding).
+    #[inline(always)]
+    pub(crate) fn normal_mass(&self, i: usize) -> F {
+        self.active(i) * (F::fill(1.0) / self.k[block::sym_index(i, i)])
+    }
+
+    /// Point `i`'s distance from the friction centre, m (the twist friction's lever; 0 for
+    /// padding).
+    #[inline(always)]
+    pub(crate) fn lever_arm(&self, i: usize) -> F {
+        let offset = self.points[i].anchor_a.sub(&self.friction_anchor_a);
+        offset.dot(&offset).sqrt() * self.active(i)
+    }
+
     /// After an exact solve of `lane`: when the points that push changed, re-factor the lane's
     /// block for the new set so the next passes take the fast path again.
     fn adopt_active_set(&mut self, lane: usize, k: &block::Sym4, x: &[f32; 4]) {
-        let real = (0..4).filter(|&i| self.points[i].active.get(lane) > 0.0).count();
+        let real = self.point_count.get(lane) as usize;
         let pushing = (0..real).filter(|&i| x[i] > 0.0).fold(0u8, |m, i| m | (1 << i));
         let mask = if pushing == 0 { block::full_mask(real) } else { pushing };
         if mask as u32 == self.mask.as_ref()[lane] {
@@ -287,11 +320,12 @@ fn warm_start_points<F: Lanes, const M: usize>(c: &WideContact<F>, bodies: &mut 
         arm_sum_a = arm_sum_a.add_scaled(&arm_a, p.normal_impulse);
         arm_sum_b = arm_sum_b.add_scaled(&arm_b, p.normal_impulse);
     }
-    let friction = c.tangent1.scale(c.friction_impulse[0]).add_scaled(&c.tangent2, c.friction_impulse[1]);
+    let (tangent1, tangent2) = c.tangents();
+    let friction = tangent1.scale(c.friction_impulse[0]).add_scaled(&tangent2, c.friction_impulse[1]);
     arm_sum_a = arm_sum_a.add(&c.friction_anchor_a.cross(&friction));
     arm_sum_b = arm_sum_b.add(&c.friction_anchor_b.cross(&friction));
     if c.rolling {
-        let rolling = c.tangent1.scale(c.rolling_impulse[0]).add_scaled(&c.tangent2, c.rolling_impulse[1]);
+        let rolling = tangent1.scale(c.rolling_impulse[0]).add_scaled(&tangent2, c.rolling_impulse[1]);
         arm_sum_a = arm_sum_a.add(&rolling);
         arm_sum_b = arm_sum_b.add(&rolling);
     }
@@ -518,7 +552,7 @@ fn normal_pass<F: Lanes, const M: usize>(
         } else {
             F::fill(0.0)
         };
-        *bias = s.above(F::fill(0.0)).choose(s * inv_h, soft) * p.active;
+        *bias = s.above(F::fill(0.0)).choose(s * inv_h, soft) * c.active(i);
     }
     NormalPass { bias, mass_scale, impulse_scale }
 }
@@ -535,9 +569,8 @@ fn normal_velocities<F: Lanes, const M: usize>(
     // n·(v_B + ω_B × r_B − v_A − ω_A × r_A) = n·(v_B − v_A) + (r_B × n)·ω_B − (r_A × n)·ω_A
     let linear = c.normal.dot(&b.v.sub(&a.v));
     let mut velocity = [F::fill(0.0); 4];
-    for (i, p) in c.points[..M].iter().enumerate() {
-        let (arm_a, arm_b) = &arms[i];
-        velocity[i] = (linear + arm_b.dot(&b.w) - arm_a.dot(&a.w) + bias[i]) * p.active;
+    for (i, (arm_a, arm_b)) in arms[..M].iter().enumerate() {
+        velocity[i] = (linear + arm_b.dot(&b.w) - arm_a.dot(&a.w) + bias[i]) * c.active(i);
     }
     velocity
 }
@@ -565,7 +598,7 @@ fn solve_normal_block<F: Lanes, const M: usize>(
     let mut target = [F::fill(0.0); 4];
     for i in 0..m {
         let applied = (0..m).fold(F::fill(0.0), |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
-        rhs[i] = (velocity[i] - applied) * c.points[i].active;
+        rhs[i] = (velocity[i] - applied) * c.active(i);
         target[i] = (-(mass_scale * rhs[i]) + c.epsilon * prior[i]) * c.points[i].in_set;
     }
     let x = cholesky_solve(&c.factor, &target, m);
@@ -598,8 +631,8 @@ fn solve_normal_block<F: Lanes, const M: usize>(
     let mut total = F::fill(0.0);
     let mut delta = [F::fill(0.0); 4];
     for i in 0..m {
+        let new = solution[i] * c.active(i);
         let p = &mut c.points[i];
-        let new = solution[i] * p.active;
         delta[i] = new - p.normal_impulse;
         p.normal_impulse = new;
         total += new;
@@ -694,9 +727,10 @@ fn solve_normal_sequential<F: Lanes, const M: usize>(
         let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
         let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
         let vn = c.normal.dot(&dv);
+        let (normal_mass, active) = (c.normal_mass(i), c.active(i));
         let p = &mut c.points[i];
-        let impulse = -(p.normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
-        let new = lanes.choose((p.normal_impulse + impulse).max(F::fill(0.0)) * p.active, p.normal_impulse);
+        let impulse = -(normal_mass * pass.mass_scale * (vn + pass.bias[i])) - pass.impulse_scale * p.normal_impulse;
+        let new = lanes.choose((p.normal_impulse + impulse).max(F::fill(0.0)) * active, p.normal_impulse);
         let delta = new - p.normal_impulse;
         p.normal_impulse = new;
         total += new;
@@ -713,8 +747,8 @@ fn solve_normal_sequential<F: Lanes, const M: usize>(
 #[inline(always)]
 fn solve_twist<F: Lanes, const M: usize>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>) {
     let (mut spread, mut total) = (F::fill(0.0), F::fill(0.0));
-    for p in &c.points[..M] {
-        spread += p.normal_impulse * p.lever_arm;
+    for (i, p) in c.points[..M].iter().enumerate() {
+        spread += p.normal_impulse * c.lever_arm(i);
         total += p.normal_impulse;
     }
     let limit = c.friction * spread + c.rolling_lever * total;
@@ -731,11 +765,12 @@ fn solve_twist<F: Lanes, const M: usize>(c: &mut WideContact<F>, a: &mut WideBod
 fn solve_friction<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
     let (ca, cb) = (c.friction_anchor_a, c.friction_anchor_b);
     let dv = b.velocity_at(&cb).sub(&a.velocity_at(&ca));
-    let (vt1, vt2) = (c.tangent1.dot(&dv), c.tangent2.dot(&dv));
+    let (tangent1, tangent2) = c.tangents();
+    let (vt1, vt2) = (tangent1.dot(&dv), tangent2.dot(&dv));
     let old = c.friction_impulse;
     let new = disc_bounded_step(old, &c.tangent_mass, [vt1, vt2], c.friction * total_normal);
     c.friction_impulse = new;
-    let impulse = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
+    let impulse = tangent1.scale(new[0] - old[0]).add_scaled(&tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
 }
 
@@ -746,11 +781,12 @@ fn solve_friction<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &m
 #[inline(always)]
 fn solve_rolling<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
     let spin = b.w.sub(&a.w);
-    let (w1, w2) = (c.tangent1.dot(&spin), c.tangent2.dot(&spin));
+    let (tangent1, tangent2) = c.tangents();
+    let (w1, w2) = (tangent1.dot(&spin), tangent2.dot(&spin));
     let old = c.rolling_impulse;
     let new = disc_bounded_step(old, &c.rolling_mass, [w1, w2], c.rolling_lever * total_normal);
     c.rolling_impulse = new;
-    let couple = c.tangent1.scale(new[0] - old[0]).add_scaled(&c.tangent2, new[1] - old[1]);
+    let couple = tangent1.scale(new[0] - old[0]).add_scaled(&tangent2, new[1] - old[1]);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
     b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
 }
@@ -771,4 +807,73 @@ fn clamp_to_disc<F: Lanes>(value: [F; 2], radius: F) -> [F; 2] {
     let over = length_sq.above(radius * radius);
     let scale = over.choose(radius / length_sq.max(F::fill(1e-30)).sqrt(), F::fill(1.0));
     [value[0] * scale, value[1] * scale]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::math::orthonormal_basis;
+
+    /// Unit normals: the axes both ways (with a negative zero where the basis switches
+    /// sign), and a spread of directions.
+    fn normals() -> Vec<Vec3> {
+        let mut normals = vec![Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z, Vec3::new(0.0, 1.0, -0.0)];
+        normals.extend((0..200).map(|k| {
+            let (theta, phi) = (k as f32 * 0.7549, k as f32 * 0.5698 * std::f32::consts::TAU);
+            Vec3::new(theta.sin() * phi.cos(), theta.cos(), theta.sin() * phi.sin()).normalize()
+        }));
+        normals
+    }
+
+    /// The tangents the passes derive are, lane by lane, the bits of the scalar basis that
+    /// `store_lane` and the rest of the engine use.
+    fn derived_tangents_match<F: Lanes>() {
+        for chunk in normals().chunks(F::COUNT) {
+            let mut c = WideContact::<F>::empty();
+            for (lane, n) in chunk.iter().enumerate() {
+                put3(&mut c.normal, lane, *n);
+            }
+            let (t1, t2) = c.tangents();
+            for (lane, n) in chunk.iter().enumerate() {
+                let (s1, s2) = orthonormal_basis(*n);
+                assert_eq!(t1.lane(lane).to_array().map(f32::to_bits), s1.to_array().map(f32::to_bits), "{n}");
+                assert_eq!(t2.lane(lane).to_array().map(f32::to_bits), s2.to_array().map(f32::to_bits), "{n}");
+            }
+        }
+    }
+
+    #[test]
+    fn derived_tangents_are_the_scalar_basis_bit_for_bit() {
+        derived_tangents_match::<F4>();
+        #[cfg(target_arch = "x86_64")]
+        if crate::dynamics::simd_avx::eight_lanes_available() {
+            // SAFETY: checked above that the CPU has AVX2.
+            unsafe { eight() }
+        }
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn eight() {
+            derived_tangents_match::<crate::dynamics::simd_avx::F8>();
+        }
+    }
+
+    /// A lane's points are real up to its count and padding after, and padding has no mass
+    /// and no lever.
+    #[test]
+    fn points_past_a_lanes_count_are_padding() {
+        let mut c = WideContact::<F4>::empty();
+        for (lane, count) in [0, 1, 3, 4].into_iter().enumerate() {
+            put(&mut c.point_count, lane, count as f32);
+        }
+        c.points[2].anchor_a = V3::build(|_| Vec3::new(1.0, 2.0, 2.0));
+        for i in 0..4 {
+            for (lane, count) in [0, 1, 3, 4].into_iter().enumerate() {
+                let real = if i < count { 1.0 } else { 0.0 };
+                assert_eq!(c.active(i).get(lane), real, "point {i} of lane {lane}");
+                assert_eq!(c.normal_mass(i).get(lane), real, "identity row: K = 1");
+                let lever = if i == 2 { 3.0 * real } else { 0.0 };
+                assert_eq!(c.lever_arm(i).get(lane), lever);
+            }
+        }
+    }
 }

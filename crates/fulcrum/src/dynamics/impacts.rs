@@ -144,7 +144,7 @@ fn lane_points<F: Lanes>(
         let mean_velocity = velocity + F::fill(0.5) * horizon * relative_acceleration;
         let closing = (gap + mean_velocity * horizon).below(F::fill(0.0))
             & contact_speed_squared.above(F::fill(0.0))
-            & p.active.above(F::fill(0.0));
+            & c.active(i).above(F::fill(0.0));
         let fast = velocity.below(F::fill(-settings.threshold)) & c.restitution.above(F::fill(0.0));
         let bounce_squared =
             c.restitution * c.restitution * contact_speed_squared - F::fill(2.0) * closing_acceleration * gap;

@@ -242,8 +242,8 @@ enum Holder {
 fn deepest_points<F: Lanes>(c: &WideContact<F>, bodies: &[SolverBody]) -> [f32; 8] {
     let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
     let mut deepest = F::fill(0.0);
-    for p in &c.points[..c.max_points] {
-        deepest = deepest.min(motion.separation(p) * p.active);
+    for (i, p) in c.points[..c.max_points].iter().enumerate() {
+        deepest = deepest.min(motion.separation(p) * c.active(i));
     }
     std::array::from_fn(|lane| if lane < F::COUNT { deepest.get(lane) } else { 0.0 })
 }
