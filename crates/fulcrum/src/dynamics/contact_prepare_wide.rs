@@ -191,7 +191,6 @@ impl<F: Lanes> WideContact<F> {
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];
             put(&mut wp.normal_impulse, lane, settings.warm_scale * state.impulses[i].normal);
-            put(&mut wp.in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
         }
         put3(&mut data.center_a, lane, pair.center_a);
         put3(&mut data.center_b, lane, pair.center_b);
@@ -245,7 +244,7 @@ impl<F: Lanes> WideContact<F> {
     /// factor is stored inverted, as in `block::BlockFactor`.
     #[inline(always)]
     fn factor_block(&mut self, m: usize) {
-        let inside: [F; 4] = std::array::from_fn(|i| self.points[i].in_set);
+        let inside: [F; 4] = std::array::from_fn(|i| self.in_set(i));
         // A function, not a closure: a closure is compiled without the AVX2 of the kernel it
         // sits in, and its lane arithmetic then became calls (4% of large_pyramid's step).
         #[inline(always)]

@@ -33,8 +33,6 @@ pub(crate) struct WidePoint<F: Lanes = F4> {
     pub base_separation: F,
     /// Accumulated normal impulse of this substep / step, N·s.
     pub normal_impulse: F,
-    /// 1 when the point is in its lane's block active set (expected to push), else 0.
-    pub in_set: F,
 }
 
 impl<F: Lanes> WidePoint<F> {
@@ -254,6 +252,12 @@ impl<F: Lanes> WideContact<F> {
         (t1, t2)
     }
 
+    /// 1 where point `i` is in the lane's block active set (expected to push, `mask`), else 0.
+    #[inline(always)]
+    pub(crate) fn in_set(&self, i: usize) -> F {
+        F::flag(&self.mask, i as u32)
+    }
+
     /// 1/K of point `i`'s normal row alone (0 for padding).
     #[inline(always)]
     pub(crate) fn normal_mass(&self, i: usize) -> F {
@@ -283,9 +287,6 @@ impl<F: Lanes> WideContact<F> {
         put(&mut self.epsilon, lane, epsilon);
         for (e, value) in packed.iter().enumerate() {
             put(&mut self.factor[e], lane, *value);
-        }
-        for i in 0..4 {
-            put(&mut self.points[i].in_set, lane, if mask & (1 << i) != 0 { 1.0 } else { 0.0 });
         }
     }
 }
@@ -599,12 +600,12 @@ fn solve_normal_block<F: Lanes, const M: usize>(
     for i in 0..m {
         let applied = (0..m).fold(F::fill(0.0), |sum, j| sum + c.k[block::sym_index(i, j)] * prior[j]);
         rhs[i] = (velocity[i] - applied) * c.active(i);
-        target[i] = (-(mass_scale * rhs[i]) + c.epsilon * prior[i]) * c.points[i].in_set;
+        target[i] = (-(mass_scale * rhs[i]) + c.epsilon * prior[i]) * c.in_set(i);
     }
     let x = cholesky_solve(&c.factor, &target, m);
     // Points outside the active set get nothing; they must not be approaching then.
     let all_true = all_lanes::<F>();
-    let outside: [F; 4] = std::array::from_fn(|i| c.points[i].in_set.below(F::fill(0.5)));
+    let outside: [F; 4] = std::array::from_fn(|i| c.in_set(i).below(F::fill(0.5)));
     let mut outside_ok = all_true;
     if outside[..m].iter().any(|o| o.bits() != 0) {
         let inv_mass_scale = F::fill(1.0) / mass_scale;

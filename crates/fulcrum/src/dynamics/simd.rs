@@ -68,6 +68,8 @@ pub(crate) trait Lanes:
     fn bits(self) -> u32;
     /// Per lane of this mask: `if_set` where it is set, else `if_clear`.
     fn choose(self, if_set: Self, if_clear: Self) -> Self;
+    /// 1 in the lanes whose index has bit `bit` set, 0 in the others.
+    fn flag(indices: &Self::Indices, bit: u32) -> Self;
     /// Lane i from the aligned vector `vector(i)`.
     fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<Self>;
     /// Lane i from the quaternion `quat(i)`.
@@ -136,6 +138,10 @@ impl Lanes for F4 {
     #[inline(always)]
     fn choose(self, if_set: Self, if_clear: Self) -> Self {
         self.select(if_set, if_clear)
+    }
+    #[inline(always)]
+    fn flag(indices: &[u32; 4], bit: u32) -> Self {
+        F4::new(indices.map(|i| ((i >> bit) & 1) as f32))
     }
     #[inline(always)]
     fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<Self> {

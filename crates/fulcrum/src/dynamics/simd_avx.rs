@@ -234,6 +234,15 @@ impl Lanes for F8 {
         F8(unsafe { _mm256_blendv_ps(if_clear.0, if_set.0, self.0) })
     }
     #[inline(always)]
+    fn flag(indices: &[u32; 8], bit: u32) -> F8 {
+        // SAFETY: [u32; 8] is 32 bytes, read unaligned; F8 exists only where AVX2 is present.
+        unsafe {
+            let indices = _mm256_loadu_si256(indices.as_ptr().cast());
+            let set = _mm256_and_si256(_mm256_srlv_epi32(indices, _mm256_set1_epi32(bit as i32)), _mm256_set1_epi32(1));
+            F8(_mm256_cvtepi32_ps(set))
+        }
+    }
+    #[inline(always)]
     fn vectors(vector: impl Fn(usize) -> Vec3A) -> V3<F8> {
         let (low, high) = (F4::vectors(&vector), F4::vectors(|i| vector(i + 4)));
         V3 { x: F8::join(low.x, high.x), y: F8::join(low.y, high.y), z: F8::join(low.z, high.z) }
