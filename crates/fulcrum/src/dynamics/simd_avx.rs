@@ -334,6 +334,14 @@ mod tests {
             check("not", !mask8, [!mask4[0], !mask4[1]]);
             assert_eq!(mask8.bits(), mask4[0].bits() | mask4[1].bits() << 4, "bits");
         }
+        let indices: [u32; 8] = [0, 1, 2, 0b1010, 0b1111, u32::MAX, 1 << 31, 0b0110];
+        for bit in [0, 1, 2, 3, 31] {
+            let (low, high): ([u32; 4], [u32; 4]) =
+                (std::array::from_fn(|i| indices[i]), std::array::from_fn(|i| indices[i + 4]));
+            check("flag", F8::flag(&indices, bit), [F4::flag(&low, bit), F4::flag(&high, bit)]);
+            let expected: [f32; 8] = indices.map(|i| if i & (1 << bit) != 0 { 1.0 } else { 0.0 });
+            assert_eq!(F8::flag(&indices, bit).to_array(), expected, "flag of bit {bit}");
+        }
     }
 
     /// The eight lanes `eight` against the two halves `four`, bit for bit.
