@@ -103,12 +103,13 @@ impl Coloring {
 /// Most lanes of a group (eight with AVX2).
 pub(crate) const MAX_LANES: usize = 8;
 
+/// One constraint's lanes: the indices of the items they hold (lanes past the count 0), and
+/// how many it holds.
+pub(crate) type LaneGroup = ([u32; MAX_LANES], u8);
+
 /// Groups `items` `width` (4 or 8) at a time in their order, as the lanes of a constraint:
 /// each group's indices (lanes past the group's count 0) and how many it holds.
-pub(crate) fn lane_groups(
-    items: impl Iterator<Item = u32>,
-    width: usize,
-) -> impl Iterator<Item = ([u32; MAX_LANES], u8)> {
+pub(crate) fn lane_groups(items: impl Iterator<Item = u32>, width: usize) -> impl Iterator<Item = LaneGroup> {
     let mut items = items.peekable();
     let width = width.min(MAX_LANES);
     std::iter::from_fn(move || {

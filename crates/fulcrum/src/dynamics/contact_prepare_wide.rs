@@ -5,6 +5,7 @@
 //! into the contact pairs after the step.
 
 use super::block::{self, REGULARISATION};
+use super::coloring::LaneGroup;
 use super::contact_wide::{put, put3, put_sym, WideContact};
 use super::push_out::{deep_depth, PushLimits};
 use super::simd::{Lanes, Sym3, F4, V3};
@@ -147,8 +148,6 @@ impl<F: Lanes> WideContact<F> {
         let count = manifold.count;
         self.body_a.as_mut()[lane] = pair.body_a;
         self.body_b.as_mut()[lane] = pair.body_b;
-        self.contact_index.as_mut()[lane] = pair.contact_index;
-        self.manifold_index.as_mut()[lane] = pair.manifold_index as u32;
         self.max_points = self.max_points.max(count);
         put(&mut self.point_count, lane, count as f32);
         put(&mut self.inv_mass_a, lane, a.inv_mass);
@@ -352,39 +351,48 @@ impl<F: Lanes> WideContact<F> {
     }
 }
 
-/// Writes every lane's impulses back into the contact pairs (see `store_lane`). A pair's
-/// first manifold is solved in exactly one lane of one constraint, so those are written by
-/// the workers in parallel, each through a pointer to that one field; the further manifolds
-/// of mesh pairs (a few) follow on this thread, listed in `further` (kept by the caller, so
-/// that its capacity lasts from step to step).
+/// Writes every lane's impulses back into the contact pairs (see `store_lane`); constraint
+/// g's lanes hold the pairs `groups[g]` names. A pair's first manifold is solved in exactly
+/// one lane of one constraint, so those are written by the workers in parallel, each through
+/// a pointer to that one field; the further manifolds of mesh pairs (a few) follow on this
+/// thread, listed in `further` (kept by the caller, so that its capacity lasts from step to
+/// step).
 pub(crate) fn store_impulses<F: Lanes>(
     workers: &Workers,
-    wide: &[WideContact<F>],
+    (wide, groups): (&[WideContact<F>], &[LaneGroup]),
+    pairs: &[PairInput],
     contacts: &mut [Contact],
     step_scale: f32,
     further: &mut Vec<(usize, usize)>,
 ) {
     let shared = SharedContacts { start: contacts.as_mut_ptr(), len: contacts.len() };
+    let lane_pairs = |group: usize| {
+        let (lanes, count) = groups.get(group).map_or((&[][..], 0), |(lanes, count)| (&lanes[..], *count as usize));
+        lanes[..count.min(F::COUNT)].iter().filter_map(|&i| pairs.get(i as usize))
+    };
     // The lanes of further manifolds, (constraint, lane), found by the parallel pass.
     further.clear();
     workers::extend_flat_mapped(workers, further, wide, STORE_PER_TASK, |group, c| {
+        // The next constraint's pairs are read while this one's are written (they are
+        // scattered over the pairs' list: each a cache miss).
+        lane_pairs(group + 1).for_each(|pair| shared.prefetch_first_state(pair.contact_index as usize));
         let mut rest = [None; 8];
-        for (lane, further) in rest.iter_mut().enumerate().take(F::COUNT) {
-            if c.manifold_index.as_ref()[lane] > 0 {
-                *further = Some((group, lane));
+        for (lane, pair) in lane_pairs(group).enumerate() {
+            if pair.manifold_index > 0 {
+                rest[lane] = Some((group, lane));
                 continue;
             }
             // SAFETY: no other lane of any constraint stores manifold 0 of this pair.
-            if let Some(state) = unsafe { shared.first_state(c.contact_index.as_ref()[lane] as usize) } {
+            if let Some(state) = unsafe { shared.first_state(pair.contact_index as usize) } {
                 c.store_lane(lane, state, step_scale);
             }
         }
         rest.into_iter().flatten()
     });
     for &(group, lane) in further.iter() {
-        let c = &wide[group];
-        let Some(contact) = contacts.get_mut(c.contact_index.as_ref()[lane] as usize) else { continue };
-        c.store_lane(lane, contact.state_mut(c.manifold_index.as_ref()[lane] as usize), step_scale);
+        let Some(pair) = lane_pairs(group).nth(lane) else { continue };
+        let Some(contact) = contacts.get_mut(pair.contact_index as usize) else { continue };
+        wide[group].store_lane(lane, contact.state_mut(pair.manifold_index as usize), step_scale);
     }
 }
 
@@ -403,6 +411,21 @@ unsafe impl Send for SharedContacts {}
 unsafe impl Sync for SharedContacts {}
 
 impl SharedContacts {
+    /// Hints pair `index`'s first manifold state into the cache (when in range).
+    fn prefetch_first_state(&self, index: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if index < self.len {
+            // Only the address is computed: nothing is read through it.
+            let start = unsafe { std::ptr::addr_of!((*self.start.add(index)).first) }.cast::<i8>();
+            for line in 0..std::mem::size_of::<ManifoldState>().div_ceil(64) {
+                // SAFETY: a prefetch is a hint that never faults.
+                unsafe {
+                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(start.wrapping_add(64 * line))
+                };
+            }
+        }
+    }
+
     /// The first manifold's state of pair `index` (None when out of range), through a
     /// pointer to that field alone.
     ///

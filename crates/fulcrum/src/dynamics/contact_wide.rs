@@ -50,10 +50,6 @@ impl<F: Lanes> WidePoint<F> {
 pub(crate) struct WideContact<F: Lanes = F4> {
     pub body_a: F::Indices,
     pub body_b: F::Indices,
-    /// Index of each lane's contact pair in the world's list (u32::MAX for an empty lane).
-    pub contact_index: F::Indices,
-    /// Which of the pair's manifolds each lane holds.
-    pub manifold_index: F::Indices,
     /// Inverse masses and world inverse inertias at the start of the step.
     pub inv_mass_a: F,
     pub inv_mass_b: F,
@@ -214,10 +210,7 @@ impl<F: Lanes> WideContact<F> {
             let diagonal = [0, 4, 7, 9].contains(&e);
             F::fill(if diagonal { 1.0 } else { 0.0 })
         });
-        let mut contact_index = F::Indices::default();
-        contact_index.as_mut().fill(u32::MAX);
         let mut w = WideContact {
-            contact_index,
             mass_scale: F::fill(1.0),
             k: identity,
             factor: identity,

@@ -85,7 +85,7 @@ impl PushOut {
         self.rows.clear();
         for (index, c) in contacts.iter().enumerate() {
             for lane in 0..F::COUNT {
-                if c.contact_index.as_ref()[lane] == u32::MAX {
+                if c.point_count.get(lane) == 0.0 {
                     continue;
                 }
                 let (a, b) = (c.body_a.as_ref()[lane] as usize, c.body_b.as_ref()[lane] as usize);
@@ -122,7 +122,7 @@ impl PushOut {
     fn find_levels<F: Lanes>(&mut self, contacts: &[WideContact<F>], bodies: &[SolverBody]) {
         self.edges.clear();
         for c in contacts {
-            for lane in (0..F::COUNT).filter(|&lane| c.contact_index.as_ref()[lane] != u32::MAX) {
+            for lane in (0..F::COUNT).filter(|&lane| c.point_count.get(lane) > 0.0) {
                 self.edges.push((c.body_a.as_ref()[lane], c.body_b.as_ref()[lane]));
                 self.edges.push((c.body_b.as_ref()[lane], c.body_a.as_ref()[lane]));
             }

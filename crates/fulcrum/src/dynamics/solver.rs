@@ -24,7 +24,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
-use super::coloring::{self, Coloring, MAX_COLORS, MAX_LANES};
+use super::coloring::{self, Coloring, LaneGroup, MAX_COLORS, MAX_LANES};
 use super::contact_islands::ContactIslands;
 use super::contact_kernels::{with_lanes, ContactKernels, ContactLists};
 use super::contact_prepare_wide::{prefetch_states, store_impulses, PairInput, PrepareSettings};
@@ -72,7 +72,7 @@ pub(crate) struct SolverData {
     coloring: Coloring,
     /// The lanes of each constraint group (contacts: indices into `pairs`; ball joints:
     /// into `joints`) and how many, before they are prepared.
-    lane_groups: Vec<([u32; MAX_LANES], u8)>,
+    lane_groups: Vec<LaneGroup>,
     /// Lanes per contact constraint this step: 8 in the soft step where the CPU has AVX2
     /// (and not `four_lanes_only`), else 4.
     pub contact_width: usize,
@@ -140,7 +140,7 @@ pub(crate) struct SolverData {
     pub four_lanes_only: bool,
     /// The lanes of each ball joint group (indices into `joints`; the first `width` used)
     /// and how many.
-    joint_lane_groups: Vec<([u32; MAX_LANES], u8)>,
+    joint_lane_groups: Vec<LaneGroup>,
     /// Where each colour's lane groups end in `ball_lanes`.
     joint_colour_ends: Vec<usize>,
     /// The last step's `joint_ends`, and the version of the ends: it changes whenever
@@ -605,7 +605,8 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
     };
     let solved = Instant::now();
     let (workers, contacts, further) = (&data.workers, &mut data.contacts, &mut data.further_lanes);
-    with_lanes!(data.contact_width, L => store_impulses(workers, L::list(contacts), world_contacts, step_scale, further));
+    let (groups, pairs) = (&data.lane_groups, &data.pairs);
+    with_lanes!(data.contact_width, L => store_impulses(workers, (L::list(contacts), groups), pairs, world_contacts, step_scale, further));
     SolveTimes {
         prepare_ms: (prepared - start).as_secs_f64() * 1e3,
         passes_ms: (solved - prepared).as_secs_f64() * 1e3,
@@ -762,10 +763,12 @@ mod tests {
             }
             let data = &world.solver;
             assert!(!data.coloring.overflow.is_empty(), "{:?}: no pair overflowed the colours", solver.mode);
-            let one = |index: &[u32]| index[1..].iter().all(|&i| i == u32::MAX);
-            let four = data.contacts.four.iter().filter(|c| one(&c.contact_index));
+            fn one<F: crate::dynamics::simd::Lanes>(c: &crate::dynamics::contact_wide::WideContact<F>) -> bool {
+                (1..F::COUNT).all(|lane| c.point_count.get(lane) == 0.0)
+            }
+            let four = data.contacts.four.iter().filter(|c| one(c));
             #[cfg(target_arch = "x86_64")]
-            let four = four.count() + data.contacts.eight.iter().filter(|c| one(&c.contact_index)).count();
+            let four = four.count() + data.contacts.eight.iter().filter(|c| one(c)).count();
             #[cfg(not(target_arch = "x86_64"))]
             let four = four.count();
             let one_lane = four;
