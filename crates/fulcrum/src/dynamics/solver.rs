@@ -44,6 +44,7 @@ use super::step_context::StepContext;
 use super::workers::{self, Workers};
 use crate::collision::contact::Contact;
 use crate::collision::manifold::MAX_MANIFOLD_POINTS;
+use crate::id::BodyId;
 use crate::math::{Pose, Vec3};
 use crate::settings::{Integrator, PositionCorrection, SolverMode, SolverSettings};
 
@@ -115,6 +116,10 @@ pub(crate) struct SolverData {
     /// Every static or simulated body's pose and centre of mass at the start of the step, at
     /// its arena slot + 1 (0: the static world), filled when the bodies are gathered.
     pub slot_poses: Vec<(Pose, Vec3)>,
+    /// Every body's id and solver index (0 when not simulated) this step, at its arena slot
+    /// (None for an empty slot): how a contact finds its bodies' solver indices without
+    /// reading the bodies themselves.
+    pub slot_solver: Vec<(Option<BodyId>, u32)>,
     /// Per lane of `ball_lanes` (group × width + lane): where its joint's anchors are.
     lane_anchors: Vec<JointAnchors>,
     /// The ball joints' lanes are the last step's and start this step from `lane_anchors`
