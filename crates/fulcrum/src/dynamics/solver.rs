@@ -58,6 +58,9 @@ type PairKey = (u32, u32, u8);
 /// Largest position correction of one ngs pass, metres.
 const MAX_LINEAR_CORRECTION: f32 = 0.2;
 
+/// A body slot's id (None when empty) and its solver index this step (0 when not simulated).
+pub(crate) type SlotSolver = (Option<BodyId>, u32);
+
 /// The arrays one step works on. Kept between steps so nothing is allocated once the scene
 /// has reached its size.
 #[derive(Default)]
@@ -119,7 +122,7 @@ pub(crate) struct SolverData {
     /// Every body's id and solver index (0 when not simulated) this step, at its arena slot
     /// (None for an empty slot): how a contact finds its bodies' solver indices without
     /// reading the bodies themselves.
-    pub slot_solver: Vec<(Option<BodyId>, u32)>,
+    pub slot_solver: Vec<SlotSolver>,
     /// Per lane of `ball_lanes` (group × width + lane): where its joint's anchors are.
     lane_anchors: Vec<JointAnchors>,
     /// The ball joints' lanes are the last step's and start this step from `lane_anchors`

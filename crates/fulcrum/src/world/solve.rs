@@ -12,7 +12,7 @@ use crate::body::{Body, BodyKind};
 use crate::collision::contact::Contact;
 use crate::dynamics::contact_islands;
 use crate::dynamics::contact_prepare_wide::PairInput;
-use crate::dynamics::solver;
+use crate::dynamics::solver::{self, SlotSolver};
 use crate::dynamics::solver_body::{SolverBody, SolverBodyParams};
 use crate::dynamics::step_context::StepContext;
 use crate::dynamics::workers;
@@ -235,7 +235,7 @@ impl World {
 /// than from the bodies (a cache miss on each of 320 bytes: 15% of gathering the pairs).
 fn solved_ends(
     contact: &Contact,
-    (ids, poses): (&[(Option<BodyId>, u32)], &[(Pose, Vec3)]),
+    (ids, poses): (&[SlotSolver], &[(Pose, Vec3)]),
     solver: &[SolverBody],
 ) -> Option<((u32, Vec3), (u32, Vec3))> {
     if !contact.touching || contact.sensor {
@@ -273,7 +273,7 @@ struct BodyRun<'a> {
     /// The run's part of `SolverData::slot_poses`.
     poses: &'a mut [(Pose, Vec3)],
     /// The run's part of `SolverData::slot_solver`.
-    solver_indices: &'a mut [(Option<BodyId>, u32)],
+    solver_indices: &'a mut [SlotSolver],
     ids: &'a mut [BodyId],
     solved: &'a mut [SolverBody],
     params: &'a mut [SolverBodyParams],
