@@ -6,7 +6,7 @@
 
 use super::block::{self, REGULARISATION};
 use super::coloring::LaneGroup;
-use super::contact_wide::{put, put3, put_sym, WideContact};
+use super::contact_wide::{inverse_2x2, put, put3, put_sym, WideContact};
 use super::push_out::{deep_depth, PushLimits};
 use super::simd::{Lanes, Sym3, F4, V3};
 use super::softness::Softness;
@@ -310,8 +310,7 @@ impl<F: Lanes> WideContact<F> {
 
     /// Rolling resistance: the lever ρ is the rolling radius, the distance along the normal
     /// from a moving body's centre of mass to the friction centre (the larger of the two), so
-    /// `rolling_lever` = c·ρ; the 2×2 angular mass in the tangent basis; the warm-start
-    /// impulse projected on the new tangents.
+    /// `rolling_lever` = c·ρ; and the warm-start impulse projected on the new tangents.
     #[inline(always)]
     fn prepare_rolling(&mut self, data: &LaneData<F>, settings: &PrepareSettings) {
         let n = &self.normal;
@@ -320,15 +319,9 @@ impl<F: Lanes> WideContact<F> {
         let radius_a = moves_a.choose(n.dot(&self.friction_anchor_a).magnitude(), F::fill(0.0));
         let radius_b = moves_b.choose(n.dot(&self.friction_anchor_b).magnitude(), F::fill(0.0));
         self.rolling_lever *= radius_a.max(radius_b);
-        let (tangent1, tangent2) = self.tangents();
-        let (t1, t2) = (&tangent1, &tangent2);
-        let (i1, i2) = (
-            self.inv_inertia_a.mul(t1).add(&self.inv_inertia_b.mul(t1)),
-            self.inv_inertia_a.mul(t2).add(&self.inv_inertia_b.mul(t2)),
-        );
-        self.rolling_mass = inverse_2x2(t1.dot(&i1), t1.dot(&i2), t2.dot(&i2));
+        let (t1, t2) = self.tangents();
         let warm = F::fill(settings.warm_scale);
-        self.rolling_impulse = [data.stored_rolling.dot(t1) * warm, data.stored_rolling.dot(t2) * warm];
+        self.rolling_impulse = [data.stored_rolling.dot(&t1) * warm, data.stored_rolling.dot(&t2) * warm];
     }
 
     /// Writes lane `lane`'s impulses back into its manifold's state, in per-step units
@@ -464,15 +457,6 @@ impl<F: Lanes> WideContact<F> {
         let (r1, r2) = (self.rolling_impulse[0].get(lane), self.rolling_impulse[1].get(lane));
         r1 * t1 + r2 * t2
     }
-}
-
-/// Inverse of the symmetric 2×2 matrix [[k11, k12], [k12, k22]] as [m11, m12, m22] (zero when
-/// singular).
-#[inline(always)]
-fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
-    let det = k11 * k22 - k12 * k12;
-    let inv = det.above(F::fill(0.0)).choose(F::fill(1.0) / det, F::fill(0.0));
-    [k22 * inv, -(k12 * inv), k11 * inv]
 }
 
 /// Inverse of the 2×2 tangent K at the friction centre (see `contact_solver.rs`).

@@ -69,10 +69,9 @@ pub(crate) struct WideContact<F: Lanes = F4> {
     pub twist_mass: F,
     pub twist_impulse: F,
     /// Rolling resistance: the torque bound per newton of normal force, c·ρ (m; 0 in lanes
-    /// without), the inverse of the 2×2 angular K in the tangent basis, and the accumulated
-    /// angular impulse along tangent1 and tangent2, N·m·s.
+    /// without), and the accumulated angular impulse along the tangents, N·m·s (the rows'
+    /// mass is [`WideContact::rolling_mass`]).
     pub rolling_lever: F,
-    pub rolling_mass: [F; 3],
     pub rolling_impulse: [F; 2],
     /// Some lane resists rolling (otherwise its rows are skipped).
     pub rolling: bool,
@@ -263,6 +262,17 @@ impl<F: Lanes> WideContact<F> {
     pub(crate) fn lever_arm(&self, i: usize) -> F {
         let offset = self.points[i].anchor_a.sub(&self.friction_anchor_a);
         offset.dot(&offset).sqrt() * self.active(i)
+    }
+
+    /// The inverse of the rolling rows' 2×2 angular K in the tangent basis (t₁, t₂):
+    /// K_ij = t_i·(I_A⁻¹ + I_B⁻¹) t_j.
+    #[inline(always)]
+    pub(crate) fn rolling_mass(&self, (t1, t2): (&V3<F>, &V3<F>)) -> [F; 3] {
+        let (i1, i2) = (
+            self.inv_inertia_a.mul(t1).add(&self.inv_inertia_b.mul(t1)),
+            self.inv_inertia_a.mul(t2).add(&self.inv_inertia_b.mul(t2)),
+        );
+        inverse_2x2(t1.dot(&i1), t1.dot(&i2), t2.dot(&i2))
     }
 
     /// After an exact solve of `lane`: when the points that push changed, re-factor the lane's
@@ -778,11 +788,21 @@ fn solve_rolling<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mu
     let (tangent1, tangent2) = c.tangents();
     let (w1, w2) = (tangent1.dot(&spin), tangent2.dot(&spin));
     let old = c.rolling_impulse;
-    let new = disc_bounded_step(old, &c.rolling_mass, [w1, w2], c.rolling_lever * total_normal);
+    let mass = c.rolling_mass((&tangent1, &tangent2));
+    let new = disc_bounded_step(old, &mass, [w1, w2], c.rolling_lever * total_normal);
     c.rolling_impulse = new;
     let couple = tangent1.scale(new[0] - old[0]).add_scaled(&tangent2, new[1] - old[1]);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
     b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
+}
+
+/// Inverse of the symmetric 2×2 matrix [[k11, k12], [k12, k22]] as [m11, m12, m22] (zero when
+/// singular).
+#[inline(always)]
+pub(crate) fn inverse_2x2<F: Lanes>(k11: F, k12: F, k22: F) -> [F; 3] {
+    let det = k11 * k22 - k12 * k12;
+    let inv = det.above(F::fill(0.0)).choose(F::fill(1.0) / det, F::fill(0.0));
+    [k22 * inv, -(k12 * inv), k11 * inv]
 }
 
 /// One step of a two-row block with a disc bound: the accumulated impulse `old` moves by
