@@ -382,9 +382,8 @@ fn a_pile_on_bumpy_terrain_stays_above_it() {
 /// speed at the end is printed, not asserted: resting bodies still show velocity noise of a few
 /// cm/s, which is not motion.) 20 s, not 10: whether a late avalanche (a capsule sliding off
 /// the pile, knocking a cylinder) is still under way at 10 s is chaos. Dropped 0.5 mm apart 24
-/// times, the pile still moved more than 1 cm in the last second in 6 runs at 10 s, 4 at 12 s
-/// and 1 at 15 s with the code before B's anchors were taken from A's (2026-11-27), and in 3,
-/// 1 and 0 runs with it.
+/// times, the pile still moved more than 1 cm in the last second in 6 runs at 10 s, 4 at 12 s,
+/// 1 at 15 s (2026-11-27 code; then every run had come to rest).
 #[test]
 fn a_pile_on_bumpy_terrain_comes_to_rest() {
     let (samples, grounds) = terrains();
