@@ -357,7 +357,7 @@ impl Island {
         for (index, c) in contacts.iter().enumerate() {
             let normal = c.normal.lane(0);
             for (point, p) in c.points.iter().enumerate().filter(|&(i, _)| c.active(i).get(0) > 0.0) {
-                let (arm_a, arm_b) = p.arms(&c.normal, &c.offset_arm());
+                let (arm_a, arm_b) = p.arms(&c.normal);
                 let mut row = Row { contact: index as u32, point: point as u8, ..Default::default() };
                 let sides = [
                     (c.body_a.as_ref()[0], -normal, -arm_a.lane(0), c.inv_mass_a.get(0), c.inv_inertia_a.lane(0)),

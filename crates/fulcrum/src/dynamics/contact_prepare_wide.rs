@@ -72,11 +72,10 @@ pub(crate) struct PrepareSettings {
 
 /// Scalar gathers of one lane: everything that differs per manifold.
 struct LaneData<F: Lanes = F4> {
-    /// Each point where A's arm ends, and where B's arm of the first point ends (the same
-    /// point unless the lane solves in a kept frame, `ContactFrame`; B's arms of the others
-    /// follow, `prepare_points`).
+    /// Each point where A's arm ends, and where B's does (the same point unless the lane
+    /// solves in a kept frame, `ContactFrame`).
     position: [V3<F>; MAX_MANIFOLD_POINTS],
-    first_position_b: V3<F>,
+    position_b: [V3<F>; MAX_MANIFOLD_POINTS],
     separation: [F; MAX_MANIFOLD_POINTS],
     center_a: V3<F>,
     center_b: V3<F>,
@@ -114,7 +113,7 @@ impl<F: Lanes> WideContact<F> {
         let w = self;
         let mut data = LaneData {
             position: [V3::default(); MAX_MANIFOLD_POINTS],
-            first_position_b: V3::default(),
+            position_b: [V3::default(); MAX_MANIFOLD_POINTS],
             separation: [F::fill(0.0); MAX_MANIFOLD_POINTS],
             center_a: V3::default(),
             center_b: V3::default(),
@@ -187,9 +186,7 @@ impl<F: Lanes> WideContact<F> {
                 None => (point.position, point.position),
             };
             put3(&mut data.position[i], lane, at_a);
-            if i == 0 {
-                put3(&mut data.first_position_b, lane, at_b);
-            }
+            put3(&mut data.position_b[i], lane, at_b);
             put(&mut data.separation[i], lane, point.separation);
             let wp = &mut self.points[i];
             put(&mut wp.normal_impulse, lane, settings.warm_scale * state.impulses[i].normal);
@@ -199,20 +196,18 @@ impl<F: Lanes> WideContact<F> {
         put3(&mut data.stored_friction, lane, state.friction_impulse.linear);
     }
 
-    /// Anchors, the lane's B-anchor offset and base separations. r_B − r_A is the same for
-    /// every point of a lane (c_A − c_B, plus a kept frame's shared offset across the normal;
-    /// `ContactFrame::arm_ends`), so it is taken once, from the first point.
+    /// Anchors, base separations and the normal rows' arms.
     #[inline(always)]
     fn prepare_points(&mut self, data: &LaneData<F>) {
         let n = self.normal;
-        let offset = data.first_position_b.sub(&data.center_b).sub(&data.position[0].sub(&data.center_a));
-        self.anchor_offset = offset;
-        let normal_offset = n.dot(&offset);
         for i in 0..self.max_points {
             let active = self.active(i);
             let p = &mut self.points[i];
-            p.anchor_a = data.position[i].sub(&data.center_a);
-            p.base_separation = (data.separation[i] - normal_offset) * active;
+            let ra = data.position[i].sub(&data.center_a);
+            let rb = data.position_b[i].sub(&data.center_b);
+            p.anchor_a = ra;
+            p.anchor_b = rb;
+            p.base_separation = (data.separation[i] - n.dot(&rb.sub(&ra))) * active;
         }
     }
 
@@ -223,8 +218,7 @@ impl<F: Lanes> WideContact<F> {
     fn prepare_block(&mut self) {
         let m = self.max_points;
         let masses = self.inv_mass_a + self.inv_mass_b;
-        let offset_arm = self.offset_arm();
-        let arms: [(V3<F>, V3<F>); 4] = std::array::from_fn(|i| self.points[i].arms(&self.normal, &offset_arm));
+        let arms: [(V3<F>, V3<F>); 4] = std::array::from_fn(|i| self.points[i].arms(&self.normal));
         let weighted_a: [V3<F>; 4] = std::array::from_fn(|i| self.inv_inertia_a.mul(&arms[i].0));
         let weighted_b: [V3<F>; 4] = std::array::from_fn(|i| self.inv_inertia_b.mul(&arms[i].1));
         let mut trace = F::fill(0.0);
@@ -297,7 +291,7 @@ impl<F: Lanes> WideContact<F> {
             let weight =
                 (F::fill(1.0) - data.separation[i] * inv_spec).max(F::fill(1e-3)).min(F::fill(1.0)) * self.active(i);
             sum_a = sum_a.add_scaled(&p.anchor_a, weight);
-            sum_b = sum_b.add_scaled(&p.anchor_b(&self.anchor_offset), weight);
+            sum_b = sum_b.add_scaled(&p.anchor_b, weight);
             total += weight;
         }
         let inv_total = F::fill(1.0) / total.max(F::fill(1e-30));
@@ -450,8 +444,8 @@ impl<F: Lanes> WideContact<F> {
         for (arm, point) in frame.arms.iter_mut().zip(&self.points[..count]) {
             *arm = point.anchor_a.lane(lane);
         }
-        // r_B − r_A is the same for every point (`prepare_points`).
-        frame.offset = self.anchor_offset.lane(lane);
+        // r_B − r_A is the same for every point: c_A − c_B.
+        frame.offset = self.points[0].anchor_b.lane(lane) - self.points[0].anchor_a.lane(lane);
     }
 
     /// The lane's accumulated rolling-resistance impulse as a world vector (zero without),

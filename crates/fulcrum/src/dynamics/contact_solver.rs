@@ -107,14 +107,14 @@ pub(crate) fn correct_positions(c: &WideContact, bodies: &mut [SolverBody], para
     let (beta, slop) = (F4::splat(params.baumgarte), F4::splat(params.slop));
     let max_correction = F4::splat(-params.max_correction);
     for (i, p) in c.points[..c.max_points].iter().enumerate() {
-        let s = NormalMotion::new(c, (&dpa, &dqa), (&dpb, &dqb)).separation(p);
+        let s = NormalMotion::new(&c.normal, (&dpa, &dqa), (&dpb, &dqb)).separation(p);
         let error = (beta * (s + slop)).max(max_correction).min(F4::ZERO);
         // Padding points have no mass, so no impulse.
         let impulse: V3 = c.normal.scale(-(c.normal_mass(i) * error));
         dpa = dpa.add_scaled(&impulse, -c.inv_mass_a);
         dpb = dpb.add_scaled(&impulse, c.inv_mass_b);
         let turn_a = c.inv_inertia_a.mul(&p.anchor_a.cross(&impulse));
-        let turn_b = c.inv_inertia_b.mul(&p.anchor_b(&c.anchor_offset).cross(&impulse));
+        let turn_b = c.inv_inertia_b.mul(&p.anchor_b.cross(&impulse));
         // Bodies that cannot move keep their rotation bit for bit (normalising would not).
         dqa = dqa.integrate(&turn_a.scale(-F4::ONE)).select(movable_a, &dqa);
         dqb = dqb.integrate(&turn_b).select(movable_b, &dqb);

@@ -25,9 +25,10 @@ const APPROACH_TOLERANCE: f32 = 1e-5;
 /// One manifold point in four lanes.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct WidePoint<F: Lanes = F4> {
-    /// Anchor from A's centre of mass, world axes at the start of the step, m (B's is this
-    /// plus the lane's `anchor_offset`).
+    /// Anchor from A's centre of mass, world axes at the start of the step, m.
     pub anchor_a: V3<F>,
+    /// Anchor from B's centre of mass, m.
+    pub anchor_b: V3<F>,
     /// Separation minus n·(r_B − r_A), so the current separation is a dot product per body, m.
     pub base_separation: F,
     /// Accumulated normal impulse of this substep / step, N·s.
@@ -35,20 +36,12 @@ pub(crate) struct WidePoint<F: Lanes = F4> {
 }
 
 impl<F: Lanes> WidePoint<F> {
-    /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian, given the lane's
-    /// (r_B − r_A) × n (`WideContact::offset_arm`). Computed where they are used rather than
-    /// stored: a cross product costs less than streaming 96 more bytes per point through every
-    /// pass (the constraints of a big scene do not fit in the caches).
+    /// r_A × n and r_B × n: the angular parts of the normal row's Jacobian. Computed where they
+    /// are used rather than stored: two cross products cost less than streaming 96 more bytes
+    /// per point through every pass (the constraints of a big scene do not fit in the caches).
     #[inline(always)]
-    pub(crate) fn arms(&self, normal: &V3<F>, offset_arm: &V3<F>) -> (V3<F>, V3<F>) {
-        let arm_a = self.anchor_a.cross(normal);
-        (arm_a, arm_a.add(offset_arm))
-    }
-
-    /// The anchor from B's centre of mass, m: r_A plus the lane's `anchor_offset`.
-    #[inline(always)]
-    pub(crate) fn anchor_b(&self, offset: &V3<F>) -> V3<F> {
-        self.anchor_a.add(offset)
+    pub(crate) fn arms(&self, normal: &V3<F>) -> (V3<F>, V3<F>) {
+        (self.anchor_a.cross(normal), self.anchor_b.cross(normal))
     }
 }
 
@@ -65,9 +58,6 @@ pub(crate) struct WideContact<F: Lanes = F4> {
     /// Contact normal from A to B (the tangents that complete the basis are
     /// [`WideContact::tangents`]).
     pub normal: V3<F>,
-    /// r_B − r_A, the same for every point of a lane: c_A − c_B, plus with a kept frame the
-    /// part across the normal of the offset the frame gives all its points (`ContactFrame`).
-    pub anchor_offset: V3<F>,
     /// Friction centre relative to A's and B's centres of mass, m.
     pub friction_anchor_a: V3<F>,
     pub friction_anchor_b: V3<F>,
@@ -234,12 +224,6 @@ impl<F: Lanes> WideContact<F> {
     // constraints of a big scene do not fit in the caches and stream from memory in each of
     // a step's passes, and these take a few operations per lane group.
 
-    /// (r_B − r_A) × n: what B's arm of every point adds to A's.
-    #[inline(always)]
-    pub(crate) fn offset_arm(&self) -> V3<F> {
-        self.anchor_offset.cross(&self.normal)
-    }
-
     /// 1 where the lane has a point `i`, 0 where `i` is padding.
     #[inline(always)]
     pub(crate) fn active(&self, i: usize) -> F {
@@ -334,9 +318,8 @@ fn warm_start_points<F: Lanes, const M: usize>(c: &WideContact<F>, bodies: &mut 
     let mut b = WideBodies::gather(bodies, &c.body_b);
     let mut normal_sum = F::fill(0.0);
     let (mut arm_sum_a, mut arm_sum_b) = (c.normal.scale(c.twist_impulse), c.normal.scale(c.twist_impulse));
-    let offset_arm = c.offset_arm();
     for p in &c.points[..M] {
-        let (arm_a, arm_b) = p.arms(&c.normal, &offset_arm);
+        let (arm_a, arm_b) = p.arms(&c.normal);
         normal_sum += p.normal_impulse;
         arm_sum_a = arm_sum_a.add_scaled(&arm_a, p.normal_impulse);
         arm_sum_b = arm_sum_b.add_scaled(&arm_b, p.normal_impulse);
@@ -405,7 +388,7 @@ pub(crate) fn solve_lanes<F: Lanes>(c: &mut WideContact<F>, bodies: &mut [Solver
 fn solve_points<F: Lanes, const M: usize>(c: &mut WideContact<F>, bodies: &mut [SolverBody], params: &SolveParams) {
     let mut a = WideBodies::gather(bodies, &c.body_a);
     let mut b = WideBodies::gather(bodies, &c.body_b);
-    let motion = NormalMotion::gather(c, bodies);
+    let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
     let pass = normal_pass::<F, M>(c, &motion, params);
     // The switches are copied out first: read through `params` at the branches, they made
     // LLVM unpack the struct bit by bit in every call (measured: +20% instructions here).
@@ -438,7 +421,7 @@ pub(crate) fn lane_zero_biases<F: Lanes>(
     bodies: &[SolverBody],
     params: &SolveParams,
 ) -> ([f32; 4], f32, f32) {
-    let motion = NormalMotion::gather(c, bodies);
+    let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
     let pass = normal_pass::<F, 4>(c, &motion, params);
     (pass.bias.map(|b| b.get(0)), pass.mass_scale.get(0), pass.impulse_scale.get(0))
 }
@@ -490,44 +473,43 @@ fn all_lanes<F: Lanes>() -> F {
 /// ```text
 /// s = n·((Δp_B + Δq_B r_B) − (Δp_A + Δq_A r_A)) + s₀ − n·(r_B − r_A)
 ///   = n·(Δp_B − Δp_A) + (Δq_B⁻¹ n)·r_B − (Δq_A⁻¹ n)·r_A + base_separation
-///   = [n·(Δp_B − Δp_A) + (Δq_B⁻¹ n)·d] + (Δq_B⁻¹ n − Δq_A⁻¹ n)·r_A + base_separation
 /// ```
 ///
-/// with r_B = r_A + d, d the lane's `anchor_offset` (n·(Δq r) = (Δq⁻¹ n)·r: the shared
-/// normal is rotated once per body instead of every anchor, and a point costs one dot product).
+/// (n·(Δq r) = (Δq⁻¹ n)·r: the shared normal is rotated once per body instead of every anchor.)
 pub(crate) struct NormalMotion<F: Lanes = F4> {
     moved_centres: F,
-    turned_normal: V3<F>,
+    normal_in_a: V3<F>,
+    normal_in_b: V3<F>,
 }
 
 impl<F: Lanes> NormalMotion<F> {
-    /// From the displacements (Δp, Δq) of the A and B bodies, for the lanes of `c`.
+    /// From the displacements (Δp, Δq) of the A and B bodies.
     #[inline(always)]
-    pub(crate) fn new(
-        c: &WideContact<F>,
-        (dpa, dqa): (&V3<F>, &Q4<F>),
-        (dpb, dqb): (&V3<F>, &Q4<F>),
-    ) -> NormalMotion<F> {
-        let normal = &c.normal;
-        let (normal_in_a, normal_in_b) = (dqa.conjugate().rotate(normal), dqb.conjugate().rotate(normal));
+    pub(crate) fn new(normal: &V3<F>, (dpa, dqa): (&V3<F>, &Q4<F>), (dpb, dqb): (&V3<F>, &Q4<F>)) -> NormalMotion<F> {
         NormalMotion {
-            moved_centres: normal.dot(&dpb.sub(dpa)) + normal_in_b.dot(&c.anchor_offset),
-            turned_normal: normal_in_b.sub(&normal_in_a),
+            moved_centres: normal.dot(&dpb.sub(dpa)),
+            normal_in_a: dqa.conjugate().rotate(normal),
+            normal_in_b: dqb.conjugate().rotate(normal),
         }
     }
 
-    /// From the solver bodies of each lane of `c`.
+    /// From the solver bodies of each lane.
     #[inline(always)]
-    pub(crate) fn gather(c: &WideContact<F>, bodies: &[SolverBody]) -> NormalMotion<F> {
-        let (dpa, dqa) = gather_motion(bodies, &c.body_a);
-        let (dpb, dqb) = gather_motion(bodies, &c.body_b);
-        NormalMotion::new(c, (&dpa, &dqa), (&dpb, &dqb))
+    pub(crate) fn gather(
+        normal: &V3<F>,
+        bodies: &[SolverBody],
+        body_a: &F::Indices,
+        body_b: &F::Indices,
+    ) -> NormalMotion<F> {
+        let (dpa, dqa) = gather_motion(bodies, body_a);
+        let (dpb, dqb) = gather_motion(bodies, body_b);
+        NormalMotion::new(normal, (&dpa, &dqa), (&dpb, &dqb))
     }
 
     /// The current separation of point `p`, m (negative when overlapping).
     #[inline(always)]
     pub(crate) fn separation(&self, p: &WidePoint<F>) -> F {
-        self.moved_centres + self.turned_normal.dot(&p.anchor_a) + p.base_separation
+        self.moved_centres + self.normal_in_b.dot(&p.anchor_b) - self.normal_in_a.dot(&p.anchor_a) + p.base_separation
     }
 }
 
@@ -610,9 +592,8 @@ fn solve_normal_block<F: Lanes, const M: usize>(
     pass: &NormalPass<F>,
 ) -> (F, u32) {
     let mass_scale = pass.mass_scale;
-    let offset_arm = c.offset_arm();
     let arms: [(V3<F>, V3<F>); 4] =
-        std::array::from_fn(|i| if i < M { c.points[i].arms(&c.normal, &offset_arm) } else { Default::default() });
+        std::array::from_fn(|i| if i < M { c.points[i].arms(&c.normal) } else { Default::default() });
     let velocity = normal_velocities::<F, M>(c, &arms, a, b, &pass.bias);
     let prior: [F; 4] = std::array::from_fn(|i| c.points[i].normal_impulse);
     // b = v − K λ: the velocities without any accumulated impulse.
@@ -747,7 +728,7 @@ fn solve_normal_sequential<F: Lanes, const M: usize>(
     let m = M;
     for k in 0..m {
         let i = if reverse { m - 1 - k } else { k };
-        let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b(&c.anchor_offset));
+        let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
         let dv = b.velocity_at(&rb).sub(&a.velocity_at(&ra));
         let vn = c.normal.dot(&dv);
         let (normal_mass, active) = (c.normal_mass(i), c.active(i));

@@ -103,7 +103,7 @@ fn strike<F: Lanes>(
     }
     for i in 0..c.max_points {
         let delta = F::build(|lane| impulse[i][lane]);
-        let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b(&c.anchor_offset));
+        let (ra, rb) = (c.points[i].anchor_a, c.points[i].anchor_b);
         apply(c, &mut a, &mut b, &ra, &rb, &c.normal.scale(delta));
     }
     a.scatter(bodies, &c.body_a);
@@ -130,12 +130,11 @@ fn lane_points<F: Lanes>(
     let mut lanes: [LanePoints; 8] =
         std::array::from_fn(|_| LanePoints { velocity: [0.0; 4], target: [0.0; 4], closing: 0, impacting: 0 });
     let linear = c.normal.dot(&b.v.sub(&a.v));
-    let offset_arm = c.offset_arm();
     for i in 0..c.max_points {
         let p = &c.points[i];
-        let (arm_a, arm_b) = p.arms(&c.normal, &offset_arm);
+        let (arm_a, arm_b) = p.arms(&c.normal);
         let velocity = linear + arm_b.dot(&b.w) - arm_a.dot(&a.w);
-        let gap = p.base_separation + c.normal.dot(&c.anchor_offset);
+        let gap = p.base_separation + c.normal.dot(&p.anchor_b.sub(&p.anchor_a));
         // The contact speed c* of a gap s closing at c under the closing acceleration α, and
         // the speed u back at the gap after a bounce at contact: c*² = c² + 2αs,
         // u² = e² c*² − 2αs (u = e c when touching).

@@ -240,7 +240,7 @@ enum Holder {
 /// The current separation of each lane's deepest point, m.
 #[inline(always)]
 fn deepest_points<F: Lanes>(c: &WideContact<F>, bodies: &[SolverBody]) -> [f32; 8] {
-    let motion = NormalMotion::gather(c, bodies);
+    let motion = NormalMotion::gather(&c.normal, bodies, &c.body_a, &c.body_b);
     let mut deepest = F::fill(0.0);
     for (i, p) in c.points[..c.max_points].iter().enumerate() {
         deepest = deepest.min(motion.separation(p) * c.active(i));
