@@ -51,11 +51,22 @@ pub(crate) fn prefetch_states(lanes: &[u32], pairs: &[PairInput], contacts: &[Co
     #[cfg(target_arch = "x86_64")]
     for pair in lanes.iter().filter_map(|&i| pairs.get(i as usize)) {
         let Some(contact) = contacts.get(pair.contact_index as usize) else { continue };
-        let start = (&contact.first as *const ManifoldState).cast::<i8>();
-        for line in 0..std::mem::size_of::<ManifoldState>().div_ceil(64) {
-            // SAFETY: a prefetch is a hint that never faults; the address is within `contact`.
-            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(start.add(64 * line)) };
-        }
+        prefetch_state(&contact.first);
+    }
+}
+
+/// Hints every cache line of the manifold state at `state` into the cache. Only the address
+/// is used: nothing is read through it.
+#[inline(always)]
+fn prefetch_state(state: *const ManifoldState) {
+    #[cfg(target_arch = "x86_64")]
+    for line in 0..std::mem::size_of::<ManifoldState>().div_ceil(64) {
+        // SAFETY: a prefetch is a hint that never faults.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                state.cast::<i8>().wrapping_add(64 * line),
+            )
+        };
     }
 }
 
@@ -406,16 +417,9 @@ unsafe impl Sync for SharedContacts {}
 impl SharedContacts {
     /// Hints pair `index`'s first manifold state into the cache (when in range).
     fn prefetch_first_state(&self, index: usize) {
-        #[cfg(target_arch = "x86_64")]
         if index < self.len {
-            // Only the address is computed: nothing is read through it.
-            let start = unsafe { std::ptr::addr_of!((*self.start.add(index)).first) }.cast::<i8>();
-            for line in 0..std::mem::size_of::<ManifoldState>().div_ceil(64) {
-                // SAFETY: a prefetch is a hint that never faults.
-                unsafe {
-                    std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(start.wrapping_add(64 * line))
-                };
-            }
+            // SAFETY: `index` is in range; only the field's address is computed, nothing is read.
+            prefetch_state(unsafe { std::ptr::addr_of!((*self.start.add(index)).first) });
         }
     }
 

@@ -404,10 +404,7 @@ fn solve_points<F: Lanes, const M: usize>(c: &mut WideContact<F>, bodies: &mut [
     };
     if friction {
         solve_twist::<F, M>(c, &mut a, &mut b);
-        if c.rolling {
-            solve_rolling(c, &mut a, &mut b, total_normal);
-        }
-        solve_friction(c, &mut a, &mut b, total_normal);
+        solve_tangent_rows(c, &mut a, &mut b, total_normal);
     }
     a.scatter(bodies, &c.body_a);
     b.scatter(bodies, &c.body_b);
@@ -434,10 +431,7 @@ pub(crate) fn solve_friction_rows<F: Lanes>(c: &mut WideContact<F>, bodies: &mut
     let mut b = WideBodies::gather(bodies, &c.body_b);
     let total_normal = c.points.iter().fold(F::fill(0.0), |sum, p| sum + p.normal_impulse);
     solve_twist::<F, 4>(c, &mut a, &mut b);
-    if c.rolling {
-        solve_rolling(c, &mut a, &mut b, total_normal);
-    }
-    solve_friction(c, &mut a, &mut b, total_normal);
+    solve_tangent_rows(c, &mut a, &mut b, total_normal);
     a.scatter(bodies, &c.body_a);
     b.scatter(bodies, &c.body_b);
 }
@@ -764,17 +758,33 @@ fn solve_twist<F: Lanes, const M: usize>(c: &mut WideContact<F>, a: &mut WideBod
     b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
 }
 
+/// The rows in the tangent plane, rolling resistance (where a lane has it) then friction,
+/// with the tangents derived once for both.
+#[inline(always)]
+fn solve_tangent_rows<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
+    let tangents = c.tangents();
+    if c.rolling {
+        solve_rolling(c, a, b, total_normal, &tangents);
+    }
+    solve_friction(c, a, b, total_normal, &tangents);
+}
+
 /// Central friction: 2×2 block at the friction centre, clamped to the disc μ Σ λ_n.
 #[inline(always)]
-fn solve_friction<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
+fn solve_friction<F: Lanes>(
+    c: &mut WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    total_normal: F,
+    (tangent1, tangent2): &(V3<F>, V3<F>),
+) {
     let (ca, cb) = (c.friction_anchor_a, c.friction_anchor_b);
     let dv = b.velocity_at(&cb).sub(&a.velocity_at(&ca));
-    let (tangent1, tangent2) = c.tangents();
     let (vt1, vt2) = (tangent1.dot(&dv), tangent2.dot(&dv));
     let old = c.friction_impulse;
     let new = disc_bounded_step(old, &c.tangent_mass, [vt1, vt2], c.friction * total_normal);
     c.friction_impulse = new;
-    let impulse = tangent1.scale(new[0] - old[0]).add_scaled(&tangent2, new[1] - old[1]);
+    let impulse = tangent1.scale(new[0] - old[0]).add_scaled(tangent2, new[1] - old[1]);
     apply(c, a, b, &ca, &cb, &impulse);
 }
 
@@ -783,15 +793,20 @@ fn solve_friction<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &m
 /// plane, Δλ = −K⁻¹ ω_t with K_ij = t_i·(I_A⁻¹ + I_B⁻¹) t_j, its accumulated value bounded by
 /// the disc c·ρ·Σλ_n (a torque of at most c·ρ·N).
 #[inline(always)]
-fn solve_rolling<F: Lanes>(c: &mut WideContact<F>, a: &mut WideBodies<F>, b: &mut WideBodies<F>, total_normal: F) {
+fn solve_rolling<F: Lanes>(
+    c: &mut WideContact<F>,
+    a: &mut WideBodies<F>,
+    b: &mut WideBodies<F>,
+    total_normal: F,
+    (tangent1, tangent2): &(V3<F>, V3<F>),
+) {
     let spin = b.w.sub(&a.w);
-    let (tangent1, tangent2) = c.tangents();
     let (w1, w2) = (tangent1.dot(&spin), tangent2.dot(&spin));
     let old = c.rolling_impulse;
-    let mass = c.rolling_mass((&tangent1, &tangent2));
+    let mass = c.rolling_mass((tangent1, tangent2));
     let new = disc_bounded_step(old, &mass, [w1, w2], c.rolling_lever * total_normal);
     c.rolling_impulse = new;
-    let couple = tangent1.scale(new[0] - old[0]).add_scaled(&tangent2, new[1] - old[1]);
+    let couple = tangent1.scale(new[0] - old[0]).add_scaled(tangent2, new[1] - old[1]);
     a.w = a.w.sub(&c.inv_inertia_a.mul(&couple));
     b.w = b.w.add(&c.inv_inertia_b.mul(&couple));
 }

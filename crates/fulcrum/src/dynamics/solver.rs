@@ -116,8 +116,8 @@ pub(crate) struct SolverData {
     joint_ends: Vec<JointEnds>,
     /// `joint_ends` were taken while the joints were gathered this step.
     ends_taken: bool,
-    /// Every static or simulated body's pose and centre of mass at the start of the step, at
-    /// its arena slot + 1 (0: the static world), filled when the bodies are gathered.
+    /// Every body's pose and centre of mass at the start of the step, at its arena slot + 1
+    /// (0: the static world), filled when the bodies are gathered.
     pub slot_poses: Vec<(Pose, Vec3)>,
     /// Every body's id and solver index (0 when not simulated) this step, at its arena slot
     /// (None for an empty slot): how a contact finds its bodies' solver indices without
