@@ -7,8 +7,9 @@
 //! two-sided one):
 //!
 //! 1. a body entirely behind a one-sided triangle (its furthest point along f more than the
-//!    margin behind the plane) does not touch it; a heightfield is solid below, so its
-//!    triangles always do;
+//!    margin behind the plane) does not touch it (a heightfield is solid below, so its
+//!    triangles always do), nor does one wholly in front of the plane or beyond one of the
+//!    triangle's side planes by more than the margin;
 //! 2. the body's supporting feature along −f clipped to the triangle's prism: when it has
 //!    points, none deeper than `SHALLOW_DEPTH`, the body lies over the face and this is the
 //!    contact (resting and sliding bodies, the common case, need nothing more); when it has
@@ -145,6 +146,12 @@ fn triangle_contact(
     if lowest > query.margin {
         return None;
     }
+    // Nor does a body wholly beyond one of its side planes by more than the margin: cheaper
+    // to find than the empty clip of its feature to the triangle's prism (about one triangle
+    // in five a body's box reaches on terrain).
+    if beyond_a_side(triangle, body, support, query.margin) {
+        return None;
+    }
     let mut manifold = Manifold::new();
     let own = index.wrapping_mul(0x85EB_CA77).rotate_left(7) | 1;
     support_feature_for_core(body, -face, incident);
@@ -199,7 +206,8 @@ fn triangle_separation(
 
 /// A body whose supporting feature along −`face` clips to nothing in the triangle's prism is
 /// not over the face. It can still touch the triangle from beside it, past an edge (some part
-/// of it comes within the margin of the triangle's plane: the caller checked), but only
+/// of it comes within the margin of the triangle's plane and of every side plane: the caller
+/// checked), but only
 /// through an active (convex) edge or vertex within its reach: at a flat or concave one step 3
 /// takes the face normal, whose contact is the empty clip (the neighbour over which the body
 /// lies answers instead).
@@ -210,9 +218,7 @@ fn may_touch_beside_the_face(
     reach: &Reach,
     margin: f32,
 ) -> bool {
-    reaches_an_active_feature(triangle, reach)
-        && !beyond_a_side(triangle, body, support, margin)
-        && near_an_active_feature(triangle, body, support, margin)
+    reaches_an_active_feature(triangle, reach) && near_an_active_feature(triangle, body, support, margin)
 }
 
 /// Does the body come within the margin of one of the triangle's active edges or vertices?
