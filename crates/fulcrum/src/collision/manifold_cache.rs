@@ -165,24 +165,92 @@ fn to_frame(pose: &Pose, world: &Manifold) -> Manifold {
 
 /// A manifold stored in A's frame carried by B's small relative motion `motion` under `rule`
 /// (module notes) and written in world space.
+///
+/// The points go through it four at a time, one coordinate array per axis (a lane per
+/// point), so that the compiler can work on all of them in one instruction. Every lane
+/// takes the same operations in the same order as one point through glam's `Pose` and
+/// `Vec3` (see [`rotated`]): the results are the same bits (a test checks), in about half the
+/// time of one point after another (it was 7% of many_pyramids' step).
 fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, rule: CarryRule, out: &mut Manifold) {
     let n = local.normal;
     out.clear();
     out.normal = pose_a.transform_vector(n);
-    for point in &local.points[..local.count.min(MAX_MANIFOLD_POINTS)] {
-        let reference_b = point.position + (0.5 * point.separation + rule.radius_b) * n;
-        let moved = motion.transform_point(reference_b) - reference_b;
-        let shift = n.dot(moved);
-        let mut position = point.position + 0.5 * shift * n;
-        if rule.follow != 0.0 {
-            position += rule.follow * (moved - shift * n);
+    let count = local.count.min(MAX_MANIFOLD_POINTS);
+    let points = &local.points[..count];
+    let mut position = Points::default();
+    let mut separation = [0.0; MAX_MANIFOLD_POINTS];
+    for (i, point) in points.iter().enumerate() {
+        position.set(i, point.position);
+        separation[i] = point.separation;
+    }
+    // B's reference points, where the motion takes them, and how far along the normal.
+    let reference = position.map(|i, p, axis| p + (0.5 * separation[i] + rule.radius_b) * n[axis]);
+    let moved = rotated(motion.rotation, &reference).map(|i, p, axis| (p + motion.position[axis]) - reference.get(axis, i));
+    let shift: [f32; MAX_MANIFOLD_POINTS] =
+        std::array::from_fn(|i| (n.x * moved.x[i]) + (n.y * moved.y[i]) + (n.z * moved.z[i]));
+    let mut carried = position.map(|i, p, axis| p + (0.5 * shift[i]) * n[axis]);
+    if rule.follow != 0.0 {
+        carried = carried.map(|i, p, axis| p + rule.follow * (moved.get(axis, i) - shift[i] * n[axis]));
+    }
+    let world = rotated(pose_a.rotation, &carried).map(|_, p, axis| p + pose_a.position[axis]);
+    for (i, point) in points.iter().enumerate() {
+        out.points[i] = ContactPoint { position: world.point(i), separation: point.separation + shift[i], id: point.id };
+    }
+    out.count = count;
+}
+
+/// The coordinates of up to four points, an array per axis (a lane per point).
+#[derive(Clone, Copy, Default)]
+struct Points {
+    x: [f32; MAX_MANIFOLD_POINTS],
+    y: [f32; MAX_MANIFOLD_POINTS],
+    z: [f32; MAX_MANIFOLD_POINTS],
+}
+
+impl Points {
+    fn set(&mut self, i: usize, p: Vec3) {
+        (self.x[i], self.y[i], self.z[i]) = (p.x, p.y, p.z);
+    }
+
+    fn point(&self, i: usize) -> Vec3 {
+        Vec3::new(self.x[i], self.y[i], self.z[i])
+    }
+
+    /// Coordinate `axis` (0, 1, 2) of point i.
+    fn get(&self, axis: usize, i: usize) -> f32 {
+        [&self.x, &self.y, &self.z][axis][i]
+    }
+
+    /// `f(i, coordinate, axis)` of every coordinate of every point.
+    #[inline(always)]
+    fn map(&self, f: impl Fn(usize, f32, usize) -> f32) -> Points {
+        Points {
+            x: std::array::from_fn(|i| f(i, self.x[i], 0)),
+            y: std::array::from_fn(|i| f(i, self.y[i], 1)),
+            z: std::array::from_fn(|i| f(i, self.z[i], 2)),
         }
-        out.points[out.count] = ContactPoint {
-            position: pose_a.transform_point(position),
-            separation: point.separation + shift,
-            id: point.id,
-        };
-        out.count += 1;
+    }
+}
+
+/// Every point rotated by the unit quaternion q = (b, w), as glam's `Quat * Vec3` does it
+/// (its SSE2 path, which every lane repeats operation for operation):
+///
+/// ```text
+/// v' = (v·(w² − b·b) + b·(2 (v·b))) + (b × v)·(2w)
+/// ```
+///
+/// with each dot product summed x, then y, then z, and b × v = (b_y v_z − b_z v_y, ...).
+#[inline(always)]
+fn rotated(q: Quat, v: &Points) -> Points {
+    let (bx, by, bz, w) = (q.x, q.y, q.z, q.w);
+    let scale = w * w - ((bx * bx + by * by) + bz * bz);
+    let twice_w = w * 2.0;
+    let twice_dot: [f32; MAX_MANIFOLD_POINTS] =
+        std::array::from_fn(|i| ((v.x[i] * bx + v.y[i] * by) + v.z[i] * bz) * 2.0);
+    Points {
+        x: std::array::from_fn(|i| (v.x[i] * scale + bx * twice_dot[i]) + (by * v.z[i] - v.y[i] * bz) * twice_w),
+        y: std::array::from_fn(|i| (v.y[i] * scale + by * twice_dot[i]) + (bz * v.x[i] - v.z[i] * bx) * twice_w),
+        z: std::array::from_fn(|i| (v.z[i] * scale + bz * twice_dot[i]) + (bx * v.y[i] - v.x[i] * by) * twice_w),
     }
 }
 
@@ -226,6 +294,68 @@ mod tests {
         assert!(!cache.reuse(&pose_a, &far, FLAT, &mut out));
         let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * ANGULAR_TOLERANCE));
         assert!(!cache.reuse(&pose_a, &turned, FLAT, &mut out));
+    }
+
+    /// The four-lane `carry` gives the bits of the same steps taken one point at a time
+    /// through glam (the code it replaced), for random manifolds of 0 to 4 points, motions,
+    /// poses and rules of each kind.
+    #[test]
+    fn carrying_four_points_at_once_gives_the_bits_of_one_at_a_time() {
+        fn one_at_a_time(local: &Manifold, motion: &Pose, pose_a: &Pose, rule: CarryRule, out: &mut Manifold) {
+            let n = local.normal;
+            out.clear();
+            out.normal = pose_a.transform_vector(n);
+            for point in &local.points[..local.count] {
+                let reference_b = point.position + (0.5 * point.separation + rule.radius_b) * n;
+                let moved = motion.transform_point(reference_b) - reference_b;
+                let shift = n.dot(moved);
+                let mut position = point.position + 0.5 * shift * n;
+                if rule.follow != 0.0 {
+                    position += rule.follow * (moved - shift * n);
+                }
+                out.points[out.count] = ContactPoint {
+                    position: pose_a.transform_point(position),
+                    separation: point.separation + shift,
+                    id: point.id,
+                };
+                out.count += 1;
+            }
+        }
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        let vector = |rng: &mut rand_chacha::ChaCha8Rng, scale: f32| {
+            Vec3::new(rng.random_range(-scale..scale), rng.random_range(-scale..scale), rng.random_range(-scale..scale))
+        };
+        let rotation = |rng: &mut rand_chacha::ChaCha8Rng, angle: f32| {
+            let axis = Vec3::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0));
+            Quat::from_axis_angle(axis.normalize_or(Vec3::X), rng.random_range(-angle..angle))
+        };
+        let rules = [
+            FLAT,
+            CarryRule::new(Surface::Flat, Surface::Rounded(0.25)),
+            CarryRule::new(Surface::Rounded(0.3), Surface::Rounded(0.1)),
+        ];
+        let bits = |m: &Manifold| {
+            let mut bits = vec![m.count as u32, m.normal.x.to_bits(), m.normal.y.to_bits(), m.normal.z.to_bits()];
+            for p in m.points() {
+                bits.extend([p.position.x, p.position.y, p.position.z, p.separation].map(f32::to_bits));
+                bits.push(p.id);
+            }
+            bits
+        };
+        for case in 0..2000 {
+            let mut local = Manifold { normal: vector(&mut rng, 1.0).normalize_or(Vec3::Y), ..Default::default() };
+            for id in 0..case % (MAX_MANIFOLD_POINTS + 1) {
+                local.push(vector(&mut rng, 2.0), rng.random_range(-0.05..0.02), id as u32);
+            }
+            let motion = Pose::new(vector(&mut rng, 1e-3), rotation(&mut rng, 1e-3));
+            let pose_a = Pose::new(vector(&mut rng, 50.0), rotation(&mut rng, 3.2));
+            let rule = rules[case % rules.len()];
+            let (mut four, mut one) = (Manifold::new(), Manifold::new());
+            carry(&local, &motion, &pose_a, rule, &mut four);
+            one_at_a_time(&local, &motion, &pose_a, rule, &mut one);
+            assert_eq!(bits(&four), bits(&one), "case {case}");
+        }
     }
 
     /// Between two spheres (A of radius 0.3, B of 0.1, touching along Y) B moving sideways by
