@@ -2,7 +2,8 @@
 //!
 //! After a full narrow-phase query the manifold is stored in collider A's frame together with
 //! B's pose relative to A. While B's relative pose stays within [`LINEAR_TOLERANCE`] and
-//! [`ANGULAR_TOLERANCE`] of that stored pose, the query is skipped: each point is carried
+//! [`ANGULAR_TOLERANCE`] of that stored pose, or B's reference points (below) within
+//! [`LINEAR_TOLERANCE`] of theirs (see [`ManifoldCache::motion`]), the query is skipped: each point is carried
 //! along by B's small relative motion T (in A's frame). With p the point's midpoint, s its
 //! separation, n the normal and r_B the radius B's core is swept by (zero for a flat shape):
 //!
@@ -32,8 +33,14 @@ use crate::math::{Pose, Quat, Vec3};
 
 /// Largest relative translation (metres) for which a cached manifold is reused.
 pub const LINEAR_TOLERANCE: f32 = 5e-4;
-/// Largest relative rotation (radians) for which a cached manifold is reused.
+/// Largest relative rotation (radians) for which a cached manifold is reused whatever the
+/// points' distance from B's origin.
 pub const ANGULAR_TOLERANCE: f32 = 5e-4;
+/// Largest relative rotation (radians) for which a cached manifold is reused when B's
+/// reference points stay within [`LINEAR_TOLERANCE`] (see [`ManifoldCache::motion`]). It
+/// bounds how far a normal of B's own face may have turned (about 0.1°; Jolt's body-pair
+/// cache allows 2°).
+pub const POINT_ANGULAR_LIMIT: f32 = 2e-3;
 
 /// How a shape's contact points move with it, which decides whether and how its pairs'
 /// manifolds are carried (module notes).
@@ -125,7 +132,7 @@ impl ManifoldCache {
 
     /// The cached manifold carried to the current poses, when B moved little enough.
     pub fn reuse(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Manifold) -> bool {
-        let Some(motion) = self.motion(relative) else { return false };
+        let Some(motion) = self.motion(relative, rule) else { return false };
         carry(&self.local, &motion, pose_a, rule, out);
         true
     }
@@ -133,7 +140,7 @@ impl ManifoldCache {
     /// Every cached manifold carried to the current poses into `out`, when B moved little
     /// enough.
     pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Vec<Manifold>) -> bool {
-        let Some(motion) = self.motion(relative) else { return false };
+        let Some(motion) = self.motion(relative, rule) else { return false };
         out.clear();
         for local in std::iter::once(&self.local).chain(&self.more).take(self.count) {
             let mut manifold = Manifold::new();
@@ -145,11 +152,34 @@ impl ManifoldCache {
 
     /// T = relative ∘ stored⁻¹, which maps B's old placement (in A's frame) to its new one,
     /// when B moved and turned within the tolerances since the last full query.
-    fn motion(&self, relative: &Pose) -> Option<Pose> {
+    ///
+    /// B's origin moved by d and B turned by θ about it: a reference point q_B (module
+    /// notes) at distance ρ from the origin moved by at most d + θρ. Within d ≤
+    /// [`LINEAR_TOLERANCE`] and θ ≤ [`ANGULAR_TOLERANCE`] the manifold is reused, and also
+    /// for θ up to [`POINT_ANGULAR_LIMIT`] when every reference point moved within
+    /// [`LINEAR_TOLERANCE`] (d + θ·max ρ): a sphere's points do not move as it turns (its
+    /// core is its centre), a lying capsule's by its half height times θ. With the first
+    /// bound alone a slowly rolling ball against terrain was queried again every 0.5 mrad.
+    fn motion(&self, relative: &Pose, rule: CarryRule) -> Option<Pose> {
         let stored = self.relative?;
         let moved = (relative.position - stored.position).length();
         let turned = 2.0 * (stored.rotation.inverse() * relative.rotation).xyz().length();
-        (moved <= LINEAR_TOLERANCE && turned <= ANGULAR_TOLERANCE).then(|| relative.mul_pose(&stored.inverse()))
+        let within = moved <= LINEAR_TOLERANCE
+            && (turned <= ANGULAR_TOLERANCE
+                || (turned <= POINT_ANGULAR_LIMIT
+                    && moved + turned * self.reach(stored.position, rule) <= LINEAR_TOLERANCE));
+        within.then(|| relative.mul_pose(&stored.inverse()))
+    }
+
+    /// The largest distance ρ of a cached point's B reference point q_B from B's origin
+    /// `origin` (A's frame).
+    fn reach(&self, origin: Vec3, rule: CarryRule) -> f32 {
+        let manifolds = std::iter::once(&self.local).chain(&self.more).take(self.count);
+        let points = manifolds.flat_map(|m| m.points[..m.count.min(MAX_MANIFOLD_POINTS)].iter().map(move |p| (m.normal, p)));
+        let reach_squared = points
+            .map(|(n, p)| (p.position + (0.5 * p.separation + rule.radius_b) * n - origin).length_squared())
+            .fold(0.0, f32::max);
+        reach_squared.sqrt()
     }
 }
 
@@ -356,6 +386,35 @@ mod tests {
             one_at_a_time(&local, &motion, &pose_a, rule, &mut one);
             assert_eq!(bits(&four), bits(&one), "case {case}");
         }
+    }
+
+    /// A ball's manifold against a face is reused however it turns within
+    /// [`POINT_ANGULAR_LIMIT`] (its reference point is its centre), a box's only while its
+    /// corners stay within [`LINEAR_TOLERANCE`].
+    #[test]
+    fn turning_counts_as_far_as_it_moves_the_reference_points() {
+        let rolling = CarryRule::new(Surface::Flat, Surface::Rounded(0.4));
+        let mut ball = Manifold { normal: Vec3::Y, ..Default::default() };
+        ball.push(Vec3::new(0.0, -0.0005, 0.0), -0.001, 1);
+        let mut cache = ManifoldCache::default();
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.399, 0.0)), &ball);
+        let turned_by = |angle: f32| Pose::new(Vec3::new(0.0, 0.399, 0.0), Quat::from_rotation_z(angle));
+        let mut out = Manifold::new();
+        assert!(cache.reuse(&Pose::IDENTITY, &turned_by(0.9 * POINT_ANGULAR_LIMIT), rolling, &mut out));
+        assert!((out.points()[0].separation + 0.001).abs() < 1e-6);
+        assert!(!cache.reuse(&Pose::IDENTITY, &turned_by(1.1 * POINT_ANGULAR_LIMIT), rolling, &mut out));
+        // A 1 m cube on its face: its corners lie 0.87 m from its centre, so 0.55 mrad moves
+        // them 0.48 mm (reused, beyond ANGULAR_TOLERANCE) and 0.65 mrad 0.56 mm (queried
+        // again).
+        let mut face = Manifold { normal: Vec3::Y, ..Default::default() };
+        for (id, (x, z)) in [(0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5)].into_iter().enumerate() {
+            face.push(Vec3::new(x, 0.0, z), 0.0, id as u32);
+        }
+        let mut cache = ManifoldCache::default();
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.5, 0.0)), &face);
+        let box_turned_by = |angle: f32| Pose::new(Vec3::new(0.0, 0.5, 0.0), Quat::from_rotation_z(angle));
+        assert!(cache.reuse(&Pose::IDENTITY, &box_turned_by(5.5e-4), FLAT, &mut out));
+        assert!(!cache.reuse(&Pose::IDENTITY, &box_turned_by(6.5e-4), FLAT, &mut out));
     }
 
     /// Between two spheres (A of radius 0.3, B of 0.1, touching along Y) B moving sideways by
