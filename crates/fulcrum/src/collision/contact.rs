@@ -61,13 +61,39 @@ impl ContactFrame {
         if !self.valid || manifold.normal.dot(self.normal) < FRAME_TURN_COSINE {
             return None;
         }
+        // The points four at a time, an array per axis (a lane per point), every lane taking
+        // glam's operations in order (the same bits as one point after another, in about a
+        // third of the time: this was 6.5% of pyramid3d's step).
+        let count = manifold.count.min(MAX_MANIFOLD_POINTS);
+        let mut position = [[0.0; MAX_MANIFOLD_POINTS]; 3];
+        let mut arm = [[0.0; MAX_MANIFOLD_POINTS]; 3];
+        for (i, (point, point_arm)) in manifold.points[..count].iter().zip(&self.arms).enumerate() {
+            for axis in 0..3 {
+                position[axis][i] = point.position[axis];
+                arm[axis][i] = point_arm[axis];
+            }
+        }
+        let on_a: [[f32; MAX_MANIFOLD_POINTS]; 3] =
+            std::array::from_fn(|axis| std::array::from_fn(|i| (position[axis][i] - center_a[axis]) - arm[axis][i]));
+        let on_b: [[f32; MAX_MANIFOLD_POINTS]; 3] = std::array::from_fn(|axis| {
+            std::array::from_fn(|i| ((position[axis][i] - center_b[axis]) - arm[axis][i]) - self.offset[axis])
+        });
+        let (across_a, across_b) = (self.across_squared(&on_a), self.across_squared(&on_b));
         let limit = FRAME_DRIFT * FRAME_DRIFT;
-        let across = |d: Vec3| (d - d.dot(self.normal) * self.normal).length_squared() <= limit;
-        let fits =
-            manifold.points().iter().zip(&self.arms).all(|(p, &arm)| {
-                across(p.position - center_a - arm) && across(p.position - center_b - arm - self.offset)
-            });
+        let fits = (0..count).all(|i| across_a[i] <= limit && across_b[i] <= limit);
         fits.then_some(self)
+    }
+
+    /// |d − (d·n) n|² of each lane's offset d (an array per axis): its square distance
+    /// across the normal.
+    #[inline(always)]
+    fn across_squared(&self, d: &[[f32; MAX_MANIFOLD_POINTS]; 3]) -> [f32; MAX_MANIFOLD_POINTS] {
+        let n = self.normal;
+        std::array::from_fn(|i| {
+            let along = (d[0][i] * n.x + d[1][i] * n.y) + d[2][i] * n.z;
+            let (x, y, z) = (d[0][i] - along * n.x, d[1][i] - along * n.y, d[2][i] - along * n.z);
+            (x * x + y * y) + z * z
+        })
     }
 
     /// Where point `i` (at `position`) ends A's and B's arms in this frame: the kept arms
@@ -291,5 +317,50 @@ impl Contact {
             empty
         });
         self.more.extend(states);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+
+    /// `kept` checks the points four at a time; it decides as the one-point-at-a-time check
+    /// it replaced, for random frames and manifolds of 0 to 4 points whose points lie about
+    /// the drift limit away from the frame's (so that both answers come up). This checks the
+    /// lanes (padding included). That each lane takes glam's operations in their order is by
+    /// construction: a regrouped sum flips a decision too rarely for 4,000 cases to show it.
+    #[test]
+    fn keeping_a_frame_decides_as_one_point_at_a_time() {
+        fn one_at_a_time(frame: &ContactFrame, manifold: &Manifold, center_a: Vec3, center_b: Vec3) -> bool {
+            let limit = FRAME_DRIFT * FRAME_DRIFT;
+            let across = |d: Vec3| (d - d.dot(frame.normal) * frame.normal).length_squared() <= limit;
+            manifold.points().iter().zip(&frame.arms).all(|(p, &arm)| {
+                across(p.position - center_a - arm) && across(p.position - center_b - arm - frame.offset)
+            })
+        }
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let vector = |rng: &mut rand_chacha::ChaCha8Rng, scale: f32| {
+            Vec3::new(rng.random_range(-scale..scale), rng.random_range(-scale..scale), rng.random_range(-scale..scale))
+        };
+        let mut answers = [0; 2];
+        for case in 0..4000 {
+            let normal = vector(&mut rng, 1.0).normalize_or(Vec3::Y);
+            let (center_a, center_b) = (vector(&mut rng, 30.0), vector(&mut rng, 30.0));
+            let frame = ContactFrame {
+                normal,
+                arms: std::array::from_fn(|_| vector(&mut rng, 1.0)),
+                offset: center_a - center_b + vector(&mut rng, 0.004),
+                valid: true,
+            };
+            let mut manifold = Manifold { normal, ..Default::default() };
+            for (id, arm) in frame.arms.iter().enumerate().take(case % (MAX_MANIFOLD_POINTS + 1)) {
+                manifold.push(center_a + *arm + vector(&mut rng, 0.005), 0.0, id as u32);
+            }
+            let expected = one_at_a_time(&frame, &manifold, center_a, center_b);
+            assert_eq!(frame.kept(&manifold, center_a, center_b).is_some(), expected, "case {case}");
+            answers[expected as usize] += 1;
+        }
+        assert!(answers[0] > 500 && answers[1] > 500, "kept {} of 4000", answers[1]);
     }
 }
