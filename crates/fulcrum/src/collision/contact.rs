@@ -174,6 +174,9 @@ impl ManifoldState {
     /// the same feature id, or failing that to the nearest new point within
     /// [`WARM_START_MATCH_DISTANCE`]. Each previous point is used at most once.
     pub fn carry(&mut self, manifold: &Manifold) {
+        if self.carry_same_features(manifold) {
+            return;
+        }
         let old = self.manifold.points();
         let mut used = [false; MAX_MANIFOLD_POINTS];
         let mut matched = [usize::MAX; MAX_MANIFOLD_POINTS];
@@ -221,6 +224,29 @@ impl ManifoldState {
         }
         self.block_mask = block_mask;
         self.impulses = impulses;
+        self.take_manifold(manifold);
+    }
+
+    /// [`Self::carry`] of a pair at rest, the common case: when `manifold` has the previous
+    /// points' features in the same order, each once, point i continues point i (its
+    /// impulses, its place in the active set and the frame stay), and this returns true
+    /// having done what the general matching would. Otherwise it does nothing.
+    fn carry_same_features(&mut self, manifold: &Manifold) -> bool {
+        let (old, new) = (self.manifold.points(), manifold.points());
+        let distinct = (0..old.len()).all(|i| old[..i].iter().all(|p| p.id != old[i].id));
+        if new.len() != old.len() || !new.iter().zip(old).all(|(new, old)| new.id == old.id) || !distinct {
+            return false;
+        }
+        let count = manifold.count;
+        self.impulses[count..].fill(PointImpulse::default());
+        self.block_mask &= ((1u32 << count) - 1) as u8;
+        self.take_manifold(manifold);
+        true
+    }
+
+    /// Makes `manifold` current once its points' impulses are carried: the friction impulse
+    /// stays unless the manifold emptied or its normal turned by more than about 25°.
+    fn take_manifold(&mut self, manifold: &Manifold) {
         if manifold.count == 0 || self.manifold.normal.dot(manifold.normal) < 0.9 {
             self.friction_impulse = FrictionImpulse::default();
         }
@@ -324,6 +350,37 @@ impl Contact {
 mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
+
+    /// A manifold with the same features in the same order keeps each point's impulse, its
+    /// active-set bit and the frame; one whose features moved place is matched by id, and
+    /// the frame goes. Three points carried onto the same three, then onto them reordered.
+    #[test]
+    fn the_same_features_keep_their_impulses_and_frame() {
+        let mut old = Manifold { normal: Vec3::Y, ..Default::default() };
+        for id in 0..3 {
+            old.push(Vec3::new(id as f32, 0.0, 0.0), -0.001, 10 + id);
+        }
+        let mut state = ManifoldState { manifold: old, block_mask: 0b1101, ..Default::default() };
+        state.impulses = std::array::from_fn(|i| PointImpulse { normal: 1.0 + i as f32 });
+        state.friction_impulse.linear = Vec3::X;
+        state.frame = Some(Box::new(ContactFrame { valid: true, ..Default::default() }));
+        let mut same = old;
+        same.points[1].position.y = 1e-4;
+        state.carry(&same);
+        assert_eq!(state.impulses.map(|p| p.normal), [1.0, 2.0, 3.0, 0.0]);
+        assert_eq!(state.block_mask, 0b101);
+        assert!(state.frame.as_ref().is_some_and(|f| f.valid));
+        assert_eq!(state.friction_impulse.linear, Vec3::X);
+        assert_eq!(state.manifold.points[1].position.y, 1e-4);
+        let mut reordered = Manifold { normal: Vec3::Y, ..Default::default() };
+        for k in [2, 0, 1] {
+            reordered.push(old.points[k].position, -0.001, old.points[k].id);
+        }
+        state.carry(&reordered);
+        assert_eq!(state.impulses.map(|p| p.normal), [3.0, 1.0, 2.0, 0.0]);
+        assert_eq!(state.block_mask, 0b011);
+        assert!(state.frame.as_ref().is_some_and(|f| !f.valid));
+    }
 
     /// `kept` checks the points four at a time; it decides as the one-point-at-a-time check
     /// it replaced, for random frames and manifolds of 0 to 4 points whose points lie about
