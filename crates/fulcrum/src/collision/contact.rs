@@ -233,8 +233,8 @@ impl ManifoldState {
     /// having done what the general matching would. Otherwise it does nothing.
     fn carry_same_features(&mut self, manifold: &Manifold) -> bool {
         let (old, new) = (self.manifold.points(), manifold.points());
-        let distinct = (0..old.len()).all(|i| old[..i].iter().all(|p| p.id != old[i].id));
-        if new.len() != old.len() || !new.iter().zip(old).all(|(new, old)| new.id == old.id) || !distinct {
+        let same_order = new.len() == old.len() && new.iter().zip(old).all(|(new, old)| new.id == old.id);
+        if !same_order || !(0..old.len()).all(|i| old[..i].iter().all(|p| p.id != old[i].id)) {
             return false;
         }
         let count = manifold.count;

@@ -175,7 +175,8 @@ impl ManifoldCache {
     /// `origin` (A's frame).
     fn reach(&self, origin: Vec3, rule: CarryRule) -> f32 {
         let manifolds = std::iter::once(&self.local).chain(&self.more).take(self.count);
-        let points = manifolds.flat_map(|m| m.points[..m.count.min(MAX_MANIFOLD_POINTS)].iter().map(move |p| (m.normal, p)));
+        let points =
+            manifolds.flat_map(|m| m.points[..m.count.min(MAX_MANIFOLD_POINTS)].iter().map(move |p| (m.normal, p)));
         let reach_squared = points
             .map(|(n, p)| (p.position + (0.5 * p.separation + rule.radius_b) * n - origin).length_squared())
             .fold(0.0, f32::max);
@@ -215,7 +216,8 @@ fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, rule: CarryRule, out: &
     }
     // B's reference points, where the motion takes them, and how far along the normal.
     let reference = position.map(|i, p, axis| p + (0.5 * separation[i] + rule.radius_b) * n[axis]);
-    let moved = rotated(motion.rotation, &reference).map(|i, p, axis| (p + motion.position[axis]) - reference.get(axis, i));
+    let moved =
+        rotated(motion.rotation, &reference).map(|i, p, axis| (p + motion.position[axis]) - reference.get(axis, i));
     let shift: [f32; MAX_MANIFOLD_POINTS] =
         std::array::from_fn(|i| (n.x * moved.x[i]) + (n.y * moved.y[i]) + (n.z * moved.z[i]));
     let mut carried = position.map(|i, p, axis| p + (0.5 * shift[i]) * n[axis]);
@@ -224,7 +226,8 @@ fn carry(local: &Manifold, motion: &Pose, pose_a: &Pose, rule: CarryRule, out: &
     }
     let world = rotated(pose_a.rotation, &carried).map(|_, p, axis| p + pose_a.position[axis]);
     for (i, point) in points.iter().enumerate() {
-        out.points[i] = ContactPoint { position: world.point(i), separation: point.separation + shift[i], id: point.id };
+        out.points[i] =
+            ContactPoint { position: world.point(i), separation: point.separation + shift[i], id: point.id };
     }
     out.count = count;
 }
