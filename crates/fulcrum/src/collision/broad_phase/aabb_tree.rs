@@ -133,6 +133,9 @@ pub struct DynamicTree {
     /// Reused item list for [`DynamicTree::rebuild`].
     #[serde(skip)]
     rebuild_scratch: Vec<BuildItem>,
+    /// Reused subtree list for [`DynamicTree::refit_on`].
+    #[serde(skip)]
+    refit_subtrees: Vec<rebuild::SubtreeRefit>,
     /// Leaves given a new box by [`DynamicTree::enlarge_leaf`] and not yet re-inserted; may
     /// hold stale or repeated entries (the leaf's `enlarged` flag is the truth).
     enlarged: Vec<LeafId>,
@@ -158,6 +161,7 @@ impl DynamicTree {
             free_internal: NONE,
             leaf_count: 0,
             rebuild_scratch: Vec::new(),
+            refit_subtrees: Vec::new(),
             enlarged: Vec::new(),
             least_area: f32::INFINITY,
         }

@@ -313,7 +313,7 @@ impl BroadPhase {
     /// [`Self::update_pairs_on`] with the search method chosen by the caller (for tests).
     pub(crate) fn update_pairs_by(&mut self, workers: &Workers, out: &mut Vec<(u32, u32)>, search: PairSearch) {
         out.clear();
-        self.moving_tree.update_enlarged(Self::REFIT_FRACTION);
+        self.moving_tree.update_enlarged_on(workers, Self::REFIT_FRACTION);
         // Taken out and put back (capacity kept) so the trees can be borrowed alongside it.
         let mut moved = std::mem::take(&mut self.moved);
         moved.sort_unstable();
