@@ -69,10 +69,10 @@ impl DynamicTree {
     /// [`DynamicTree::enlarge_leaf`] since the last call:
     /// - fewer than 1/`refit_fraction` of all leaves enlarged: each is re-inserted (SAH
     ///   placement and rotations, as by [`DynamicTree::move_leaf`]), in handle order;
-    /// - otherwise the whole tree is refitted ([`DynamicTree::refit_on`], split among `workers`: its shape kept, every
-    ///   box made exact, O(n)) and, if that left its total internal area above
-    ///   [`REBUILD_AREA_RATIO`] times the least area seen since the last rebuild, rebuilt
-    ///   ([`DynamicTree::rebuild`]).
+    /// - otherwise the whole tree is refitted ([`DynamicTree::refit_on`], split among
+    ///   `workers`: its shape kept, every box made exact, O(n)) and, if that left its total
+    ///   internal area above [`REBUILD_AREA_RATIO`] times the least area seen since the last
+    ///   rebuild, rebuilt ([`DynamicTree::rebuild`]).
     ///
     /// Queries give the same results before and after; only their speed changes.
     pub(crate) fn update_enlarged_on(&mut self, workers: &Workers, refit_fraction: usize) {
