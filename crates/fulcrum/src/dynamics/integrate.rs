@@ -30,17 +30,23 @@ const GYROSCOPIC_MIN_SPEED: f32 = 1e-3;
 /// Bodies are split among the worker threads.
 pub(crate) fn integrate_velocities(workers: &Workers, bodies: &mut [SolverBody], params: &[SolverBodyParams], h: f32) {
     workers::for_each_zipped(workers, &mut bodies[1..], &params[1..], BODIES_PER_TASK, |body, p| {
-        if !p.dynamic {
-            return;
-        }
-        let v = Vec3::from(body.linear_velocity) + h * p.linear_acceleration;
-        let mut w = Vec3::from(body.angular_velocity) + h * p.angular_acceleration;
-        if p.gyroscopic && w.length_squared() > GYROSCOPIC_MIN_SPEED * GYROSCOPIC_MIN_SPEED {
-            w = gyroscopic_step(w, current_inertia(p.inertia, body), h);
-        }
-        body.linear_velocity = Vec3A::from(v / (1.0 + h * p.linear_damping));
-        body.angular_velocity = Vec3A::from(w / (1.0 + h * p.angular_damping));
+        integrate_velocity(body, p, h)
     });
+}
+
+/// Advances one body's velocities by `h` seconds (see the module notes).
+#[inline(always)]
+pub(crate) fn integrate_velocity(body: &mut SolverBody, p: &SolverBodyParams, h: f32) {
+    if !p.dynamic {
+        return;
+    }
+    let v = Vec3::from(body.linear_velocity) + h * p.linear_acceleration;
+    let mut w = Vec3::from(body.angular_velocity) + h * p.angular_acceleration;
+    if p.gyroscopic && w.length_squared() > GYROSCOPIC_MIN_SPEED * GYROSCOPIC_MIN_SPEED {
+        w = gyroscopic_step(w, current_inertia(p.inertia, body), h);
+    }
+    body.linear_velocity = Vec3A::from(v / (1.0 + h * p.linear_damping));
+    body.angular_velocity = Vec3A::from(w / (1.0 + h * p.angular_damping));
 }
 
 /// World inertia at the current orientation: R(Δq) I₀ R(Δq)ᵀ.

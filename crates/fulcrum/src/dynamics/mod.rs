@@ -1,5 +1,6 @@
 //! Dynamics: integration, constraint solving, softness, islands and sleep.
 
+pub(crate) mod batches;
 pub(crate) mod block;
 pub(crate) mod coloring;
 pub(crate) mod contact_islands;

@@ -24,13 +24,16 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+use super::batches::Batches;
 use super::coloring::{self, Coloring, LaneGroup, MAX_COLORS, MAX_LANES};
 use super::contact_islands::ContactIslands;
 use super::contact_kernels::{with_lanes, ContactKernels, ContactLists};
 use super::contact_prepare_wide::{prefetch_states, store_impulses, PairInput, PrepareSettings};
 use super::contact_solver::{self as contacts, PositionParams, SolveParams};
 use super::contact_wide::WideContact;
-use super::integrate::{integrate_positions, integrate_positions_and_turn, integrate_velocities, turn_inertia};
+use super::integrate::{
+    integrate_positions, integrate_positions_and_turn, integrate_velocities, integrate_velocity, turn_inertia,
+};
 use super::joints::forest::JointForest;
 use super::joints::point_wide::{BallLanes, WidePointJoints};
 use super::joints::user::ActiveUserConstraint;
@@ -95,7 +98,7 @@ pub(crate) struct SolverData {
     /// The body count and lane width the lane groups of the pairs were made for, when no
     /// pair went to an exact island (the groups are kept while the keys, the bodies and
     /// these are the same).
-    contact_groups_made_for: Option<(usize, usize)>,
+    contact_groups_made_for: Option<(usize, usize, bool)>,
     /// Steps whose pair lane groups were kept from the step before (read by tests).
     pub kept_group_steps: u64,
     /// The small contact islands solved exactly (`contact_islands.rs`); their manifolds are
@@ -169,6 +172,14 @@ pub(crate) struct SolverData {
     deep_overlap: bool,
     /// The push-out pass's arrays.
     push: PushOut,
+    /// The islands' batches, when the soft step solves island by island (`batches.rs`).
+    batches: Batches,
+    /// Nothing this step couples the islands or needs the scene-wide passes but the size of
+    /// the islands (`batches.rs`).
+    batchable: bool,
+    /// Fewest pairs a step solves in island batches in place of `batches::MIN_PAIRS` (tests:
+    /// 0 to batch any scene, `usize::MAX` to batch none).
+    pub batch_min_pairs: Option<usize>,
     /// The world's worker threads (`workers.rs`).
     pub workers: Workers,
 }
@@ -182,7 +193,7 @@ impl SolverData {
     /// that fit no colour get a constraint of their own (one lane).
     fn prepare_contacts(&mut self, world_contacts: &[Contact], settings: &PrepareSettings) {
         let same_pairs = self.take_pair_keys();
-        let made_for = self.islands.is_empty().then_some((self.bodies.len(), self.contact_width));
+        let made_for = self.islands.is_empty().then_some((self.bodies.len(), self.contact_width, self.batchable));
         if same_pairs && self.same_bodies && made_for.is_some() && self.contact_groups_made_for == made_for {
             self.kept_group_steps += 1;
         } else {
@@ -216,6 +227,17 @@ impl SolverData {
         self.lane_groups.clear();
         self.contact_colour_ends.clear();
         let (islands, width) = (&self.islands, self.contact_width);
+        let batched = self.batchable
+            && self.coloring.overflow.is_empty()
+            && self.batches.plan(bodies, pairs, self.batch_min_pairs);
+        self.batches.active = batched;
+        if batched {
+            // One range for the preparation; the passes go batch by batch.
+            self.batches.lane_groups(&self.coloring, width, &mut self.lane_groups);
+            self.contact_colour_ends.push(self.lane_groups.len());
+            self.island_start = self.lane_groups.len();
+            return;
+        }
         for k in 0..MAX_COLORS {
             let colour = self.coloring.colour(k).filter(|&i| islands.is_empty() || !islands.takes(i));
             self.lane_groups.extend(coloring::lane_groups(colour, width));
@@ -614,6 +636,7 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
     let soft_step = (ctx.solver.integrator, ctx.solver.mode) == (Integrator::SymplecticEuler, SolverMode::SoftStep);
     let eight = soft_step && !data.four_lanes_only && eight_lanes_available();
     data.contact_width = if eight { 8 } else { 4 };
+    data.batchable = soft_step && data.islands.is_empty() && data.joints.is_empty() && data.user_constraints.is_empty();
     data.prepare_contacts(world_contacts, &ctx.prepare);
     let (contacts, bodies, push) = (&mut data.contacts, &mut data.bodies, &mut data.push);
     with_lanes!(data.contact_width, L => {
@@ -650,6 +673,10 @@ pub(crate) fn solve(data: &mut SolverData, world_contacts: &mut [Contact], ctx: 
 }
 
 fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
+    if data.batches.active {
+        with_lanes!(data.contact_width, L => solve_batches::<L>(data, ctx));
+        return;
+    }
     let (settings, h) = (&ctx.solver, ctx.h);
     let (biased, relaxed) = &ctx.contact_passes;
     let (joint_biased, joint_relaxed) = &ctx.joint_passes;
@@ -664,6 +691,58 @@ fn solve_soft_step(data: &mut SolverData, ctx: &StepContext) {
         if settings.relax {
             data.solve(relaxed, joint_relaxed);
         }
+    }
+}
+
+/// The soft step island batch by island batch (`batches.rs`): each batch runs every substep
+/// of the step on its own bodies and lane groups, colour by colour, in the order the
+/// scene-wide passes take (so the same bits). A step with a deep overlap pushes it out over
+/// the whole scene between the position integration and the relax pass, so its substeps go
+/// in two halves, each over every batch.
+fn solve_batches<L: ContactKernels>(data: &mut SolverData, ctx: &StepContext) {
+    let (settings, h) = (&ctx.solver, ctx.h);
+    let (biased, relaxed) = &ctx.contact_passes;
+    let (batches, params) = (&data.batches, &data.params);
+    let colours = |b: usize, contacts: &mut [WideContact<L>], f: &mut dyn FnMut(&mut WideContact<L>)| {
+        let (_, mut start, ends) = batches.batch(b);
+        for &end in ends {
+            contacts[start..end].iter_mut().for_each(&mut *f);
+            start = end;
+        }
+    };
+    let first_half = |b: usize, bodies: &mut [SolverBody], contacts: &mut [WideContact<L>]| {
+        let (members, _, _) = batches.batch(b);
+        for &i in members {
+            integrate_velocity(&mut bodies[i as usize], &params[i as usize], h);
+        }
+        if settings.warm_start {
+            colours(b, contacts, &mut |c| L::warm_start(c, bodies));
+        }
+        colours(b, contacts, &mut |c| L::solve(c, bodies, biased));
+        for &i in members {
+            bodies[i as usize].advance(h);
+        }
+    };
+    let second_half = |b: usize, bodies: &mut [SolverBody], contacts: &mut [WideContact<L>]| {
+        if settings.relax {
+            colours(b, contacts, &mut |c| L::solve(c, bodies, relaxed));
+        }
+    };
+    let (workers, count) = (&data.workers, batches.len());
+    let contacts = L::list(&mut data.contacts);
+    if !data.deep_overlap {
+        workers::for_each_batch(workers, count, &mut data.bodies, contacts, |b, bodies, contacts| {
+            for _ in 0..ctx.solver_steps {
+                first_half(b, bodies, contacts);
+                second_half(b, bodies, contacts);
+            }
+        });
+        return;
+    }
+    for _ in 0..ctx.solver_steps {
+        workers::for_each_batch(workers, count, &mut data.bodies, contacts, first_half);
+        L::push_out(&mut data.push, contacts, &mut data.bodies, &ctx.push, h);
+        workers::for_each_batch(workers, count, &mut data.bodies, contacts, second_half);
     }
 }
 
@@ -810,6 +889,65 @@ mod tests {
                 let p = world.body(body).unwrap().position();
                 assert!((p.y - 0.4).abs() < 2e-3, "{:?}: box at {p}", solver.mode);
             }
+        }
+    }
+
+    /// Stacks of two to four boxes and lone spheres on the ground, in rows (many small
+    /// islands), with a box dropped deep into one stack at step 60 (its overlap is pushed out
+    /// between the substeps' halves), stepped 150 times on `threads` workers; every body's
+    /// state bits every 10 steps, the most batches of a step and how many steps started deep.
+    fn small_piles(min_pairs: usize, threads: usize) -> (Vec<u32>, usize, usize) {
+        let mut world = World::new(WorldSettings { sleep: false, ..Default::default() }).unwrap();
+        world.set_threads(threads).unwrap();
+        world.solver.batch_min_pairs = Some(min_pairs);
+        let ground = world.create_body(&BodyDef::fixed(Vec3::new(0.0, -0.5, 0.0))).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(30.0, 0.5, 30.0)).unwrap())).unwrap();
+        let cube = Shape::cuboid(Vec3::splat(0.25)).unwrap();
+        let mut ids = Vec::new();
+        let add = |world: &mut World, ids: &mut Vec<BodyId>, position: Vec3, shape: &Shape| {
+            let body = world.create_body(&BodyDef::dynamic(position)).unwrap();
+            world.create_collider(body, &ColliderDef::new(shape.clone())).unwrap();
+            ids.push(body);
+        };
+        for i in 0..20 {
+            for j in 0..10 {
+                let (x, z) = (-15.0 + 1.5 * i as f32, -7.5 + 1.5 * j as f32);
+                if (i + j) % 3 == 0 {
+                    add(&mut world, &mut ids, Vec3::new(x, 0.4, z), &Shape::sphere(0.4).unwrap());
+                    continue;
+                }
+                for level in 0..2 + (i + 2 * j) % 3 {
+                    add(&mut world, &mut ids, Vec3::new(x + 0.02 * level as f32, 0.25 + 0.5 * level as f32, z), &cube);
+                }
+            }
+        }
+        let (mut bits, mut most_batches, mut deep_steps) = (Vec::new(), 0, 0);
+        for step in 0..150 {
+            if step == 60 {
+                // Into the top of the first stack, 0.2 m deep.
+                add(&mut world, &mut ids, Vec3::new(-13.5, 0.8, -7.5), &cube);
+            }
+            world.step(1.0 / 60.0).unwrap();
+            most_batches = most_batches.max(if world.solver.batches.active { world.solver.batches.len() } else { 0 });
+            deep_steps += world.solver.deep_overlap as usize;
+            if step % 10 == 9 {
+                crate::dynamics::contact_kernels::tests::state_bits(&world, &ids, &mut bits);
+            }
+        }
+        (bits, most_batches, deep_steps)
+    }
+
+    /// Solving island batch by batch (every substep of a batch before the next batch) gives
+    /// the bits of the scene-wide passes colour by colour, on one worker and on three.
+    #[test]
+    fn island_batches_give_the_bits_of_the_scene_wide_passes() {
+        let (scene_wide, none, _) = small_piles(usize::MAX, 1);
+        assert_eq!(none, 0);
+        for threads in [1, 3] {
+            let (batched, batches, deep_steps) = small_piles(0, threads);
+            assert!(batches >= 2, "{batches} batches");
+            assert!(deep_steps >= 1, "no step started deep");
+            crate::dynamics::contact_kernels::tests::assert_same_bits(&scene_wide, &batched, "scene-wide and batched");
         }
     }
 }

@@ -427,6 +427,43 @@ pub(crate) fn extend_filter_mapped_mut<S: Send, T: Send>(
 /// microsecond, so smaller tasks would cost more to hand out than they save.
 pub(crate) const MIN_GROUPS_PER_TASK: usize = 32;
 
+/// Calls `f(b, bodies, items)` for every batch b below `count`, one batch a task, each task
+/// with the whole of `bodies` and `items`: the batches of `batches.rs` touch disjoint movable
+/// bodies and disjoint items (their own lane groups), and only read the bodies no task writes
+/// (the static body). Batches differ in cost, so a worker done with its own takes any left.
+pub(crate) fn for_each_batch<T: Send>(
+    workers: &Workers,
+    count: usize,
+    bodies: &mut [SolverBody],
+    items: &mut [T],
+    f: impl Fn(usize, &mut [SolverBody], &mut [T]) + Sync + Send,
+) {
+    if count < 2 {
+        (0..count).for_each(|b| f(b, bodies, items));
+        return;
+    }
+    workers.timed(|| {
+        #[cfg(feature = "parallel")]
+        if workers.parallel() {
+            let (shared_bodies, shared_items) = (SharedItems::new(bodies), SharedItems::new(items));
+            // SAFETY: as the function notes: no body or item written by one batch is read or
+            // written by another while they are lent out here.
+            let run = |b: usize| unsafe {
+                f(b, shared_bodies.range(0, shared_bodies.len), shared_items.range(0, shared_items.len))
+            };
+            match &workers.team {
+                Some(team) => team.run(count, Stealing::Any, &run),
+                None => {
+                    use rayon::prelude::*;
+                    (0..count).into_par_iter().for_each(run)
+                }
+            }
+            return;
+        }
+        (0..count).for_each(|b| f(b, bodies, items))
+    })
+}
+
 /// Calls `f(item, bodies)` on every item of one colour (constraints that share no movable
 /// body), in parallel tasks when the world has several workers and the colour is big enough
 /// (a small colour runs on this thread and counts as serial time).
