@@ -48,7 +48,8 @@ const NONE: u32 = u32::MAX;
 /// The batches of one step (buffers kept between steps).
 #[derive(Default)]
 pub(crate) struct Batches {
-    /// The lane groups are laid out batch by batch (else colour by colour over the scene).
+    /// The lane groups are laid out batch by batch (else colour by colour over the scene); set
+    /// by the caller from what `plan` returns.
     pub active: bool,
     union: UnionFind,
     /// Per solver body: its island's root.
@@ -60,12 +61,12 @@ pub(crate) struct Batches {
     pair_batch: Vec<u32>,
     /// The movable bodies, batch after batch, each batch's in index order; `body_ends[b]`
     /// is where batch b's end.
-    pub bodies: Vec<u32>,
-    pub body_ends: Vec<usize>,
+    bodies: Vec<u32>,
+    body_ends: Vec<usize>,
     /// Where each colour's lane groups end, batch after batch; `colour_ends_of[b]` is where
     /// batch b's entries end in it.
-    pub colour_ends: Vec<usize>,
-    pub colour_ends_of: Vec<usize>,
+    colour_ends: Vec<usize>,
+    colour_ends_of: Vec<usize>,
     /// Per batch and colour (batch · MAX_COLORS + colour) where its pairs end in `sorted`,
     /// and the pairs in that order (working lists of the lane groups).
     key_ends: Vec<usize>,
@@ -80,7 +81,6 @@ impl Batches {
     /// there are fewer pairs than `min_pairs` (default [`MIN_PAIRS`]), some body is not
     /// movable or an island is too big.
     pub(crate) fn plan(&mut self, bodies: &[SolverBody], pairs: &[PairInput], min_pairs: Option<usize>) -> bool {
-        self.active = false;
         let n = bodies.len();
         if pairs.len() < min_pairs.unwrap_or(MIN_PAIRS) || bodies.iter().skip(1).any(|b| !b.movable()) {
             return false;
@@ -106,7 +106,6 @@ impl Batches {
         self.pair_batch.clear();
         let (root_of, root_batch) = (&self.root_of, &self.root_batch);
         self.pair_batch.extend(pairs.iter().map(|p| root_batch[root_of[first_movable(p) as usize] as usize]));
-        self.active = true;
         true
     }
 
