@@ -178,10 +178,11 @@ fn a_slowly_rolling_ball_or_capsule_on_triangles_keeps_its_speed() {
 /// A cylinder (half height 0.4, radius 0.3) standing on its cap on the flat mesh, the
 /// heightfield and a box reuses its cached cap contact (the cap's points move rigidly with
 /// it) and stays within 0.1 mm of where it settled over 10 s; lying on its side and set
-/// rolling at 1 mm/s it is never served from the cache (its contact line moves over its
-/// surface) and keeps v and ω = −v/r within 5%.
+/// rolling at 1 mm/s it reuses its side contact, carried as a capsule's (the contact line
+/// stays under the axis), and keeps v and ω = −v/r within 5%: a line carried with the
+/// material would trail the true one and drive the roll.
 #[test]
-fn a_standing_cylinder_is_cached_and_a_rolling_one_is_not() {
+fn a_standing_or_rolling_cylinder_is_cached_and_keeps_its_motion() {
     let floors = flat_floors().into_iter().take(2).chain([("box", Shape::cuboid(Vec3::new(20.0, 1.0, 20.0)).unwrap())]);
     for (floor_name, floor) in floors {
         let top = if floor_name == "box" { 1.0 } else { 0.0 };
@@ -207,12 +208,11 @@ fn a_standing_cylinder_is_cached_and_a_rolling_one_is_not() {
                 "cylinder on the {floor_name}, lying {lying}: {reused} reused, moved {}, v = {v}, ω = {w}",
                 (pos(&world, body) - settled).length()
             );
+            assert!(reused > 300, "on the {floor_name}, lying {lying}: the contact was reused {reused} times");
             if lying {
-                assert_eq!(reused, 0, "on the {floor_name}: a rolling cylinder's contact was carried");
                 assert!((v.x / v0 - 1.0).abs() < 0.05, "on the {floor_name}: v = {v}");
                 assert!((w.z / (-v0 / 0.3) - 1.0).abs() < 0.05, "on the {floor_name}: ω = {w}");
             } else {
-                assert!(reused > 300, "on the {floor_name}: the cap contact was reused {reused} times");
                 assert!((pos(&world, body) - settled).length() < 1e-4, "on the {floor_name}: it crept");
             }
         }

@@ -24,9 +24,13 @@
 //! up: the worst case is a tangential offset of the points below the tolerances. Resting
 //! piles, where almost no pair moves, skip most of the narrow phase.
 //!
-//! Shapes curved without a core (cylinders) are never cached: their contact point moves over
-//! the surface as they turn (a cylinder rolling on its side), so a carried point would trail
-//! the true one and its normal impulse would act at a wrong lever arm, driving slow rolling.
+//! A cylinder, curved without a core, is cached only while it touches with a flat cap or with
+//! its side ([`Surface::carried_as`]). On its cap its points sit on a flat face and move
+//! rigidly with it. On its side it is its axis swept by a disc: as it rolls, its contact line
+//! stays under the axis, as a lying capsule's does, so it is carried as that rounded shape. A
+//! contact on its rim is never cached: the point moves around the rim as the cylinder turns,
+//! so a carried point would trail the true one and its normal impulse would act at a wrong
+//! lever arm, driving slow rolling.
 
 use crate::collision::manifold::{ContactPoint, Manifold, MAX_MANIFOLD_POINTS};
 use crate::math::{Pose, Quat, Vec3};
@@ -53,32 +57,44 @@ pub(crate) enum Surface {
     /// A core swept by a sphere of this radius, metres (spheres, capsules): the contact point
     /// lies that far from the core along the normal, however the shape has turned.
     Rounded(f32),
-    /// Curved without a core (cylinders): cached only while it touches with a flat cap
-    /// ([`Surface::carries`]), and then carried as a flat surface.
-    Curved,
+    /// Curved without a core (cylinders, of this radius): cached only while it touches with a
+    /// flat cap or with its side ([`Surface::carried_as`]).
+    Curved(f32),
 }
 
 impl Surface {
-    /// Can this surface's points in `manifolds` be carried? Always for flat and rounded
-    /// surfaces. A curved one (a cylinder, axis along its local Y, turned by `rotation`) only
-    /// when every manifold with points lies on a cap, its normal within [`CAP_COSINE`] of the
-    /// axis: the points then sit on the flat cap and move rigidly with it, as a box's do.
-    pub fn carries(self, rotation: Quat, manifolds: &[Manifold]) -> bool {
-        if self != Surface::Curved {
-            return true;
-        }
+    /// The surface this one's points in `manifolds` are carried as, if they can be: flat and
+    /// rounded surfaces as themselves. A curved one (a cylinder of radius r, axis along its
+    /// local Y, turned by `rotation`) when every manifold with points lies on a cap, its
+    /// normal within [`CAP_COSINE`] of the axis (the points then sit on the flat cap: carried
+    /// as a flat surface), or on the side, its normal within [`SIDE_SINE`] of square to the
+    /// axis (the side is the axis swept by a disc of radius r: carried as that rounded
+    /// surface); `None` for a contact on the rim.
+    pub fn carried_as(self, rotation: Quat, manifolds: &[Manifold]) -> Option<Surface> {
+        let Surface::Curved(radius) = self else { return Some(self) };
         let axis = rotation * Vec3::Y;
-        manifolds.iter().all(|m| m.count == 0 || m.normal.dot(axis).abs() >= CAP_COSINE)
+        let along = || manifolds.iter().filter(|m| m.count > 0).map(|m| m.normal.dot(axis).abs());
+        if along().all(|cosine| cosine >= CAP_COSINE) {
+            Some(Surface::Flat)
+        } else if along().all(|cosine| cosine <= SIDE_SINE) {
+            Some(Surface::Rounded(radius))
+        } else {
+            None
+        }
     }
 }
 
 /// A cylinder's contact lies on a cap when its normal is this close to the axis (cosine,
 /// about 1°): the cap is then the supporting feature, whose points are the cap's own.
 pub const CAP_COSINE: f32 = 0.9998;
+/// A cylinder's contact lies on its side when the normal's cosine with the axis is at most
+/// this (about 1° from square to it): the side is then the supporting feature, a line of the
+/// surface parallel to the axis, at the radius from it.
+pub const SIDE_SINE: f32 = 0.0175;
 
 /// How the points of one pair are carried: B's core radius and f, the share of B's sideways
 /// motion the points follow (module notes).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct CarryRule {
     radius_b: f32,
     follow: f32,
@@ -108,17 +124,20 @@ pub(crate) struct ManifoldCache {
     more: Vec<Manifold>,
     /// How many manifolds the query gave (0 or 1 for convex pairs, up to four against a mesh).
     count: usize,
+    /// How they are carried: the rule of the surfaces they were stored with.
+    rule: CarryRule,
 }
 
 impl ManifoldCache {
     /// Stores the result of a full query that gave one manifold.
-    pub fn store(&mut self, pose_a: &Pose, relative: Pose, world: &Manifold) {
-        self.store_all(pose_a, relative, std::slice::from_ref(world));
+    pub fn store(&mut self, pose_a: &Pose, relative: Pose, rule: CarryRule, world: &Manifold) {
+        self.store_all(pose_a, relative, rule, std::slice::from_ref(world));
     }
 
     /// Stores the result of a full query (several manifolds for a body against a mesh).
-    pub fn store_all(&mut self, pose_a: &Pose, relative: Pose, world: &[Manifold]) {
+    pub fn store_all(&mut self, pose_a: &Pose, relative: Pose, rule: CarryRule, world: &[Manifold]) {
         self.relative = Some(relative);
+        self.rule = rule;
         self.count = world.len();
         self.more.clear();
         for (k, manifold) in world.iter().enumerate() {
@@ -131,20 +150,20 @@ impl ManifoldCache {
     }
 
     /// The cached manifold carried to the current poses, when B moved little enough.
-    pub fn reuse(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Manifold) -> bool {
-        let Some(motion) = self.motion(relative, rule) else { return false };
-        carry(&self.local, &motion, pose_a, rule, out);
+    pub fn reuse(&self, pose_a: &Pose, relative: &Pose, out: &mut Manifold) -> bool {
+        let Some(motion) = self.motion(relative) else { return false };
+        carry(&self.local, &motion, pose_a, self.rule, out);
         true
     }
 
     /// Every cached manifold carried to the current poses into `out`, when B moved little
     /// enough.
-    pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, rule: CarryRule, out: &mut Vec<Manifold>) -> bool {
-        let Some(motion) = self.motion(relative, rule) else { return false };
+    pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, out: &mut Vec<Manifold>) -> bool {
+        let Some(motion) = self.motion(relative) else { return false };
         out.clear();
         for local in std::iter::once(&self.local).chain(&self.more).take(self.count) {
             let mut manifold = Manifold::new();
-            carry(local, &motion, pose_a, rule, &mut manifold);
+            carry(local, &motion, pose_a, self.rule, &mut manifold);
             out.push(manifold);
         }
         true
@@ -160,20 +179,20 @@ impl ManifoldCache {
     /// [`LINEAR_TOLERANCE`] (d + θ·max ρ): a sphere's points do not move as it turns (its
     /// core is its centre), a lying capsule's by its half height times θ. With the first
     /// bound alone a slowly rolling ball against terrain was queried again every 0.5 mrad.
-    fn motion(&self, relative: &Pose, rule: CarryRule) -> Option<Pose> {
+    fn motion(&self, relative: &Pose) -> Option<Pose> {
         let stored = self.relative?;
         let moved = (relative.position - stored.position).length();
         let turned = 2.0 * (stored.rotation.inverse() * relative.rotation).xyz().length();
         let within = moved <= LINEAR_TOLERANCE
             && (turned <= ANGULAR_TOLERANCE
-                || (turned <= POINT_ANGULAR_LIMIT
-                    && moved + turned * self.reach(stored.position, rule) <= LINEAR_TOLERANCE));
+                || (turned <= POINT_ANGULAR_LIMIT && moved + turned * self.reach(stored.position) <= LINEAR_TOLERANCE));
         within.then(|| relative.mul_pose(&stored.inverse()))
     }
 
     /// The largest distance ρ of a cached point's B reference point q_B from B's origin
     /// `origin` (A's frame).
-    fn reach(&self, origin: Vec3, rule: CarryRule) -> f32 {
+    fn reach(&self, origin: Vec3) -> f32 {
+        let rule = self.rule;
         let manifolds = std::iter::once(&self.local).chain(&self.more).take(self.count);
         let points =
             manifolds.flat_map(|m| m.points[..m.count.min(MAX_MANIFOLD_POINTS)].iter().map(move |p| (m.normal, p)));
@@ -312,11 +331,11 @@ mod tests {
             p.position = pose_a.transform_point(p.position);
         }
         let mut cache = ManifoldCache::default();
-        cache.store(&pose_a, relative, &world);
+        cache.store(&pose_a, relative, FLAT, &world);
         // B sinks 50 µm into A: every separation drops by 50 µm, the midpoints by 25 µm.
         let sunk = Pose::from_position(Vec3::new(0.0, 1.0 - 5e-5, 0.0));
         let mut out = Manifold::new();
-        assert!(cache.reuse(&pose_a, &sunk, FLAT, &mut out));
+        assert!(cache.reuse(&pose_a, &sunk, &mut out));
         for (new, old) in out.points().iter().zip(world.points()) {
             assert!((new.separation - (old.separation - 5e-5)).abs() < 1e-7);
             assert!((new.position - (old.position - 2.5e-5 * world.normal)).length() < 1e-6);
@@ -324,9 +343,9 @@ mod tests {
         }
         // Beyond the tolerance the cache refuses.
         let far = Pose::from_position(Vec3::new(0.0, 1.0 - 2.0 * LINEAR_TOLERANCE, 0.0));
-        assert!(!cache.reuse(&pose_a, &far, FLAT, &mut out));
+        assert!(!cache.reuse(&pose_a, &far, &mut out));
         let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * ANGULAR_TOLERANCE));
-        assert!(!cache.reuse(&pose_a, &turned, FLAT, &mut out));
+        assert!(!cache.reuse(&pose_a, &turned, &mut out));
     }
 
     /// The four-lane `carry` gives the bits of the same steps taken one point at a time
@@ -400,12 +419,12 @@ mod tests {
         let mut ball = Manifold { normal: Vec3::Y, ..Default::default() };
         ball.push(Vec3::new(0.0, -0.0005, 0.0), -0.001, 1);
         let mut cache = ManifoldCache::default();
-        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.399, 0.0)), &ball);
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.399, 0.0)), rolling, &ball);
         let turned_by = |angle: f32| Pose::new(Vec3::new(0.0, 0.399, 0.0), Quat::from_rotation_z(angle));
         let mut out = Manifold::new();
-        assert!(cache.reuse(&Pose::IDENTITY, &turned_by(0.9 * POINT_ANGULAR_LIMIT), rolling, &mut out));
+        assert!(cache.reuse(&Pose::IDENTITY, &turned_by(0.9 * POINT_ANGULAR_LIMIT), &mut out));
         assert!((out.points()[0].separation + 0.001).abs() < 1e-6);
-        assert!(!cache.reuse(&Pose::IDENTITY, &turned_by(1.1 * POINT_ANGULAR_LIMIT), rolling, &mut out));
+        assert!(!cache.reuse(&Pose::IDENTITY, &turned_by(1.1 * POINT_ANGULAR_LIMIT), &mut out));
         // A 1 m cube on its face: its corners lie 0.87 m from its centre, so 0.55 mrad moves
         // them 0.48 mm (reused, beyond ANGULAR_TOLERANCE) and 0.65 mrad 0.56 mm (queried
         // again).
@@ -414,10 +433,10 @@ mod tests {
             face.push(Vec3::new(x, 0.0, z), 0.0, id as u32);
         }
         let mut cache = ManifoldCache::default();
-        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.5, 0.0)), &face);
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.5, 0.0)), FLAT, &face);
         let box_turned_by = |angle: f32| Pose::new(Vec3::new(0.0, 0.5, 0.0), Quat::from_rotation_z(angle));
-        assert!(cache.reuse(&Pose::IDENTITY, &box_turned_by(5.5e-4), FLAT, &mut out));
-        assert!(!cache.reuse(&Pose::IDENTITY, &box_turned_by(6.5e-4), FLAT, &mut out));
+        assert!(cache.reuse(&Pose::IDENTITY, &box_turned_by(5.5e-4), &mut out));
+        assert!(!cache.reuse(&Pose::IDENTITY, &box_turned_by(6.5e-4), &mut out));
     }
 
     /// Between two spheres (A of radius 0.3, B of 0.1, touching along Y) B moving sideways by
@@ -427,13 +446,40 @@ mod tests {
         let mut touching = Manifold { normal: Vec3::Y, ..Default::default() };
         touching.push(Vec3::new(0.0, 0.3, 0.0), 0.0, 1);
         let mut cache = ManifoldCache::default();
-        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.4, 0.0)), &touching);
         let rule = CarryRule::new(Surface::Rounded(0.3), Surface::Rounded(0.1));
+        cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.4, 0.0)), rule, &touching);
         let mut out = Manifold::new();
         let d = 4e-4;
-        assert!(cache.reuse(&Pose::IDENTITY, &Pose::from_position(Vec3::new(d, 0.4, 0.0)), rule, &mut out));
+        assert!(cache.reuse(&Pose::IDENTITY, &Pose::from_position(Vec3::new(d, 0.4, 0.0)), &mut out));
         let point = out.points()[0];
         assert!((point.position.x - d * 0.75).abs() < 1e-7, "moved {}", point.position.x);
         assert!(point.separation.abs() < 1e-7);
+    }
+
+    /// A cylinder (radius 0.3, turned so that its axis is X) is carried as a flat surface on
+    /// its cap, as a rounded one of its radius on its side, and not at all on its rim or when
+    /// its manifolds mix cap and side; the other surfaces as themselves.
+    #[test]
+    fn a_cylinder_is_carried_by_where_it_touches() {
+        let turned = Quat::from_rotation_z(-std::f32::consts::FRAC_PI_2);
+        let touching = |normal: Vec3| {
+            let mut m = Manifold { normal: normal.normalize(), ..Default::default() };
+            m.push(Vec3::ZERO, -0.001, 1);
+            m
+        };
+        let (cap, side, rim) = (touching(Vec3::X), touching(Vec3::Y), touching(Vec3::new(1.0, 1.0, 0.0)));
+        let cylinder = Surface::Curved(0.3);
+        assert_eq!(cylinder.carried_as(turned, &[cap]), Some(Surface::Flat));
+        assert_eq!(cylinder.carried_as(turned, &[side]), Some(Surface::Rounded(0.3)));
+        // Half a degree off square to the axis is still the side; two degrees is the rim.
+        let tilted = |degrees: f32| touching(Quat::from_rotation_z(degrees.to_radians()) * Vec3::Y);
+        assert_eq!(cylinder.carried_as(turned, &[tilted(0.5)]), Some(Surface::Rounded(0.3)));
+        assert_eq!(cylinder.carried_as(turned, &[tilted(2.0)]), None);
+        assert_eq!(cylinder.carried_as(turned, &[rim]), None);
+        assert_eq!(cylinder.carried_as(turned, &[cap, side]), None);
+        assert_eq!(cylinder.carried_as(turned, &[cap, Manifold::new()]), Some(Surface::Flat));
+        for other in [Surface::Flat, Surface::Rounded(0.2)] {
+            assert_eq!(other.carried_as(turned, &[rim]), Some(other));
+        }
     }
 }

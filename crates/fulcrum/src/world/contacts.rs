@@ -197,7 +197,6 @@ impl World {
         let margin = self.settings.solver.speculative_distance + dt * body_a.closing_speed_bound(&body_b);
         let pose_a = hot_a.pose;
         let pose_b = separated_if_coincident(&pose_a, hot_b.pose, contact.collider_a, contact.collider_b);
-        let rule = CarryRule::new(hot_a.surface, hot_b.surface);
         let flat_faced = hot_a.surface == Surface::Flat && hot_b.surface == Surface::Flat;
         let relative = pose_a.inv_mul_pose(&pose_b);
         let (Some(col_a), Some(col_b)) =
@@ -205,20 +204,24 @@ impl World {
         else {
             return PairVerdict::Destroy { wake: false };
         };
-        // A cached manifold is stored only where both surfaces can carry it, so one found
-        // is valid. Against triangles a rounded body's manifold is cached too (their query is
-        // costly); between convex shapes only flat ones and cylinders' caps are.
-        let carries = |manifolds: &[Manifold]| {
-            hot_a.surface.carries(pose_a.rotation, manifolds) && hot_b.surface.carries(pose_b.rotation, manifolds)
+        // A cached manifold is stored only where both surfaces can carry it, with the rule
+        // they are carried by, so one found is valid. Against triangles a rounded body's
+        // manifold is cached too (their query is costly); between convex shapes only flat
+        // ones and cylinders' caps and sides are.
+        let carry_rule = |manifolds: &[Manifold]| {
+            let surface_a = hot_a.surface.carried_as(pose_a.rotation, manifolds)?;
+            let surface_b = hot_b.surface.carried_as(pose_b.rotation, manifolds)?;
+            Some(CarryRule::new(surface_a, surface_b))
         };
         let computed = if narrow_phase::is_triangle_pair(&col_a.shape, &col_b.shape) {
             MESH_MANIFOLDS.with_borrow_mut(|manifolds| {
                 let reused =
-                    contact.manifold_cache.as_ref().is_some_and(|c| c.reuse_all(&pose_a, &relative, rule, manifolds));
+                    contact.manifold_cache.as_ref().is_some_and(|c| c.reuse_all(&pose_a, &relative, manifolds));
                 if !reused {
                     narrow_phase::collide_triangles(&col_a.shape, &pose_a, &col_b.shape, &pose_b, margin, manifolds);
-                    if carries(manifolds) {
-                        contact.manifold_cache.get_or_insert_with(Box::default).store_all(&pose_a, relative, manifolds);
+                    if let Some(rule) = carry_rule(manifolds) {
+                        let cache = contact.manifold_cache.get_or_insert_with(Box::default);
+                        cache.store_all(&pose_a, relative, rule, manifolds);
                     }
                 }
                 contact.set_manifolds(manifolds, flat_faced);
@@ -229,12 +232,12 @@ impl World {
             let unrounded =
                 !matches!(hot_a.surface, Surface::Rounded(_)) && !matches!(hot_b.surface, Surface::Rounded(_));
             let reused = unrounded
-                && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, rule, &mut manifold));
+                && contact.manifold_cache.as_ref().is_some_and(|c| c.reuse(&pose_a, &relative, &mut manifold));
             if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
-                if unrounded && carries(std::slice::from_ref(&manifold)) {
-                    contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, &manifold);
+                if let Some(rule) = carry_rule(std::slice::from_ref(&manifold)).filter(|_| unrounded) {
+                    contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, rule, &manifold);
                 }
             }
             contact.set_manifolds(std::slice::from_ref(&manifold), flat_faced);

@@ -64,7 +64,7 @@ pub(crate) fn surface_of(shape: &Shape) -> Surface {
         }
         Shape::Sphere(s) => Surface::Rounded(s.radius),
         Shape::Capsule(c) => Surface::Rounded(c.radius),
-        Shape::Cylinder(_) => Surface::Curved,
+        Shape::Cylinder(c) => Surface::Curved(c.radius),
     }
 }
 
