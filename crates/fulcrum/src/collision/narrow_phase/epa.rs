@@ -32,6 +32,8 @@ const MAX_FACES: usize = 2 * MAX_VERTICES;
 const MAX_HORIZON: usize = MAX_FACES;
 /// Convergence tolerance on the depth, metres per metre of shape size.
 const DEPTH_TOLERANCE: f32 = 1.0e-6;
+/// The same when a core is curved (a cylinder): see `gjk::CURVED_DISTANCE_TOLERANCE`.
+const CURVED_DEPTH_TOLERANCE: f32 = 1.0e-5;
 
 /// Depth and direction of the overlap of two cores.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,6 +106,7 @@ impl Polytope {
 /// Penetration of two overlapping cores, seeded by GJK's final `simplex`. `None` when the
 /// Minkowski difference is flat (no tetrahedron fits inside it, e.g. two parallel segments).
 pub fn epa(a: &ConvexCore, b: &ConvexCore, simplex: &Simplex) -> Option<Penetration> {
+    let accuracy = if a.is_curved() || b.is_curved() { CURVED_DEPTH_TOLERANCE } else { DEPTH_TOLERANCE };
     let (a, b) = (&SupportMap::new(a), &SupportMap::new(b));
     let tetrahedron = initial_tetrahedron(a, b, simplex)?;
     let mut polytope = Polytope {
@@ -122,7 +125,7 @@ pub fn epa(a: &ConvexCore, b: &ConvexCore, simplex: &Simplex) -> Option<Penetrat
         polytope.push_face(face);
     }
     let scale = tetrahedron.iter().map(|p| p.w.length()).fold(1.0f32, f32::max);
-    let tolerance = DEPTH_TOLERANCE * scale;
+    let tolerance = accuracy * scale;
     let mut best = polytope.faces[polytope.closest_face()];
     for _ in 0..MAX_VERTICES - 4 {
         let closest = polytope.closest_face();

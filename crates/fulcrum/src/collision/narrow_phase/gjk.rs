@@ -117,6 +117,12 @@ impl<'a> ConvexCore<'a> {
         self.pose.transform_point(self.local_support(local))
     }
 
+    /// A curved core (a cylinder's rim and side), over which GJK and EPA converge only
+    /// linearly.
+    pub fn is_curved(&self) -> bool {
+        matches!(self.kind, CoreKind::Cylinder { .. })
+    }
+
     /// The same core moved by `offset`.
     pub fn shifted(&self, offset: Vec3) -> Self {
         Self { pose: Pose { position: self.pose.position + offset, ..self.pose }, ..*self }
@@ -243,8 +249,7 @@ pub fn gjk(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3) -> GjkResult {
 /// needs no more; most triangles beside a body end here after one or two iterations.
 pub fn gjk_within(a: &ConvexCore, b: &ConvexCore, direction_hint: Vec3, max_distance: f32) -> GjkResult {
     let max_core_distance = max_distance + a.radius + b.radius;
-    let curved = |c: &ConvexCore| matches!(c.kind, CoreKind::Cylinder { .. });
-    let accuracy = if curved(a) || curved(b) { CURVED_DISTANCE_TOLERANCE } else { DISTANCE_TOLERANCE };
+    let accuracy = if a.is_curved() || b.is_curved() { CURVED_DISTANCE_TOLERANCE } else { DISTANCE_TOLERANCE };
     let (map_a, map_b) = (SupportMap::new(a), SupportMap::new(b));
     let mut simplex = Simplex::default();
     simplex.push(minkowski_support(&map_a, &map_b, first_direction(a, b, direction_hint)));
