@@ -236,7 +236,7 @@ impl World {
             if !reused {
                 let (shape_a, shape_b) = (&col_a.shape, &col_b.shape);
                 narrow_phase::collide(shape_a, &pose_a, shape_b, &pose_b, margin, &mut contact.cache, &mut manifold);
-                if let Some(rule) = carry_rule(std::slice::from_ref(&manifold)).filter(|_| unrounded) {
+                if let Some(rule) = unrounded.then(|| carry_rule(std::slice::from_ref(&manifold))).flatten() {
                     contact.manifold_cache.get_or_insert_with(Box::default).store(&pose_a, relative, rule, &manifold);
                 }
             }
