@@ -46,6 +46,20 @@ pub const ANGULAR_TOLERANCE: f32 = 5e-4;
 /// cache allows 2°).
 pub const POINT_ANGULAR_LIMIT: f32 = 2e-3;
 
+/// [`LINEAR_TOLERANCE`] of a single manifold between flat surfaces (box and hull faces, a
+/// cylinder's cap), metres: what Box3D's contact recycling allows. Why so far: every fresh
+/// query of a face pair may name its points anew (a corner on the other face's side is a
+/// vertex one query and an edge clipped by the side plane the next), and a manifold taken as
+/// new points drops its kept frame (`contact.rs`). A brick wall 150 rows tall creeps a few
+/// millimetres a second under its load; queried again every 0.5 mm, about 500 of its
+/// manifolds a step lost their frames and it buckled out of its plane after about 300 steps
+/// (at 5 mm after 325, at 1 cm after 350, at 2 cm it still crept). At 5 cm it stands still.
+pub const FACE_LINEAR_TOLERANCE: f32 = 0.05;
+/// [`ANGULAR_TOLERANCE`] of a manifold between flat surfaces (radians, about 1.1°).
+pub const FACE_ANGULAR_TOLERANCE: f32 = 0.02;
+/// [`POINT_ANGULAR_LIMIT`] of a manifold between flat surfaces (radians, 2°, as Jolt's).
+pub const FACE_POINT_ANGULAR_LIMIT: f32 = 0.035;
+
 /// How a shape's contact points move with it, which decides whether and how its pairs'
 /// manifolds are carried (module notes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -101,6 +115,9 @@ pub(crate) struct CarryRule {
 }
 
 impl CarryRule {
+    /// Two flat surfaces: the points stay where they are on A, only their separations change.
+    pub(crate) const FLAT: CarryRule = CarryRule { radius_b: 0.0, follow: 0.0 };
+
     /// The rule for collider A's surface against collider B's (both cacheable).
     pub fn new(surface_a: Surface, surface_b: Surface) -> Self {
         match (surface_a, surface_b) {
@@ -151,7 +168,11 @@ impl ManifoldCache {
 
     /// The cached manifold carried to the current poses, when B moved little enough.
     pub fn reuse(&self, pose_a: &Pose, relative: &Pose, out: &mut Manifold) -> bool {
-        let Some(motion) = self.motion(relative) else { return false };
+        let tolerances = match self.rule == CarryRule::FLAT {
+            true => [FACE_LINEAR_TOLERANCE, FACE_ANGULAR_TOLERANCE, FACE_POINT_ANGULAR_LIMIT],
+            false => [LINEAR_TOLERANCE, ANGULAR_TOLERANCE, POINT_ANGULAR_LIMIT],
+        };
+        let Some(motion) = self.motion(relative, tolerances) else { return false };
         carry(&self.local, &motion, pose_a, self.rule, out);
         true
     }
@@ -159,7 +180,9 @@ impl ManifoldCache {
     /// Every cached manifold carried to the current poses into `out`, when B moved little
     /// enough.
     pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, out: &mut Vec<Manifold>) -> bool {
-        let Some(motion) = self.motion(relative) else { return false };
+        let Some(motion) = self.motion(relative, [LINEAR_TOLERANCE, ANGULAR_TOLERANCE, POINT_ANGULAR_LIMIT]) else {
+            return false;
+        };
         out.clear();
         for local in std::iter::once(&self.local).chain(&self.more).take(self.count) {
             let mut manifold = Manifold::new();
@@ -179,13 +202,14 @@ impl ManifoldCache {
     /// [`LINEAR_TOLERANCE`] (d + θ·max ρ): a sphere's points do not move as it turns (its
     /// core is its centre), a lying capsule's by its half height times θ. With the first
     /// bound alone a slowly rolling ball against terrain was queried again every 0.5 mrad.
-    fn motion(&self, relative: &Pose) -> Option<Pose> {
+    /// (The three bounds are given: a single manifold between flat surfaces has its own,
+    /// [`FACE_LINEAR_TOLERANCE`] and the two after it; the pairs with triangles keep these.)
+    fn motion(&self, relative: &Pose, [linear, angular, point_angular]: [f32; 3]) -> Option<Pose> {
         let stored = self.relative?;
         let moved = (relative.position - stored.position).length();
         let turned = 2.0 * (stored.rotation.inverse() * relative.rotation).xyz().length();
-        let within = moved <= LINEAR_TOLERANCE
-            && (turned <= ANGULAR_TOLERANCE
-                || (turned <= POINT_ANGULAR_LIMIT && moved + turned * self.reach(stored.position) <= LINEAR_TOLERANCE));
+        let within = moved <= linear
+            && (turned <= angular || (turned <= point_angular && moved + turned * self.reach(stored.position) <= linear));
         within.then(|| relative.mul_pose(&stored.inverse()))
     }
 
@@ -311,7 +335,7 @@ mod tests {
     use super::*;
     use crate::math::{Quat, Vec3};
 
-    const FLAT: CarryRule = CarryRule { radius_b: 0.0, follow: 0.0 };
+    const FLAT: CarryRule = CarryRule::FLAT;
 
     fn manifold() -> Manifold {
         let mut m = Manifold { normal: Vec3::Y, ..Default::default() };
@@ -341,10 +365,12 @@ mod tests {
             assert!((new.position - (old.position - 2.5e-5 * world.normal)).length() < 1e-6);
             assert_eq!(new.id, old.id);
         }
-        // Beyond the tolerance the cache refuses.
-        let far = Pose::from_position(Vec3::new(0.0, 1.0 - 2.0 * LINEAR_TOLERANCE, 0.0));
+        // Beyond the tolerance (two flat surfaces: the faces') the cache refuses.
+        let near = Pose::from_position(Vec3::new(0.0, 1.0 - 0.9 * FACE_LINEAR_TOLERANCE, 0.0));
+        assert!(cache.reuse(&pose_a, &near, &mut out));
+        let far = Pose::from_position(Vec3::new(0.0, 1.0 - 1.1 * FACE_LINEAR_TOLERANCE, 0.0));
         assert!(!cache.reuse(&pose_a, &far, &mut out));
-        let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * ANGULAR_TOLERANCE));
+        let turned = Pose::new(Vec3::new(0.0, 1.0, 0.0), Quat::from_rotation_x(2.0 * FACE_POINT_ANGULAR_LIMIT));
         assert!(!cache.reuse(&pose_a, &turned, &mut out));
     }
 
@@ -412,7 +438,7 @@ mod tests {
 
     /// A ball's manifold against a face is reused however it turns within
     /// [`POINT_ANGULAR_LIMIT`] (its reference point is its centre), a box's only while its
-    /// corners stay within [`LINEAR_TOLERANCE`].
+    /// corners stay within [`FACE_LINEAR_TOLERANCE`].
     #[test]
     fn turning_counts_as_far_as_it_moves_the_reference_points() {
         let rolling = CarryRule::new(Surface::Flat, Surface::Rounded(0.4));
@@ -425,9 +451,9 @@ mod tests {
         assert!(cache.reuse(&Pose::IDENTITY, &turned_by(0.9 * POINT_ANGULAR_LIMIT), &mut out));
         assert!((out.points()[0].separation + 0.001).abs() < 1e-6);
         assert!(!cache.reuse(&Pose::IDENTITY, &turned_by(1.1 * POINT_ANGULAR_LIMIT), &mut out));
-        // A 1 m cube on its face: its corners lie 0.87 m from its centre, so 0.55 mrad moves
-        // them 0.48 mm (reused, beyond ANGULAR_TOLERANCE) and 0.65 mrad 0.56 mm (queried
-        // again).
+        // A 1 m cube on its face: its corners lie 0.87 m from its centre, so 0.03 rad moves
+        // them 2.6 cm (reused, beyond FACE_ANGULAR_TOLERANCE); 4 cm sideways and 0.025 rad
+        // move them 6.2 cm (queried again).
         let mut face = Manifold { normal: Vec3::Y, ..Default::default() };
         for (id, (x, z)) in [(0.5, 0.5), (-0.5, 0.5), (-0.5, -0.5), (0.5, -0.5)].into_iter().enumerate() {
             face.push(Vec3::new(x, 0.0, z), 0.0, id as u32);
@@ -435,8 +461,10 @@ mod tests {
         let mut cache = ManifoldCache::default();
         cache.store(&Pose::IDENTITY, Pose::from_position(Vec3::new(0.0, 0.5, 0.0)), FLAT, &face);
         let box_turned_by = |angle: f32| Pose::new(Vec3::new(0.0, 0.5, 0.0), Quat::from_rotation_z(angle));
-        assert!(cache.reuse(&Pose::IDENTITY, &box_turned_by(5.5e-4), &mut out));
-        assert!(!cache.reuse(&Pose::IDENTITY, &box_turned_by(6.5e-4), &mut out));
+        assert!(cache.reuse(&Pose::IDENTITY, &box_turned_by(0.03), &mut out));
+        let shifted_and_turned = Pose::new(Vec3::new(0.04, 0.5, 0.0), Quat::from_rotation_z(0.025));
+        assert!(!cache.reuse(&Pose::IDENTITY, &shifted_and_turned, &mut out));
+        assert!(!cache.reuse(&Pose::IDENTITY, &box_turned_by(1.1 * FACE_POINT_ANGULAR_LIMIT), &mut out));
     }
 
     /// Between two spheres (A of radius 0.3, B of 0.1, touching along Y) B moving sideways by
