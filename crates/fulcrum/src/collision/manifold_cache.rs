@@ -209,7 +209,8 @@ impl ManifoldCache {
         let moved = (relative.position - stored.position).length();
         let turned = 2.0 * (stored.rotation.inverse() * relative.rotation).xyz().length();
         let within = moved <= linear
-            && (turned <= angular || (turned <= point_angular && moved + turned * self.reach(stored.position) <= linear));
+            && (turned <= angular
+                || (turned <= point_angular && moved + turned * self.reach(stored.position) <= linear));
         within.then(|| relative.mul_pose(&stored.inverse()))
     }
 
