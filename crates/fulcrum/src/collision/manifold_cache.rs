@@ -60,6 +60,26 @@ pub const FACE_ANGULAR_TOLERANCE: f32 = 0.02;
 /// [`POINT_ANGULAR_LIMIT`] of a manifold between flat surfaces (radians, 2°, as Jolt's).
 pub const FACE_POINT_ANGULAR_LIMIT: f32 = 0.035;
 
+/// The three bounds of [`ManifoldCache::motion`].
+#[derive(Clone, Copy)]
+struct Tolerances {
+    linear: f32,
+    angular: f32,
+    point_angular: f32,
+}
+
+impl Tolerances {
+    /// Every cached pair but a single manifold between flat surfaces.
+    const ANY: Tolerances =
+        Tolerances { linear: LINEAR_TOLERANCE, angular: ANGULAR_TOLERANCE, point_angular: POINT_ANGULAR_LIMIT };
+    /// A single manifold between flat surfaces.
+    const FACES: Tolerances = Tolerances {
+        linear: FACE_LINEAR_TOLERANCE,
+        angular: FACE_ANGULAR_TOLERANCE,
+        point_angular: FACE_POINT_ANGULAR_LIMIT,
+    };
+}
+
 /// How a shape's contact points move with it, which decides whether and how its pairs'
 /// manifolds are carried (module notes).
 #[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -168,10 +188,7 @@ impl ManifoldCache {
 
     /// The cached manifold carried to the current poses, when B moved little enough.
     pub fn reuse(&self, pose_a: &Pose, relative: &Pose, out: &mut Manifold) -> bool {
-        let tolerances = match self.rule == CarryRule::FLAT {
-            true => [FACE_LINEAR_TOLERANCE, FACE_ANGULAR_TOLERANCE, FACE_POINT_ANGULAR_LIMIT],
-            false => [LINEAR_TOLERANCE, ANGULAR_TOLERANCE, POINT_ANGULAR_LIMIT],
-        };
+        let tolerances = if self.rule == CarryRule::FLAT { Tolerances::FACES } else { Tolerances::ANY };
         let Some(motion) = self.motion(relative, tolerances) else { return false };
         carry(&self.local, &motion, pose_a, self.rule, out);
         true
@@ -180,9 +197,7 @@ impl ManifoldCache {
     /// Every cached manifold carried to the current poses into `out`, when B moved little
     /// enough.
     pub fn reuse_all(&self, pose_a: &Pose, relative: &Pose, out: &mut Vec<Manifold>) -> bool {
-        let Some(motion) = self.motion(relative, [LINEAR_TOLERANCE, ANGULAR_TOLERANCE, POINT_ANGULAR_LIMIT]) else {
-            return false;
-        };
+        let Some(motion) = self.motion(relative, Tolerances::ANY) else { return false };
         out.clear();
         for local in std::iter::once(&self.local).chain(&self.more).take(self.count) {
             let mut manifold = Manifold::new();
@@ -202,9 +217,10 @@ impl ManifoldCache {
     /// [`LINEAR_TOLERANCE`] (d + θ·max ρ): a sphere's points do not move as it turns (its
     /// core is its centre), a lying capsule's by its half height times θ. With the first
     /// bound alone a slowly rolling ball against terrain was queried again every 0.5 mrad.
-    /// (The three bounds are given: a single manifold between flat surfaces has its own,
-    /// [`FACE_LINEAR_TOLERANCE`] and the two after it; the pairs with triangles keep these.)
-    fn motion(&self, relative: &Pose, [linear, angular, point_angular]: [f32; 3]) -> Option<Pose> {
+    /// (The bounds are given: a single manifold between flat surfaces has its own,
+    /// [`Tolerances::FACES`]; the others, the pairs with triangles included, these.)
+    fn motion(&self, relative: &Pose, tolerances: Tolerances) -> Option<Pose> {
+        let Tolerances { linear, angular, point_angular } = tolerances;
         let stored = self.relative?;
         let moved = (relative.position - stored.position).length();
         let turned = 2.0 * (stored.rotation.inverse() * relative.rotation).xyz().length();
