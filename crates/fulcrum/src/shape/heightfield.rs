@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::triangle::{fold_is_active, Triangle, ALL_THREE};
+use super::triangle::{fold_is_active, Triangle, TriangleSurface, ALL_THREE};
 use super::MAX_SHAPE_SIZE;
 use crate::error::{check_above_zero_vec3, check_finite, component, Error, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
@@ -209,6 +209,12 @@ impl HeightField {
         }
     }
 
+    /// The sample of the neighbouring triangle across edge `edge` of triangle `index` that the
+    /// two do not share, as a local point; `None` on the grid's border.
+    pub fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
+        self.across(index, edge).map(|sample| self.sample(sample))
+    }
+
     /// The inclusive ranges of cell rows and columns whose x, z extent touches the box's;
     /// `None` when the box misses the grid.
     fn cells_under(&self, local: &Aabb) -> Option<((usize, usize), (usize, usize))> {
@@ -368,6 +374,27 @@ fn check_grid(heights: &[Vec<f32>]) -> Result<(usize, usize)> {
         return Err(Error::new("heights", format!("a heightfield needs at least 2 × 2 samples, got {cols} columns")));
     }
     Ok((heights.len(), cols))
+}
+
+impl TriangleSurface for HeightField {
+    fn for_each_triangle_in(&self, local: &Aabb, visit: impl FnMut(u32, &Triangle) -> bool) {
+        HeightField::for_each_triangle_in(self, local, visit)
+    }
+
+    fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
+        HeightField::far_corner(self, index, edge)
+    }
+
+    /// The samples joined to sample (i, j): the four along the rows and columns and the two
+    /// along the cells' diagonals, (i + 1, j + 1) and (i − 1, j − 1).
+    fn any_corner_joined(&self, index: u32, corner: usize, mut test: impl FnMut(Vec3) -> bool) -> bool {
+        let (i, j) = self.corners(index)[corner];
+        let steps: [(isize, isize); 6] = [(-1, 0), (1, 0), (0, -1), (0, 1), (1, 1), (-1, -1)];
+        steps.into_iter().any(|(di, dj)| {
+            let (row, col) = (i.wrapping_add_signed(di), j.wrapping_add_signed(dj));
+            row < self.rows && col < self.cols && test(self.sample((row, col)))
+        })
+    }
 }
 
 /// Shows the sizes, not the samples.

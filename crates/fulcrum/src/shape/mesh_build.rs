@@ -89,10 +89,9 @@ impl MeshView<'_> {
 
 /// Per triangle: bits 0–2 its active edges, bits 3–5 its active vertices (see
 /// [`Triangle`](super::Triangle)).
-pub(crate) fn active_flags(mesh: &MeshView) -> Vec<u8> {
-    let around = TrianglesAround::new(mesh.vertices.len(), mesh.indices);
+pub(crate) fn active_flags(mesh: &MeshView, around: &TrianglesAround) -> Vec<u8> {
     let mut flags: Vec<u8> = (0..mesh.indices.len())
-        .map(|t| (0..3).filter(|&e| edge_is_active(mesh, &around, 3 * t + e)).fold(0, |bits, e| bits | 1 << e))
+        .map(|t| (0..3).filter(|&e| edge_is_active(mesh, around, 3 * t + e)).fold(0, |bits, e| bits | 1 << e))
         .collect();
     let mut vertex_active = vec![false; mesh.vertices.len()];
     for (t, bits) in flags.iter().enumerate() {
@@ -115,13 +114,14 @@ pub(crate) fn active_flags(mesh: &MeshView) -> Vec<u8> {
 /// vertex v are `triangles[first[v]..first[v + 1]]`). Two triangles share the edge a–b when
 /// both hold a and b, so a triangle's neighbours across an edge are found among the few
 /// triangles around one end: no map of edges is needed.
-struct TrianglesAround {
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct TrianglesAround {
     first: Vec<u32>,
     triangles: Vec<u32>,
 }
 
 impl TrianglesAround {
-    fn new(vertex_count: usize, indices: &[[u32; 3]]) -> TrianglesAround {
+    pub(crate) fn new(vertex_count: usize, indices: &[[u32; 3]]) -> TrianglesAround {
         let mut first = vec![0u32; vertex_count + 1];
         for &v in indices.iter().flatten() {
             first[v as usize + 1] += 1;
@@ -140,27 +140,32 @@ impl TrianglesAround {
         TrianglesAround { first, triangles }
     }
 
-    fn of(&self, vertex: u32) -> &[u32] {
+    /// The triangles that hold `vertex`.
+    pub(crate) fn of(&self, vertex: u32) -> &[u32] {
         &self.triangles[self.first[vertex as usize] as usize..self.first[vertex as usize + 1] as usize]
+    }
+
+    /// The far corners of the triangles across edge `e` of triangle `t` (`indices` the
+    /// mesh's): the other triangles that hold both of its ends.
+    pub(crate) fn across<'a>(&'a self, indices: &'a [[u32; 3]], t: usize, e: usize) -> impl Iterator<Item = u32> + 'a {
+        let (a, b) = (indices[t][e], indices[t][(e + 1) % 3]);
+        self.of(a).iter().filter(move |&&other| other as usize != t).filter_map(move |&other| {
+            let corners = indices[other as usize];
+            corners.contains(&b).then(|| corners.into_iter().find(|&v| v != a && v != b).unwrap_or(a))
+        })
     }
 }
 
 /// Is half-edge `h` (triangle h / 3, edge h mod 3) active: convex against a triangle across
 /// it; or, with none there, a true boundary, not a T-junction (see [`t_junction_folds`]).
 fn edge_is_active(mesh: &MeshView, around: &TrianglesAround, h: usize) -> bool {
-    let (t, e) = (h / 3, h % 3);
-    let (a, b) = (mesh.indices[t][e], mesh.indices[t][(e + 1) % 3]);
     let (corner_a, corner_b) = mesh.edge(h);
-    let normal = mesh.normals[t];
+    let normal = mesh.normals[h / 3];
     let mut neighbours = 0;
     let mut active = false;
-    for &other in around.of(a).iter().filter(|&&other| other as usize != t) {
-        let corners = mesh.indices[other as usize];
-        if corners.contains(&b) {
-            let opposite = corners.into_iter().find(|&v| v != a && v != b).unwrap_or(a);
-            active |= fold_is_active(corner_a, corner_b, normal, mesh.vertices[opposite as usize]);
-            neighbours += 1;
-        }
+    for opposite in around.across(mesh.indices, h / 3, h % 3) {
+        active |= fold_is_active(corner_a, corner_b, normal, mesh.vertices[opposite as usize]);
+        neighbours += 1;
     }
     if neighbours == 0 {
         return t_junction_folds(mesh, h).unwrap_or(true);

@@ -36,7 +36,7 @@ pub use hull::ConvexHull;
 pub use mass::MassProperties;
 pub use plane::Plane;
 pub use sphere::Sphere;
-pub use triangle::{Triangle, FLAT_ANGLE};
+pub use triangle::{Triangle, TriangleSurface, FLAT_ANGLE};
 pub use trimesh::{MeshFile, TriMesh, T_JUNCTION_TOLERANCE, WELD_TOLERANCE};
 
 use crate::geometry::{Aabb, Ray, RayHit};

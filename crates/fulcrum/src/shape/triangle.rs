@@ -28,6 +28,22 @@ pub struct Triangle {
     pub two_sided: bool,
 }
 
+/// A surface of triangles (a mesh or a heightfield) as the narrow phase walks it.
+pub trait TriangleSurface {
+    /// Calls `visit(index, triangle)` for every triangle whose bounds overlap `local` (shape
+    /// frame); stops early when `visit` returns false.
+    fn for_each_triangle_in(&self, local: &Aabb, visit: impl FnMut(u32, &Triangle) -> bool);
+
+    /// The corner of the triangle across edge `edge` of triangle `index` that the two do not
+    /// share; `None` where the edge has no single neighbour (a border, or more than two
+    /// triangles meeting there).
+    fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3>;
+
+    /// Does `test` hold for some corner joined by an edge of the surface to corner `corner` of
+    /// triangle `index`?
+    fn any_corner_joined(&self, index: u32, corner: usize, test: impl FnMut(Vec3) -> bool) -> bool;
+}
+
 /// Edges whose faces differ by less than this angle (radians, 0.5°) are flat: inactive.
 pub const FLAT_ANGLE: f32 = 0.5 * std::f32::consts::PI / 180.0;
 

@@ -3,8 +3,8 @@
 use std::fmt;
 
 use super::bvh::Bvh;
-use super::mesh_build::{self, MeshView};
-use super::triangle::{face_normal, Triangle};
+use super::mesh_build::{self, MeshView, TrianglesAround};
+use super::triangle::{face_normal, Triangle, TriangleSurface};
 use crate::error::{check_vec3, component, Error, Result};
 use crate::geometry::{Aabb, Ray, RayHit};
 use crate::math::Vec3;
@@ -45,6 +45,8 @@ pub struct TriMesh {
     normals: Vec<Vec3>,
     /// Per triangle: bits 0–2 active edges, bits 3–5 active vertices.
     flags: Vec<u8>,
+    /// The triangles around each vertex: the surface's adjacency.
+    around: TrianglesAround,
     two_sided: bool,
     bvh: Bvh,
     source: Option<MeshFile>,
@@ -73,8 +75,9 @@ impl TriMesh {
             bvh: &bvh,
             tolerance: T_JUNCTION_TOLERANCE * size,
         };
-        let flags = mesh_build::active_flags(&view);
-        Ok(TriMesh { vertices, indices, normals, flags, two_sided, bvh, source: None })
+        let around = TrianglesAround::new(vertices.len(), &indices);
+        let flags = mesh_build::active_flags(&view, &around);
+        Ok(TriMesh { vertices, indices, normals, flags, around, two_sided, bvh, source: None })
     }
 
     /// The same mesh, remembered as read from `source` (saved as that reference).
@@ -141,6 +144,28 @@ impl TriMesh {
         let cast = |index: u32, limit: f32| self.triangle(index).cast_ray(ray, limit);
         let (index, t) = self.bvh.cast_ray(ray, max_t, |index, limit| cast(index, limit).map(|hit| hit.t))?;
         cast(index, t).map(|hit| (hit, index))
+    }
+}
+
+impl TriangleSurface for TriMesh {
+    fn for_each_triangle_in(&self, local: &Aabb, visit: impl FnMut(u32, &Triangle) -> bool) {
+        TriMesh::for_each_triangle_in(self, local, visit)
+    }
+
+    fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
+        let mut across = self.around.across(&self.indices, index as usize, edge);
+        match (across.next(), across.next()) {
+            (Some(corner), None) => Some(self.vertices[corner as usize]),
+            _ => None,
+        }
+    }
+
+    fn any_corner_joined(&self, index: u32, corner: usize, mut test: impl FnMut(Vec3) -> bool) -> bool {
+        let vertex = self.indices[index as usize][corner];
+        self.around
+            .of(vertex)
+            .iter()
+            .any(|&t| self.indices[t as usize].iter().any(|&v| v != vertex && test(self.vertices[v as usize])))
     }
 }
 

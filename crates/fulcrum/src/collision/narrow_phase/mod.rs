@@ -183,8 +183,8 @@ fn triangles_against(
     let solid_below = matches!(mesh, Shape::HeightField(_));
     let query = triangles::TriangleQuery { body, bounds: convex.aabb(&local_pose), margin, solid_below };
     match mesh {
-        Shape::TriMesh(m) => triangles::collide_triangles(&query, |b, visit| m.for_each_triangle_in(b, visit), out),
-        Shape::HeightField(h) => triangles::collide_triangles(&query, |b, visit| h.for_each_triangle_in(b, visit), out),
+        Shape::TriMesh(mesh) => triangles::collide_triangles(&query, mesh.as_ref(), out),
+        Shape::HeightField(field) => triangles::collide_triangles(&query, field.as_ref(), out),
         _ => return,
     }
     triangles::to_world(out, mesh_pose);

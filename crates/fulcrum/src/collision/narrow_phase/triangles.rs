@@ -20,8 +20,12 @@
 //! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
 //!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
 //!    triangle can be sideways), or when it lies on an inactive edge or vertex (flat or
-//!    concave: the neighbour continues the surface, so the edge's rounded normal is a ghost);
-//!    the contact is then the body's supporting feature along −f clipped to the triangle's
+//!    concave: the neighbour continues the surface, so the edge's rounded normal is a ghost),
+//!    or on an active one but turned out of its cone of normals towards a neighbour (past
+//!    the neighbour's face at an edge, along one of the surface's edges at a vertex: the
+//!    neighbour is nearer the body there and its own contact answers; taken alone, the edge
+//!    of a slope falling away from a flat floor faces a body on the floor from behind, and a
+//!    capsule sliding over the crease was kicked up); the contact is then the body's supporting feature along −f clipped to the triangle's
 //!    prism, each point's separation its height above the plane;
 //! 4. otherwise (a convex edge or corner, or the face itself) the manifold of the convex
 //!    pair machinery stands.
@@ -42,7 +46,7 @@ use super::support_map::SupportMap;
 use crate::collision::manifold::{reduce_points, ContactPoint, Manifold};
 use crate::geometry::Aabb;
 use crate::math::{Pose, Vec3};
-use crate::shape::Triangle;
+use crate::shape::{Triangle, TriangleSurface};
 use smallvec::SmallVec;
 
 /// Most manifolds one body pair holds against a mesh.
@@ -62,6 +66,11 @@ const CLUSTER_COSINE: f32 = 0.9986;
 /// degree or two of it where the body also reaches over a convex edge; only a deeper overlap
 /// needs GJK/EPA to find out whether the shortest way out is sideways, past an edge.
 const SHALLOW_DEPTH: f32 = 0.02;
+
+/// How far (cosine of the angle past square, about 0.06°) a contact normal may turn out of an
+/// active edge's or vertex's cone of normals before the neighbour it turns towards answers
+/// instead (see [`Neighbours`]).
+const CONE_SLACK: f32 = 1e-3;
 
 /// How close (metres) a witness point must be to an edge to be on it.
 const FEATURE_DISTANCE: f32 = 1e-3;
@@ -97,11 +106,7 @@ struct TriangleContact {
 
 /// The manifolds (mesh frame, normals from the mesh to the body) of the body against every
 /// triangle `for_each_triangle` visits in the body's bounds.
-pub fn collide_triangles(
-    query: &TriangleQuery,
-    for_each_triangle: impl FnOnce(&Aabb, &mut dyn FnMut(u32, &Triangle) -> bool),
-    out: &mut Vec<Manifold>,
-) {
+pub fn collide_triangles(query: &TriangleQuery, surface: &impl TriangleSurface, out: &mut Vec<Manifold>) {
     out.clear();
     let mut bounds = query.bounds.expanded(query.margin);
     // A sphere holding the body grown by the margin: its box's centre and half diagonal.
@@ -114,8 +119,9 @@ pub fn collide_triangles(
     let mut incident = SupportFeature::empty();
     // The body's support with its rotation as a matrix: asked several times per triangle.
     let support = SupportMap::new(&query.body);
-    for_each_triangle(&bounds, &mut |index, triangle| {
-        if let Some(manifold) = triangle_contact(query, &support, &reach, index, triangle, &mut incident) {
+    surface.for_each_triangle_in(&bounds, |index, triangle| {
+        let neighbours = Neighbours { surface, index };
+        if let Some(manifold) = triangle_contact(query, &support, &reach, neighbours, triangle, &mut incident) {
             contacts.push(TriangleContact { deepest: manifold.min_separation(), manifold });
         }
         true
@@ -129,10 +135,11 @@ fn triangle_contact(
     query: &TriangleQuery,
     support: &SupportMap,
     reach: &Reach,
-    index: u32,
+    neighbours: Neighbours<impl TriangleSurface>,
     triangle: &Triangle,
     incident: &mut SupportFeature,
 ) -> Option<Manifold> {
+    let index = neighbours.index;
     let body = &query.body;
     let v0 = triangle.vertices[0];
     let behind = triangle.normal.dot(body.center() - v0) < 0.0;
@@ -166,7 +173,7 @@ fn triangle_contact(
     }
     let core = ConvexCore { kind: CoreKind::Triangle(triangle.vertices), pose: Pose::IDENTITY, radius: 0.0 };
     let found = triangle_separation(&core, triangle, body, face, query.margin);
-    if !takes_face_normal(triangle, face, &found) {
+    if !takes_face_normal(triangle, &neighbours, face, &found) {
         manifold.clear();
         if found.separation <= query.margin {
             manifold_from_separation(&core, body, &found, query.margin, &mut manifold);
@@ -241,6 +248,43 @@ fn near_an_active_feature(triangle: &Triangle, body: &ConvexCore, support: &Supp
     edges || (0..3).filter(|&i| triangle.active_vertices & (1 << i) != 0).any(|i| within(v[i]))
 }
 
+/// A triangle of a surface and, on demand, the corners of its neighbours.
+struct Neighbours<'a, S> {
+    surface: &'a S,
+    index: u32,
+}
+
+impl<S: TriangleSurface> Neighbours<'_, S> {
+    /// Is a contact normal n at edge `edge` (from a = v_i to b = v_{i+1}) turned past the
+    /// neighbour's face, out of the edge's cone of normals? With w the neighbour's far corner,
+    /// u = w − a and ê = (b − a)/|b − a|, s = (u·ê)ê − u lies in the neighbour's plane square
+    /// to the edge, pointing out of the neighbour over the edge. For the body's point p nearest
+    /// the edge at q, n = (p − q)/|p − q|, and moving from q into the neighbour (along −s)
+    /// changes the distance at the rate −n·ŝ: with n·ŝ < 0 the neighbour holds points nearer
+    /// the body than the edge, and its own contact answers. `false` without a single
+    /// neighbour.
+    fn nearer_across_edge(&self, triangle: &Triangle, edge: usize, normal: Vec3) -> bool {
+        let Some(far) = self.surface.far_corner(self.index, edge) else { return false };
+        let (a, b) = (triangle.vertices[edge], triangle.vertices[(edge + 1) % 3]);
+        let along = (b - a).normalize_or_zero();
+        let u = far - a;
+        let side = u.dot(along) * along - u;
+        normal.dot(side) < -CONE_SLACK * side.length()
+    }
+
+    /// Is a contact normal n at vertex `vertex` (v) turned towards a corner w joined to v by
+    /// an edge of the surface? Moving from v towards w, along that edge, changes the distance
+    /// to the body's nearest point at the rate −n·(w − v)/|w − v|: where that is negative,
+    /// the edge (and the triangles along it) are nearer than v, and answer instead.
+    fn nearer_at_vertex(&self, triangle: &Triangle, vertex: usize, normal: Vec3) -> bool {
+        let corner = triangle.vertices[vertex];
+        self.surface.any_corner_joined(self.index, vertex, |joined| {
+            let towards = joined - corner;
+            normal.dot(towards) > CONE_SLACK * towards.length()
+        })
+    }
+}
+
 /// Is the body wholly outside one of the triangle's side planes by more than the margin? With
 /// s_i = (v_{i+1} − v_i) × n the outward normal of edge i, the gap along s_i is
 /// min over the body of s_i·(x − v_i), |s_i| times the distance: the axis separates them.
@@ -281,7 +325,12 @@ fn mix_clip_ids(manifold: &mut Manifold, own: u32) {
 }
 
 /// Step 3: does the contact normal give way to the face normal `face`?
-fn takes_face_normal(triangle: &Triangle, face: Vec3, found: &Separation) -> bool {
+fn takes_face_normal(
+    triangle: &Triangle,
+    neighbours: &Neighbours<impl TriangleSurface>,
+    face: Vec3,
+    found: &Separation,
+) -> bool {
     let alignment = found.normal.dot(face);
     if alignment >= FACE_NORMAL_COSINE {
         return false;
@@ -291,8 +340,8 @@ fn takes_face_normal(triangle: &Triangle, face: Vec3, found: &Separation) -> boo
     }
     match closest_feature(triangle, found.point_a) {
         Feature::Face => true,
-        Feature::Edge(i) => triangle.active_edges & (1 << i) == 0,
-        Feature::Vertex(i) => triangle.active_vertices & (1 << i) == 0,
+        Feature::Edge(i) => !triangle.edge_is_active(i) || neighbours.nearer_across_edge(triangle, i, found.normal),
+        Feature::Vertex(i) => !triangle.vertex_is_active(i) || neighbours.nearer_at_vertex(triangle, i, found.normal),
     }
 }
 
@@ -468,22 +517,41 @@ mod tests {
         let body = ConvexCore::from_shape(shape, &pose).unwrap();
         let query = TriangleQuery { body, bounds: shape.aabb(&pose), margin: 0.02, solid_below };
         let mut out = Vec::new();
-        collide_triangles(
-            &query,
-            |bounds, visit| {
-                for (index, t) in triangles.iter().enumerate() {
-                    let mut own = Aabb::new(t.vertices[0], t.vertices[0]);
-                    for v in t.vertices {
-                        own = own.union(&Aabb::new(v, v));
-                    }
-                    if own.overlaps(bounds) && !visit(index as u32, t) {
-                        return;
-                    }
-                }
-            },
-            &mut out,
-        );
+        collide_triangles(&query, &Soup(triangles), &mut out);
         out
+    }
+
+    /// Triangles as a surface: neighbours are the triangles that share corners exactly.
+    struct Soup<'a>(&'a [Triangle]);
+
+    impl TriangleSurface for Soup<'_> {
+        fn for_each_triangle_in(&self, local: &Aabb, mut visit: impl FnMut(u32, &Triangle) -> bool) {
+            for (index, t) in self.0.iter().enumerate() {
+                if t.aabb().overlaps(local) && !visit(index as u32, t) {
+                    return;
+                }
+            }
+        }
+
+        fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
+            let v = self.0[index as usize].vertices;
+            let (a, b) = (v[edge], v[(edge + 1) % 3]);
+            let mut across = self
+                .0
+                .iter()
+                .enumerate()
+                .filter(|&(k, t)| k != index as usize && t.vertices.contains(&a) && t.vertices.contains(&b));
+            match (across.next(), across.next()) {
+                (Some((_, t)), None) => t.vertices.into_iter().find(|&c| c != a && c != b),
+                _ => None,
+            }
+        }
+
+        fn any_corner_joined(&self, index: u32, corner: usize, mut test: impl FnMut(Vec3) -> bool) -> bool {
+            let vertex = self.0[index as usize].vertices[corner];
+            let mut joined = self.0.iter().filter(|t| t.vertices.contains(&vertex)).flat_map(|t| t.vertices);
+            joined.any(|c| c != vertex && test(c))
+        }
     }
 
     /// A ball pressed 1 cm into a flat grid at every point along a line crossing inner edges,
