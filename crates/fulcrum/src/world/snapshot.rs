@@ -29,7 +29,7 @@ use crate::joint::user::{UserBody, UserConstraint, UserRows};
 /// The first bytes of every snapshot.
 const MAGIC: &[u8; 8] = b"FULCRUM\x01";
 /// Raised whenever the encoded state changes shape.
-const FORMAT_VERSION: u32 = 5;
+const FORMAT_VERSION: u32 = 6;
 /// Magic, version, payload length, checksum.
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 
