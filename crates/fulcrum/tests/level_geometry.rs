@@ -293,11 +293,12 @@ fn mesh_from_samples(samples: &[Vec<f32>]) -> Shape {
 /// A body sliding without friction at 2 m/s over a convex crease of the ground (flat for
 /// x < 0, sloping down at 2° or 6° beyond) keeps its speed up to the crease and gains it
 /// after: |v_x| never drops below 2 m/s and it never moves up faster than 5 mm/s, on a
-/// heightfield and on the same samples as a mesh. A box, and a capsule and a cylinder lying
-/// across the path. Taken alone, the sloping triangle's crease edge is nearest the rounded
-/// body's bottom from behind, so the contact there pointed back over the flat side, and a
-/// capsule hit it at 0.42 m/s upwards, losing 0.09 m/s; that normal lies outside the crease's
-/// cone of normals, and the flat triangle's own contact answers instead.
+/// heightfield and on the same samples as a mesh. A ball, a box, and a capsule and a cylinder
+/// lying across the path. Taken alone, the sloping triangle's crease edge is nearest the
+/// rounded body's bottom from behind, so the contact there pointed back over the flat side,
+/// and the ball, the capsule and the cylinder hit it and rose at 0.42 m/s, losing 0.09 m/s;
+/// that normal lies outside the crease's cone of normals, and the flat triangle's own contact
+/// answers instead.
 #[test]
 fn a_body_slides_over_a_convex_crease_without_a_kick() {
     for degrees in [2.0f32, 6.0] {
@@ -311,6 +312,7 @@ fn a_body_slides_over_a_convex_crease_without_a_kick() {
         for (floor_name, floor) in floors {
             let lying = Quat::from_rotation_x(std::f32::consts::FRAC_PI_2);
             let bodies = [
+                ("ball", Shape::sphere(0.3).unwrap(), Quat::IDENTITY, 0.3),
                 ("box", Shape::cuboid(Vec3::new(0.4, 0.25, 0.4)).unwrap(), Quat::IDENTITY, 0.25),
                 ("capsule", Shape::capsule(0.3, 0.3).unwrap(), lying, 0.3),
                 ("cylinder", Shape::cylinder(0.3, 0.3).unwrap(), lying, 0.3),
