@@ -188,11 +188,7 @@ impl<'a> Surroundings<'a> {
             }
             true
         };
-        match collider.shape() {
-            Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&local, &mut visit),
-            Shape::HeightField(field) => field.for_each_triangle_in(&local, &mut visit),
-            _ => {}
-        }
+        collider.shape().for_each_triangle_in(&local, &mut visit);
     }
 
     /// The plane of a triangle whose plane the capsule's axis crosses (or under a

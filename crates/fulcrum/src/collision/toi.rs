@@ -332,11 +332,7 @@ pub fn surface_impacts(
         }
         true
     };
-    match surface {
-        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut impact),
-        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut impact),
-        _ => {}
-    }
+    surface.for_each_triangle_in(&bounds, &mut impact);
 }
 
 /// The distance between a convex shape at `pose` and a triangle (surface frame) of a surface

@@ -224,11 +224,7 @@ pub(crate) fn surface_planes(
         }
         true
     };
-    match shape {
-        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut each),
-        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut each),
-        _ => {}
-    }
+    shape.for_each_triangle_in(&bounds, &mut each);
 }
 
 /// The nearest point of a triangle to `p` (surface frame): (point, normal towards p, distance).

@@ -166,6 +166,17 @@ impl Shape {
         }
     }
 
+    /// Calls `visit(index, triangle)` for every triangle of a mesh or heightfield whose bounds
+    /// overlap `local` (the shape's frame), stopping when `visit` returns false; nothing for
+    /// other shapes.
+    pub(crate) fn for_each_triangle_in(&self, local: &Aabb, visit: impl FnMut(u32, &Triangle) -> bool) {
+        match self {
+            Shape::TriMesh(mesh) => mesh.for_each_triangle_in(local, visit),
+            Shape::HeightField(field) => field.for_each_triangle_in(local, visit),
+            _ => {}
+        }
+    }
+
     /// World bounds when the shape sits at `pose`.
     pub fn aabb(&self, pose: &Pose) -> Aabb {
         match self {

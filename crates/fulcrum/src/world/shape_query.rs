@@ -229,11 +229,7 @@ fn touches_surface(shape: &Shape, pose: &Pose, surface: &Shape, surface_pose: &P
         touching = triangle_separation(shape, pose, triangle, surface_pose).is_some_and(|g| g.distance <= 0.0);
         !touching
     };
-    match surface {
-        Shape::TriMesh(mesh) => mesh.for_each_triangle_in(&bounds, &mut test),
-        Shape::HeightField(field) => field.for_each_triangle_in(&bounds, &mut test),
-        _ => {}
-    }
+    surface.for_each_triangle_in(&bounds, &mut test);
     touching
 }
 
