@@ -209,12 +209,6 @@ impl HeightField {
         }
     }
 
-    /// The sample of the neighbouring triangle across edge `edge` of triangle `index` that the
-    /// two do not share, as a local point; `None` on the grid's border.
-    pub fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
-        self.across(index, edge).map(|sample| self.sample(sample))
-    }
-
     /// The inclusive ranges of cell rows and columns whose x, z extent touches the box's;
     /// `None` when the box misses the grid.
     fn cells_under(&self, local: &Aabb) -> Option<((usize, usize), (usize, usize))> {
@@ -381,8 +375,9 @@ impl TriangleSurface for HeightField {
         HeightField::for_each_triangle_in(self, local, visit)
     }
 
+    /// The sample across the edge (see `across`); `None` on the grid's border.
     fn far_corner(&self, index: u32, edge: usize) -> Option<Vec3> {
-        HeightField::far_corner(self, index, edge)
+        self.across(index, edge).map(|sample| self.sample(sample))
     }
 
     /// The samples joined to sample (i, j): the four along the rows and columns and the two

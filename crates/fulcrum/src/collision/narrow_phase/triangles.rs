@@ -19,14 +19,15 @@
 //!    triangle and the body give the normal n and the separation;
 //! 3. n is replaced by f when it would push the body to the other side (n·f ≤ 0), when the
 //!    triangle's witness point lies inside the face (EPA's shortest way out of a thin
-//!    triangle can be sideways), or when it lies on an inactive edge or vertex (flat or
+//!    triangle can be sideways), when it lies on an inactive edge or vertex (flat or
 //!    concave: the neighbour continues the surface, so the edge's rounded normal is a ghost),
-//!    or on an active one but turned out of its cone of normals towards a neighbour (past
-//!    the neighbour's face at an edge, along one of the surface's edges at a vertex: the
-//!    neighbour is nearer the body there and its own contact answers; taken alone, the edge
-//!    of a slope falling away from a flat floor faces a body on the floor from behind, and a
-//!    capsule sliding over the crease was kicked up); the contact is then the body's supporting feature along −f clipped to the triangle's
-//!    prism, each point's separation its height above the plane;
+//!    or when it lies on an active one but n turns out of the feature's cone of normals
+//!    towards a neighbour (past the neighbour's face at an edge, along an edge of the surface
+//!    at a vertex: the neighbour is nearer the body and its own contact answers; taken alone,
+//!    the edge of a slope falling away from a flat floor faces a body on the floor from
+//!    behind, and kicked up balls and capsules sliding onto the crease); the contact is then
+//!    the body's supporting feature along −f clipped to the triangle's prism, each point's
+//!    separation its height above the plane;
 //! 4. otherwise (a convex edge or corner, or the face itself) the manifold of the convex
 //!    pair machinery stands.
 //!
@@ -105,7 +106,7 @@ struct TriangleContact {
 }
 
 /// The manifolds (mesh frame, normals from the mesh to the body) of the body against every
-/// triangle `for_each_triangle` visits in the body's bounds.
+/// triangle of `surface` in the body's bounds.
 pub fn collide_triangles(query: &TriangleQuery, surface: &impl TriangleSurface, out: &mut Vec<Manifold>) {
     out.clear();
     let mut bounds = query.bounds.expanded(query.margin);
