@@ -90,6 +90,10 @@ pub fn check_range(field: &str, value: f32, low: f32, high: f32) -> Result<()> {
 
 /// Checks that every component of `v` is finite.
 pub fn check_vec3(field: &str, v: glam::Vec3) -> Result<()> {
+    // The fast test first: naming the component allocates.
+    if v.is_finite() {
+        return Ok(());
+    }
     for (i, value) in v.to_array().into_iter().enumerate() {
         check_finite(&component(field, i), value)?;
     }
@@ -103,6 +107,9 @@ pub fn component(field: &str, i: usize) -> String {
 
 /// Checks that every component of `v` is finite and within `[low, high]`.
 pub fn check_vec3_range(field: &str, v: glam::Vec3, low: f32, high: f32) -> Result<()> {
+    if v.is_finite() && v.cmpge(glam::Vec3::splat(low)).all() && v.cmple(glam::Vec3::splat(high)).all() {
+        return Ok(());
+    }
     for (i, value) in v.to_array().into_iter().enumerate() {
         check_range(&component(field, i), value, low, high)?;
     }
@@ -120,6 +127,9 @@ pub fn check_above_zero(field: &str, value: f32, max: f32) -> Result<()> {
 
 /// Checks that every component of `v` is finite, above zero and at most `max`.
 pub fn check_above_zero_vec3(field: &str, v: glam::Vec3, max: f32) -> Result<()> {
+    if v.is_finite() && v.cmpgt(glam::Vec3::ZERO).all() && v.cmple(glam::Vec3::splat(max)).all() {
+        return Ok(());
+    }
     for (i, value) in v.to_array().into_iter().enumerate() {
         check_above_zero(&component(field, i), value, max)?;
     }

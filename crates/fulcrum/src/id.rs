@@ -136,6 +136,30 @@ impl<T, I: From<RawId> + Into<RawId> + Copy> Arena<T, I> {
         self.slots.len()
     }
 
+    /// Checks the bookkeeping of restored storage: every free-list entry names a distinct
+    /// empty slot, every empty slot is on the free list, and the count is the live slots'.
+    /// Also the largest slot index, so that ids stay below 2^32.
+    pub(crate) fn check_slots(&self) -> crate::Result<()> {
+        use crate::error::Error;
+        if self.slots.len() > u32::MAX as usize {
+            return Err(Error::new("slots", "more than 2^32 slots"));
+        }
+        let mut listed = vec![false; self.slots.len()];
+        for (k, &index) in self.free.iter().enumerate() {
+            let empty = self.slots.get(index as usize).is_some_and(|slot| slot.value.is_none());
+            if !empty || std::mem::replace(&mut listed[index as usize], true) {
+                return Err(Error::new(format!("free[{k}]"), format!("slot {index} is not a distinct empty slot")));
+            }
+        }
+        let live = self.slots.iter().filter(|slot| slot.value.is_some()).count();
+        if live != self.len || live + self.free.len() != self.slots.len() {
+            let reason =
+                format!("{live} live and {} free of {} slots, count {}", self.free.len(), self.slots.len(), self.len);
+            return Err(Error::new("slots", reason));
+        }
+        Ok(())
+    }
+
     /// Stores `value` and returns its id.
     pub fn insert(&mut self, value: T) -> I {
         self.len += 1;

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use fulcrum::joint::user::{UserBody, UserConstraint, UserRow, UserRows};
+use fulcrum::particles::Attachment;
 use fulcrum::prelude::*;
 
 const DT: f32 = 1.0 / 60.0;
@@ -224,4 +225,134 @@ fn bad_bytes_are_refused_with_a_reason() {
     forged.extend_from_slice(&[0; 8]);
     forged.extend_from_slice(&garbage);
     assert!(reason(&forged).contains("checksum"));
+}
+
+/// The snapshot format's checksum (documented in `world/snapshot.rs`): for each little-endian
+/// 64-bit word w of the payload (the tail zero-padded), h ← rotl(h ⊕ w, 29)·K, seeded with the
+/// length. A crafted snapshot carries a correct one.
+fn checksum(payload: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut words = payload.chunks_exact(8);
+    let mut hash = (payload.len() as u64).wrapping_mul(K);
+    for word in &mut words {
+        hash = (hash ^ u64::from_le_bytes(word.try_into().unwrap())).rotate_left(29).wrapping_mul(K);
+    }
+    let mut tail = [0u8; 8];
+    tail[..words.remainder().len()].copy_from_slice(words.remainder());
+    (hash ^ u64::from_le_bytes(tail)).rotate_left(29).wrapping_mul(K)
+}
+
+/// Bytes of the header: magic, version, payload length, checksum.
+const HEADER: usize = 28;
+
+/// `bytes` with one to three payload bytes changed (a bit flipped, a random byte, or one more),
+/// resealed with a correct checksum.
+fn crafted(bytes: &[u8], state: &mut u64) -> Vec<u8> {
+    let mut changed = bytes.to_vec();
+    for _ in 0..1 + next(state) % 3 {
+        let at = HEADER + (next(state) % (bytes.len() - HEADER) as u64) as usize;
+        changed[at] = match next(state) % 4 {
+            0 => changed[at] ^ 1 << (next(state) % 8),
+            1 => next(state) as u8,
+            2 => changed[at].wrapping_add(1),
+            _ => [0, 1, 0x7F, 0xFF][(next(state) % 4) as usize],
+        };
+    }
+    let sum = checksum(&changed[HEADER..]);
+    changed[20..HEADER].copy_from_slice(&sum.to_le_bytes());
+    changed
+}
+
+/// A triangle-mesh ground with bumps, convex hulls, a capsule and a cylinder on it, a chain of
+/// spheres on ball joints hung from the world, and a cloth (self-colliding) pinned at two
+/// corners and attached to a box: the built data and references the mixed world lacks.
+fn level_world() -> World {
+    let mut world = World::new(WorldSettings::default()).unwrap();
+    let n = 8;
+    let vertices: Vec<Vec3> = (0..n * n)
+        .map(|k| {
+            let (i, j) = ((k % n) as f32, (k / n) as f32);
+            Vec3::new(i - 3.5, 0.2 * (i * 0.9).sin() * (j * 0.7).cos(), j - 3.5)
+        })
+        .collect();
+    let cells = (0..n - 1).flat_map(|j| (0..n - 1).map(move |i| (j * n + i) as u32));
+    let indices: Vec<[u32; 3]> =
+        cells.flat_map(|c| [[c, c + n as u32, c + n as u32 + 1], [c, c + n as u32 + 1, c + 1]]).collect();
+    let ground = world.create_body(&BodyDef::fixed(Vec3::ZERO)).unwrap();
+    world.create_collider(ground, &ColliderDef::new(Shape::trimesh(vertices, indices, false).unwrap())).unwrap();
+    let tetra =
+        [Vec3::new(0.0, 0.4, 0.0), Vec3::new(0.35, -0.2, 0.2), Vec3::new(-0.35, -0.2, 0.2), Vec3::new(0.0, -0.2, -0.4)];
+    let shapes = [
+        Shape::convex_hull(&tetra).unwrap(),
+        Shape::convex_hull(&[Vec3::X, -Vec3::X, Vec3::Y, -Vec3::Y, Vec3::Z, -Vec3::Z].map(|v| 0.3 * v)).unwrap(),
+        Shape::capsule(0.25, 0.2).unwrap(),
+        Shape::cylinder(0.2, 0.25).unwrap(),
+    ];
+    for (k, shape) in shapes.into_iter().enumerate() {
+        let body = world.create_body(&BodyDef::dynamic(Vec3::new(k as f32 - 1.5, 0.8, -1.0))).unwrap();
+        world.create_collider(body, &ColliderDef::new(shape)).unwrap();
+    }
+    let mut above = None;
+    for k in 0..4 {
+        let body = world.create_body(&BodyDef::dynamic(Vec3::new(2.5 + 0.4 * k as f32, 3.0, 2.0))).unwrap();
+        world.create_collider(body, &ColliderDef::new(Shape::sphere(0.15).unwrap())).unwrap();
+        let anchor = Vec3::new(2.3 + 0.4 * k as f32, 3.0, 2.0);
+        world.create_joint(&JointDef::ball(above, body, anchor)).unwrap();
+        above = Some(body);
+    }
+    let holder = world.create_body(&BodyDef::dynamic(Vec3::new(-1.0, 2.2, 1.5))).unwrap();
+    world.create_collider(holder, &ColliderDef::new(Shape::cuboid(Vec3::splat(0.2)).unwrap())).unwrap();
+    let cloth = ClothDef {
+        position: Vec3::new(-1.0, 2.0, 1.5),
+        size: [1.5, 1.5],
+        resolution: [6, 6],
+        self_collision: true,
+        pinned: vec![[0, 0], [6, 0]],
+        attached: vec![Attachment { particle: [3, 6], body: holder, anchor: Vec3::new(-1.0, 2.0, 2.25) }],
+        ..Default::default()
+    };
+    world.create_cloth(&cloth).unwrap();
+    world
+}
+
+/// Bytes that pass the checksum but were changed by hand (or by a faulty peer) never panic:
+/// restore refuses them with a reason, or the world it gives steps and snapshots. Each world
+/// is stepped into contact first, then 1,500 crafted copies of its snapshot are restored and
+/// stepped ten times.
+#[test]
+fn crafted_snapshots_are_refused_or_step_safely() {
+    let (mut mixed, ..) = mixed_world();
+    let mut level = level_world();
+    for _ in 0..90 {
+        mixed.step(DT).unwrap();
+        level.step(DT).unwrap();
+    }
+    assert!(level.touching_pair_count() >= 4, "the level world should be in contact: {}", level.touching_pair_count());
+    let mut state = 0x1234_5678_9ABC_DEF1_u64;
+    let (mut refused, mut restored) = (0, 0);
+    for (name, bytes) in [("mixed", mixed.snapshot()), ("level", level.snapshot())] {
+        for case in 0..1500 {
+            let changed = crafted(&bytes, &mut state);
+            let outcome = std::panic::catch_unwind(|| match restore_mixed(&changed) {
+                Ok(mut world) => {
+                    for _ in 0..10 {
+                        let _ = world.step(DT);
+                    }
+                    world.snapshot().len() > HEADER
+                }
+                Err(error) => {
+                    assert!(!error.reason.is_empty());
+                    false
+                }
+            });
+            match outcome {
+                Ok(true) => restored += 1,
+                Ok(false) => refused += 1,
+                Err(_) => panic!("{name} world, crafted case {case}: restoring or stepping it panicked"),
+            }
+        }
+    }
+    // Both outcomes occur: most changes hit numbers, which stay valid; changes to counts,
+    // indices and tags are refused.
+    assert!(refused > 300 && restored > 300, "{refused} refused, {restored} restored");
 }

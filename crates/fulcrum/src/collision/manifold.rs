@@ -35,6 +35,14 @@ impl Manifold {
         Self::default()
     }
 
+    /// At most [`MAX_MANIFOLD_POINTS`] points, every number finite (a restored snapshot's
+    /// manifolds are checked with this).
+    pub(crate) fn is_sound(&self) -> bool {
+        self.count <= MAX_MANIFOLD_POINTS
+            && self.normal.is_finite()
+            && self.points().iter().all(|p| p.position.is_finite() && p.separation.is_finite())
+    }
+
     /// The valid points.
     #[inline]
     pub fn points(&self) -> &[ContactPoint] {

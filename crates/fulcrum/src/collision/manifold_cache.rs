@@ -166,6 +166,11 @@ pub(crate) struct ManifoldCache {
 }
 
 impl ManifoldCache {
+    /// Sound manifolds (see [`Manifold::is_sound`]), as many as it says it holds.
+    pub(crate) fn is_sound(&self) -> bool {
+        self.count <= 1 + self.more.len() && self.local.is_sound() && self.more.iter().all(Manifold::is_sound)
+    }
+
     /// Stores the result of a full query that gave one manifold.
     pub fn store(&mut self, pose_a: &Pose, relative: Pose, rule: CarryRule, world: &Manifold) {
         self.store_all(pose_a, relative, rule, std::slice::from_ref(world));

@@ -65,6 +65,20 @@ impl SelfCollision {
         SelfCollision { first, neighbours, ..Default::default() }
     }
 
+    /// Checks neighbour lists restored from a snapshot: they must be the ones
+    /// [`SelfCollision::new`] builds for `count` particles and `links`, and the pairs of the
+    /// last step must name particles (the hash is rebuilt every step).
+    pub fn check_stored(&self, count: usize, links: &[Link]) -> crate::Result<()> {
+        let fresh = SelfCollision::new(count, links);
+        if fresh.first != self.first || fresh.neighbours != self.neighbours {
+            return Err(crate::Error::new("self_collision", "the neighbour lists do not match the links"));
+        }
+        if self.pairs.iter().flatten().any(|&i| i as usize >= count) {
+            return Err(crate::Error::new("self_collision.pairs", "index out of range"));
+        }
+        Ok(())
+    }
+
     fn are_neighbours(&self, i: usize, j: u32) -> bool {
         self.neighbours[self.first[i] as usize..self.first[i + 1] as usize].contains(&j)
     }

@@ -4,6 +4,7 @@
 use super::constraints::Link;
 use super::def::{ClothDef, RopeDef};
 use super::system::{BodyAttachment, Material, Particles};
+use crate::error::{Error, Result};
 use crate::math::Vec3;
 
 /// A cloth in the world: its definition and its particles (row by row, b = 0 first, a
@@ -81,6 +82,14 @@ impl Cloth {
         Cloth { def, particles }
     }
 
+    /// Checks a cloth restored from a snapshot: a valid definition whose particles these
+    /// are (see [`Particles::check_stored`]).
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        self.def.validate().map_err(|e| e.within("def"))?;
+        let [columns, rows] = self.def.grid();
+        check_count(columns as usize * rows as usize, &self.particles)
+    }
+
     /// The definition it was created from (positions as at creation).
     pub fn def(&self) -> &ClothDef {
         &self.def
@@ -124,6 +133,13 @@ impl Rope {
         Rope { def, particles }
     }
 
+    /// Checks a rope restored from a snapshot: a valid definition whose particles these
+    /// are (see [`Particles::check_stored`]).
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        self.def.validate().map_err(|e| e.within("def"))?;
+        check_count(self.def.segments as usize + 1, &self.particles)
+    }
+
     /// The definition it was created from (positions as at creation).
     pub fn def(&self) -> &RopeDef {
         &self.def
@@ -150,4 +166,13 @@ impl Rope {
 pub(crate) fn attach(particles: &mut Particles, attachments: Vec<BodyAttachment>) {
     particles.attachments = attachments;
     particles.build_tethers();
+}
+
+/// Checks that `particles` are valid and `count` of them, as their definition makes.
+fn check_count(count: usize, particles: &Particles) -> Result<()> {
+    particles.check_stored().map_err(|e| e.within("particles"))?;
+    if particles.len() != count {
+        return Err(Error::new("particles", format!("{} particles, the definition makes {count}", particles.len())));
+    }
+    Ok(())
 }

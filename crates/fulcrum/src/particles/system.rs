@@ -8,6 +8,7 @@ use super::constraints::{distance_correction, hold_link_lengths, in_colour_order
 use super::contact::{body_plane, project_contact, push_body, ParticleContact, SUPPORT_GAP};
 use super::coupling::CoupledBody;
 use super::self_collision::SelfCollision;
+use crate::error::{Error, Result};
 use crate::id::BodyId;
 use crate::math::Vec3;
 
@@ -100,6 +101,52 @@ impl Particles {
             material,
             contacts: Vec::new(),
             self_collision: None,
+        }
+    }
+
+    /// Checks particles restored from a snapshot: every per-particle list as long as the
+    /// positions, every value finite (masses and material not negative), and every index of
+    /// a link, tether, attachment, contact or self-collision pair naming a particle (or an
+    /// attachment). The attached bodies are the world's to check.
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        let n = self.len();
+        let lengths =
+            [self.velocity.len(), self.x.len(), self.x_prev.len(), self.v.len(), self.inv_mass.len(), self.rest.len()];
+        if n == 0 || lengths.iter().any(|&len| len != n) {
+            return Err(Error::new("particles", "the per-particle lists differ in length"));
+        }
+        let mut vectors = self.position.iter().chain(&self.velocity).chain(&self.rest);
+        let mut solver = self.x.iter().chain(&self.x_prev).chain(&self.v);
+        let mut masses = self.inv_mass.iter().chain([&self.free_inv_mass]);
+        let material = [self.material.thickness, self.material.friction, self.material.damping];
+        if !vectors.all(|v| v.is_finite()) || !solver.all(|v| v.is_finite()) {
+            return Err(Error::new("particles", "a position or velocity is not finite"));
+        }
+        if !masses.all(|&w| w.is_finite() && w >= 0.0) || !material.iter().all(|&m| m.is_finite() && m >= 0.0) {
+            return Err(Error::new("particles", "a mass or material value is negative or not finite"));
+        }
+        let link_ok =
+            |l: &Link| (l.a as usize) < n && (l.b as usize) < n && l.a != l.b && l.rest >= 0.0 && l.compliance >= 0.0;
+        if !self.stretch.iter().chain(&self.bend).all(link_ok) {
+            return Err(Error::new("particles.links", "a link is out of range or has a negative length"));
+        }
+        let end_ok = |end: &End| match *end {
+            End::Particle(i) => (i as usize) < n,
+            End::Attachment(k) => (k as usize) < self.attachments.len(),
+        };
+        if !self.tethers.iter().all(|t| end_ok(&t.a) && end_ok(&t.b) && t.max >= 0.0) {
+            return Err(Error::new("particles.tethers", "a tether is out of range or has a negative length"));
+        }
+        let attached_ok = |a: &BodyAttachment| (a.particle as usize) < n && a.local_anchor.is_finite();
+        if !self.attachments.iter().all(attached_ok) || !self.contacts.iter().all(|c| (c.particle as usize) < n) {
+            return Err(Error::new("particles.attachments", "names a particle out of range"));
+        }
+        match &self.self_collision {
+            Some(pairs) => {
+                let links: Vec<Link> = self.stretch.iter().chain(&self.bend).copied().collect();
+                pairs.check_stored(n, &links)
+            }
+            None => Ok(()),
         }
     }
 

@@ -110,6 +110,44 @@ impl Bvh {
         Bvh { nodes, items: items.iter().map(|item| item.index).collect() }
     }
 
+    /// Checks a hierarchy restored from a snapshot against its `item_count` items: the items
+    /// are a permutation of 0..item_count; every node is reached once from the root, its
+    /// children after it and within the nodes, its items within the list; no path is deeper
+    /// than the walking stack holds; every bound finite and ordered.
+    pub(crate) fn check_stored(&self, item_count: usize) -> crate::Result<()> {
+        use crate::error::Error;
+        let mut seen = vec![false; item_count];
+        for (k, &item) in self.items.iter().enumerate() {
+            if seen.get(item as usize).is_none_or(|&seen| seen) {
+                return Err(Error::new(format!("bvh.items[{k}]"), "not a distinct item"));
+            }
+            seen[item as usize] = true;
+        }
+        if self.items.len() != item_count || (item_count > 0 && self.nodes.is_empty()) {
+            return Err(Error::new("bvh.items", format!("{} items for {item_count}", self.items.len())));
+        }
+        let mut reached = vec![false; self.nodes.len()];
+        let mut pending = if item_count > 0 { vec![(0usize, 0usize)] } else { Vec::new() };
+        while let Some((index, depth)) = pending.pop() {
+            let node = self.nodes[index];
+            let field = || format!("bvh.nodes[{index}]");
+            if std::mem::replace(&mut reached[index], true) || depth + 2 > STACK || !node.bounds.is_valid() {
+                return Err(Error::new(field(), "reached twice, too deep, or with invalid bounds"));
+            }
+            let (first, count) = (node.first as usize, node.count as usize);
+            if count == 0 && (first <= index || first + 1 >= self.nodes.len()) {
+                return Err(Error::new(field(), "its children are out of order or out of range"));
+            }
+            if count > 0 && first + count > self.items.len() {
+                return Err(Error::new(field(), "its items are out of range"));
+            }
+            if count == 0 {
+                pending.extend([(first, depth + 1), (first + 1, depth + 1)]);
+            }
+        }
+        Ok(())
+    }
+
     /// Bounds of everything (empty for no items).
     pub(crate) fn bounds(&self) -> Aabb {
         self.nodes.first().map_or(Aabb::EMPTY, |root| root.bounds)

@@ -63,6 +63,18 @@ impl HeightField {
         Ok(field)
     }
 
+    /// Checks a heightfield restored from a snapshot: it must be the one [`HeightField::new`]
+    /// builds from its heights and scale (O(n)).
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        if self.rows < 2 || self.cols < 2 || self.rows.checked_mul(self.cols) != Some(self.heights.len()) {
+            return Err(Error::new("heights", "the grid's size does not match its samples"));
+        }
+        if HeightField::new(self.heights(), self.scale)? != *self {
+            return Err(Error::new("heights", "the bounds or flags do not match the samples"));
+        }
+        Ok(())
+    }
+
     /// Number of rows (samples along Z).
     pub fn rows(&self) -> usize {
         self.rows

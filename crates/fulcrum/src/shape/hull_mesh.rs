@@ -6,7 +6,7 @@
 
 use glam::DVec3;
 
-use super::hull::{ConvexHull, FacePlane, HalfEdge, HullFace, MAX_FACE_VERTICES};
+use super::hull::{ConvexHull, FacePlane, HalfEdge, HullFace, MAX_FACE_VERTICES, MAX_HULL_VERTICES};
 use crate::error::{check_vec3, Error, Result};
 use crate::geometry::Aabb;
 use crate::math::Vec3;
@@ -89,6 +89,37 @@ impl ConvexHull {
             if self.vertices.iter().any(|v| distance(v.as_dvec3()) > tolerance) {
                 return Err(Error::new(field(), "a hull vertex lies outside the face plane"));
             }
+        }
+        Ok(())
+    }
+
+    /// Checks a hull restored from a snapshot, which was stored as built, not rebuilt: at
+    /// most [`MAX_HULL_VERTICES`] vertices, finite; every index in range and every vertex's
+    /// edge leaving it; then [`ConvexHull::validate`] at the construction tolerance, and the
+    /// bounds as the vertices give them.
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        let vertex_count = self.vertices.len();
+        if vertex_count > MAX_HULL_VERTICES || self.edges.len() > usize::from(u16::MAX) {
+            return Err(Error::new("vertices", "more vertices or edges than a hull may have"));
+        }
+        for (v, &vertex) in self.vertices.iter().enumerate() {
+            check_vec3(&format!("vertices[{v}]"), vertex)?;
+        }
+        if let Some(e) = self.edges.iter().position(|edge| edge.origin as usize >= vertex_count) {
+            return Err(Error::new(format!("edges[{e}].origin"), "index out of range"));
+        }
+        if self.vertex_edges.len() != vertex_count {
+            return Err(Error::new("vertex_edges", "needs one edge per vertex"));
+        }
+        for (v, &e) in self.vertex_edges.iter().enumerate() {
+            if self.edges.get(e as usize).is_none_or(|edge| edge.origin as usize != v) {
+                return Err(Error::new(format!("vertex_edges[{v}]"), "is not an edge leaving the vertex"));
+            }
+        }
+        self.validate(Self::tolerance_for(&self.vertices))?;
+        let bounds = self.vertices.iter().fold(Aabb::EMPTY, |b, &v| b.union(&Aabb::new(v, v)));
+        if bounds != self.local_aabb || !self.centroid.is_finite() {
+            return Err(Error::new("local_aabb", "does not match the vertices"));
         }
         Ok(())
     }

@@ -140,6 +140,15 @@ impl TrianglesAround {
         TrianglesAround { first, triangles }
     }
 
+    /// Checks adjacency restored from a snapshot against the mesh's `indices` over
+    /// `vertex_count` vertices: it must be the one [`TrianglesAround::new`] builds.
+    pub(crate) fn check_stored(&self, vertex_count: usize, indices: &[[u32; 3]]) -> crate::Result<()> {
+        if *self != TrianglesAround::new(vertex_count, indices) {
+            return Err(crate::Error::new("around", "does not match the triangles"));
+        }
+        Ok(())
+    }
+
     /// The triangles that hold `vertex`.
     pub(crate) fn of(&self, vertex: u32) -> &[u32] {
         &self.triangles[self.first[vertex as usize] as usize..self.first[vertex as usize + 1] as usize]

@@ -151,6 +151,18 @@ impl Shape {
         }
     }
 
+    /// Checks a shape restored from a snapshot, where meshes, hulls and heightfields come
+    /// with their built data: [`Shape::validate`] for the primitives, each one's stored
+    /// check for the others.
+    pub(crate) fn check_stored(&self) -> crate::Result<()> {
+        match self {
+            Shape::ConvexHull(hull) => hull.check_stored(),
+            Shape::TriMesh(mesh) => mesh.check_stored(),
+            Shape::HeightField(field) => field.check_stored(),
+            _ => self.validate(),
+        }
+    }
+
     /// The shape's kind.
     #[inline]
     pub fn kind(&self) -> ShapeKind {

@@ -80,6 +80,22 @@ impl TriMesh {
         Ok(TriMesh { vertices, indices, normals, flags, around, two_sided, bvh, source: None })
     }
 
+    /// Checks a mesh restored from a snapshot, which was stored as built, not rebuilt: at
+    /// input [`TriMesh::new`] accepts; one finite normal and one flag byte per triangle; the
+    /// adjacency it would build; a hierarchy over exactly these triangles (O(n), no rebuild).
+    pub(crate) fn check_stored(&self) -> Result<()> {
+        check_input(&self.vertices, &self.indices)?;
+        let count = self.indices.len();
+        if self.normals.len() != count || self.flags.len() != count {
+            return Err(Error::new("normals", "needs a normal and flags for each triangle"));
+        }
+        if let Some(t) = self.normals.iter().position(|n| !n.is_finite()) {
+            return Err(Error::new(component("normals", t), "not finite"));
+        }
+        self.around.check_stored(self.vertices.len(), &self.indices)?;
+        self.bvh.check_stored(count)
+    }
+
     /// The same mesh, remembered as read from `source` (saved as that reference).
     pub(crate) fn with_source(mut self, source: MeshFile) -> TriMesh {
         self.source = Some(source);

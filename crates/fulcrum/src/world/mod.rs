@@ -10,6 +10,7 @@ mod hot;
 mod joints;
 mod particles;
 mod query;
+mod restore_check;
 
 mod shape_query;
 mod sleep;

@@ -9,7 +9,8 @@
 //! narrow phase's scratch are rebuilt from nothing every step; the broad phase's sort and
 //! rebuild buffers are scratch too; a user constraint's code is not data (its restore asks for
 //! it again). Everything else goes in as it is, the broad-phase trees and the meshes' BVHs
-//! included, so nothing is rebuilt on restore and nothing can differ. Definitions whose serde
+//! included, so nothing is rebuilt on restore and nothing can differ; it is checked instead
+//! (`restore_check.rs`), so that crafted bytes are refused. Definitions whose serde
 //! is the scene format (joint kinds, character, cloth and rope definitions) travel in that
 //! form as JSON text inside the payload: the scene format is exact for every value (floats by
 //! their shortest round-trip text, angles in degrees chosen to convert back to the same
@@ -110,8 +111,11 @@ impl World {
 
     /// The world a [`World::snapshot`] was taken of. Fails, naming the reason, on bytes that
     /// are not a snapshot, come from another format version, are truncated or corrupted
-    /// (checksum), or hold settings out of range; and when the snapshot holds user
-    /// constraints, whose code only [`World::restore_with`] can supply.
+    /// (checksum), hold settings out of range, or hold a state no world can be in (an index
+    /// out of range, a reference not returned, a mesh's hierarchy that is no tree, a number
+    /// out of its range: bytes crafted with a matching checksum; the error's field is the
+    /// path, such as `snapshot.contacts[12]`); and when the snapshot holds user constraints,
+    /// whose code only [`World::restore_with`] can supply.
     pub fn restore(bytes: &[u8]) -> Result<World> {
         Self::restore_with(bytes, |id| {
             Err(Error::new(
@@ -136,6 +140,7 @@ impl World {
         let mut world: World = postcard::from_bytes(payload(bytes)?)
             .map_err(|e| snapshot_error(format!("the state does not decode: {e}")))?;
         world.settings.validate()?;
+        world.check_restored().map_err(|e| e.within("snapshot"))?;
         for (id, entry) in world.user_constraints.iter_mut() {
             entry.constraint = constraint(id)?;
         }

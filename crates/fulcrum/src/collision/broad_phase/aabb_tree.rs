@@ -21,7 +21,6 @@ use rebuild::BuildItem;
 #[cfg(test)]
 pub use rebuild::REBUILD_AREA_RATIO;
 
-#[cfg(test)]
 use crate::error::{Error, Result};
 use crate::geometry::Aabb;
 
@@ -81,7 +80,7 @@ pub(super) struct Leaf {
     /// The caller's value.
     pub(super) user: u32,
     /// False when the leaf is on the free list.
-    live: bool,
+    pub(super) live: bool,
     /// A mark owned by the caller (the broad phase: "moved since the last pair update").
     moved: bool,
     /// Given a new box by `enlarge_leaf` and not yet re-inserted.
@@ -593,11 +592,11 @@ impl DynamicTree {
     }
 }
 
-// Inspection and validation, for tests.
-#[cfg(test)]
+// Inspection and validation (tests; snapshots on restore).
 impl DynamicTree {
     /// Height of the tree: 0 for a single leaf (or an empty tree), else the number of edges
     /// on the longest root-to-leaf path.
+    #[cfg(test)]
     pub fn height(&self) -> u32 {
         match self.root {
             Some(root) if !root.is_leaf() => u32::from(self.internals[root.index()].height()),
@@ -607,15 +606,21 @@ impl DynamicTree {
 
     /// Number of leaves enlarged since the last [`DynamicTree::update_enlarged`] (an
     /// upper bound: leaves destroyed meanwhile may still count).
+    #[cfg(test)]
     pub fn enlarged_count(&self) -> usize {
         self.enlarged.len()
     }
 
     /// Checks every structural invariant: parent links; each slot's height (leaf 0, internal
     /// 1 + the taller child) and box (a leaf's exact box; an internal child's box containing
-    /// both of its slots); the leaf count; the free lists. For tests and debugging; allocates.
+    /// both of its slots); the leaf count; the free lists; the list of enlarged leaves. For
+    /// tests, and for snapshots on restore (O(n); allocates the walk's stack).
     pub fn validate(&self) -> Result<()> {
+        if let Some(&leaf) = self.enlarged.iter().find(|&&leaf| leaf as usize >= self.leaves.len()) {
+            return Err(Error::new("enlarged", format!("leaf {leaf} does not exist")));
+        }
         if let Some(root) = self.root {
+            self.checked_child(root).map_err(|e| e.within("root"))?;
             if self.parent_of(root) != NONE {
                 return Err(Error::new("root", "the root has a parent"));
             }
@@ -685,12 +690,14 @@ impl DynamicTree {
 
     /// The children of every internal node slot, free ones included: equal before and after
     /// an edit exactly when the edit kept the tree's shape; for tests.
+    #[cfg(test)]
     pub(super) fn shape(&self) -> Vec<[Child; 2]> {
         self.internals.iter().map(|node| node.children).collect()
     }
 
     /// Number of internal-node slots whose stored box is larger than the child's exact box
     /// (left by [`DynamicTree::enlarge_leaf`]); for tests.
+    #[cfg(test)]
     pub(super) fn loose_slot_count(&self) -> usize {
         let live = self.internals.iter().filter(|n| n.children[0] != Child::FREE);
         let exact = |child: Child| self.checked_child(child).map(|(aabb, _)| aabb).ok();

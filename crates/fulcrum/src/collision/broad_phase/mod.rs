@@ -245,6 +245,24 @@ impl BroadPhase {
     }
 }
 
+// Consistency, for snapshots on restore.
+impl BroadPhase {
+    /// Checks both trees' invariants (see [`DynamicTree::validate`]).
+    pub fn validate(&self) -> crate::Result<()> {
+        self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
+        self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
+    }
+
+    /// Calls `visit(proxy, user)` for every live proxy, static tree first, in handle order.
+    pub(crate) fn for_each_proxy(&self, mut visit: impl FnMut(ProxyId, u32)) {
+        for kind in [ProxyKind::Static, ProxyKind::Moving] {
+            for (leaf, entry) in self.tree(kind).leaves.iter().enumerate().filter(|(_, l)| l.live) {
+                visit(ProxyId::new(kind, leaf as LeafId), entry.user);
+            }
+        }
+    }
+}
+
 /// Inspection and whole-tree operations used by the tests.
 #[cfg(test)]
 impl BroadPhase {
@@ -268,12 +286,6 @@ impl BroadPhase {
     pub fn rebuild(&mut self) {
         self.static_tree.rebuild();
         self.moving_tree.rebuild();
-    }
-
-    /// Checks both trees' invariants (see [`DynamicTree::validate`]).
-    pub fn validate(&self) -> crate::Result<()> {
-        self.static_tree.validate().map_err(|e| e.within("static_tree"))?;
-        self.moving_tree.validate().map_err(|e| e.within("moving_tree"))
     }
 }
 
