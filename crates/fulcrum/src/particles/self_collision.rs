@@ -96,7 +96,7 @@ impl SelfCollision {
             let mut entries = [0usize; 27];
             for (n, entry) in entries.iter_mut().enumerate() {
                 let offset = IVec3::new(n as i32 % 3, n as i32 / 3 % 3, n as i32 / 9) - IVec3::ONE;
-                *entry = cell_hash(cell + offset, size);
+                *entry = cell_hash(cell.wrapping_add(offset), size);
             }
             entries.sort_unstable();
             for (n, &k) in entries.iter().enumerate() {
