@@ -340,3 +340,32 @@ fn check_pose(pose: &Pose) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::prelude::*;
+
+    /// A body taken out of the simulation (its swept bounds overflowed: a speed of `f32::MAX`
+    /// over a one-second timestep) keeps a state the check accepts: the world restores and
+    /// steps on like the original.
+    #[test]
+    fn a_world_with_a_body_taken_out_restores() {
+        let mut world = World::new(WorldSettings { timestep: 1.0, ..Default::default() }).unwrap();
+        let ground = world.create_body(&BodyDef::fixed(Vec3::ZERO)).unwrap();
+        world.create_collider(ground, &ColliderDef::new(Shape::cuboid(Vec3::new(5.0, 0.5, 5.0)).unwrap())).unwrap();
+        let lost = world.create_body(&BodyDef::dynamic(Vec3::new(0.0, 1.0, 0.0))).unwrap();
+        world.create_collider(lost, &ColliderDef::new(Shape::sphere(0.5).unwrap())).unwrap();
+        let kept = world.create_body(&BodyDef::dynamic(Vec3::new(2.0, 1.0, 0.0))).unwrap();
+        world.create_collider(kept, &ColliderDef::new(Shape::cuboid(Vec3::splat(0.3)).unwrap())).unwrap();
+        world.step(1.0 / 60.0).unwrap();
+        world.bodies.get_mut(lost).unwrap().linear_velocity = Vec3::new(f32::MAX, 0.0, 0.0);
+        world.refresh_collider_poses(lost);
+        assert!(!world.body(lost).unwrap().is_enabled(), "the test lost its disabled body");
+        let mut restored = World::restore(&world.snapshot()).unwrap();
+        for _ in 0..30 {
+            world.step(1.0 / 60.0).unwrap();
+            restored.step(1.0 / 60.0).unwrap();
+        }
+        assert_eq!(world.snapshot(), restored.snapshot());
+    }
+}
