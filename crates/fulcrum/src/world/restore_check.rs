@@ -55,24 +55,43 @@ impl World {
         self.ropes.check_slots().map_err(|e| e.within("ropes"))
     }
 
-    /// Each body's numbers, and its lists of colliders and joints naming ones attached to it.
+    /// Each body's numbers and solver index, and its lists of colliders and joints: each entry
+    /// attached to the body and listed once, and every collider and joint end listed (by
+    /// counting, so a static body with thousands of colliders costs no more per collider).
     fn check_bodies(&self) -> Result<()> {
+        let mut collider_listed = vec![false; self.colliders.capacity_index()];
+        let mut end_listed = vec![[false; 2]; self.joints.capacity_index()];
+        let (mut colliders_listed, mut ends_listed) = (0, 0);
         for (id, body) in self.bodies.iter() {
             let field = |what: &str| format!("bodies[{}].{what}", id.index());
             if body.enabled {
                 check_body_numbers(body).map_err(|e| e.within(&format!("bodies[{}]", id.index())))?;
             }
-            if !body.colliders.iter().all(|&c| self.colliders.get(c).is_some_and(|collider| collider.body == id)) {
-                return Err(Error::new(field("colliders"), "names a collider not attached to the body"));
+            for &c in &body.colliders {
+                let attached = self.colliders.get(c).is_some_and(|collider| collider.body == id);
+                if !attached || std::mem::replace(&mut collider_listed[c.index()], true) {
+                    return Err(Error::new(field("colliders"), "names a collider not attached to it, or twice"));
+                }
             }
-            let joined = |joint: &Joint| joint.body_b == id || joint.body_a == Some(id);
-            if !body.joints.iter().all(|&j| self.joints.get(j).is_some_and(joined)) {
-                return Err(Error::new(field("joints"), "names a joint that does not hold the body"));
+            for &j in &body.joints {
+                let side = self.joints.get(j).and_then(|joint| match joint.body_b == id {
+                    true => Some(1),
+                    false => (joint.body_a == Some(id)).then_some(0),
+                });
+                if side.is_none_or(|side| std::mem::replace(&mut end_listed[j.index()][side], true)) {
+                    return Err(Error::new(field("joints"), "names a joint that does not hold it, or twice"));
+                }
             }
+            (colliders_listed, ends_listed) =
+                (colliders_listed + body.colliders.len(), ends_listed + body.joints.len());
             let solved = body.solver_index as usize;
             if solved != 0 && self.awake_ids.get(solved - 1) != Some(&id) {
                 return Err(Error::new(field("solver_index"), "does not name the body's place in the step"));
             }
+        }
+        let ends: usize = self.joints.iter().map(|(_, joint)| 1 + usize::from(joint.body_a.is_some())).sum();
+        if colliders_listed != self.colliders.len() || ends_listed != ends {
+            return Err(Error::new("bodies", "a collider or joint is missing from its body's list"));
         }
         Ok(())
     }
@@ -81,9 +100,9 @@ impl World {
     fn check_colliders(&self) -> Result<()> {
         for (id, collider) in self.colliders.iter() {
             let at = |what: &str| format!("colliders[{}]{what}", id.index());
-            let body = self.bodies.get(collider.body).filter(|body| body.colliders.contains(&id));
-            let Some(body) = body else {
-                return Err(Error::new(at(".body"), "is not a body that lists the collider"));
+            // (That its body lists it once is checked with the bodies.)
+            let Some(body) = self.bodies.get(collider.body) else {
+                return Err(Error::new(at(".body"), "no such body"));
             };
             check_collider(collider, body).map_err(|e| e.within(&at("")))?;
             let hot = self.collider_hot(id);
@@ -109,13 +128,14 @@ impl World {
         }
     }
 
-    /// Each joint's bodies (which must list it), kind, frames and stored impulses.
+    /// Each joint's bodies (that they list it is checked with the bodies), kind, frames and
+    /// stored impulses.
     fn check_joints(&self) -> Result<()> {
         for (id, joint) in self.joints.iter() {
             let at = |what: &str| format!("joints[{}]{what}", id.index());
-            let lists = |body: BodyId| self.bodies.get(body).is_some_and(|b| b.joints.contains(&id));
-            if !lists(joint.body_b) || joint.body_a.is_some_and(|a| !lists(a)) {
-                return Err(Error::new(at(".body_b"), "is not a body that lists the joint"));
+            let missing = |body: BodyId| !self.bodies.contains(body);
+            if missing(joint.body_b) || joint.body_a.is_some_and(missing) || joint.body_a == Some(joint.body_b) {
+                return Err(Error::new(at(".body_b"), "no such body, or the same body twice"));
             }
             check_joint(joint).map_err(|e| e.within(&at("")))?;
         }
